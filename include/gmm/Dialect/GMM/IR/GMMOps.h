@@ -1,0 +1,42 @@
+//===- GMMOps.h - gmm operations --------------------------------*- C++ -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_DIALECT_GMM_IR_GMMOPS_H
+#define GMM_DIALECT_GMM_IR_GMMOPS_H
+
+#include "gmm/Dialect/GMM/IR/GMMAttrs.h"
+#include "gmm/Dialect/GMM/IR/GMMDialect.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir {
+namespace gmm {
+
+/// The three kinds of ragged dot, named after where the ragged lhs dimension
+/// sits. The numbers are the ones used in the docs and in diagnostics.
+enum class RaggedDotMode {
+  /// Ragged free dimension (m): each row uses its group's rhs.
+  NonContracting = 1,
+  /// Ragged contracting dimension (k): one output slice per group.
+  Contracting = 2,
+  /// Ragged batching dimension (b): a plain batched dot.
+  Batch = 3,
+};
+
+/// "mode 1 (ragged free dimension)" and so on, for diagnostics.
+llvm::StringRef describeRaggedDotMode(RaggedDotMode mode);
+
+} // namespace gmm
+} // namespace mlir
+
+#define GET_OP_CLASSES
+#include "gmm/Dialect/GMM/IR/GMMOps.h.inc"
+
+#endif // GMM_DIALECT_GMM_IR_GMMOPS_H
