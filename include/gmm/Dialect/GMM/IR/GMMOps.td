@@ -35,10 +35,10 @@ def GMM_RaggedDotOp : GMM_Op<"ragged_dot", [
     | 3 | batching (`b`) | lhs `[b,m,k]`, rhs `[b,k,n]`, sizes `[g]` | `[b,m,n]`: a plain batched dot |
 
     Group `i` covers ragged indices `[start_i, end_i)` with
-    `start_i = clamp(sum(sizes[:i]), 0, extent)` and
-    `end_i = clamp(start_i + max(sizes[i], 0), 0, extent)`: negative sizes
-    count as zero and groups past the extent are cut, so no group sizes can
-    make the op read or write out of bounds. Rows (mode 1) or k-slices (mode
+    `start_i = min(sum_{j<i} max(sizes[j], 0), extent)` and
+    `end_i = min(start_i + max(sizes[i], 0), extent)`: negative sizes count
+    as zero (they do not pull later groups back) and groups past the extent
+    are cut, so no group sizes can make the op read or write out of bounds. Rows (mode 1) or k-slices (mode
     2) that no computed group covers produce zero, or keep the value of
     `init` when it is given. In mode 2 the output slice of an empty group is
     zero (or `init`'s slice).

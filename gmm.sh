@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# gmm's two entry points (see README.md):
+#   ./gmm.sh example [FILE.mlir ...]   set up, build and run the bundled example
+#   ./gmm.sh test                      set up, build and run the whole test suite
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+build=${GMM_BUILD_DIR:-$repo/build}
+export GMM_BUILD_DIR=$build
+
+usage() {
+  echo "usage: $0 example [FILE.mlir ...] | test" >&2
+  exit 2
+}
+
+[ $# -ge 1 ] || usage
+command=$1
+shift
+
+case "$command" in
+example)
+  "$repo/scripts/setup.sh"
+  files=("$@")
+  if [ ${#files[@]} -eq 0 ]; then
+    files=("$repo"/examples/*.mlir)
+  fi
+  for f in "${files[@]}"; do
+    echo "== gmm-opt $f (parse, verify, print)"
+    "$build/bin/gmm-opt" "$f"
+  done
+  ;;
+test)
+  "$repo/scripts/setup.sh"
+  status=0
+  echo "== lit regression tests"
+  /usr/lib/llvm-22/bin/lit -sv "$build/test" || status=1
+  echo "== unit tests (ctest)"
+  (cd "$build" && ctest --output-on-failure) || status=1
+  exit $status
+  ;;
+*)
+  usage
+  ;;
+esac
