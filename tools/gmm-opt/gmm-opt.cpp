@@ -4,7 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gmm/Conversion/Passes.h"
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
+#include "gmm/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -14,6 +16,8 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::gmm::registerGMMConversionPasses();
+  mlir::gmm::registerGMMPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -59,7 +59,7 @@ Attribute RaggedDotDimensionNumbersAttr::parse(AsmParser &parser, Type) {
     do {
       SMLoc keyLoc = parser.getCurrentLocation();
       StringRef key;
-      if (parser.parseKeyword(&key)) {
+      if (failed(parser.parseOptionalKeyword(&key))) {
         parser.emitError(keyLoc, "expected one of the keys ")
             << allDimensionKeys() << " in #gmm.ragged_dot";
         return {};

@@ -127,9 +127,9 @@ std::string describeSource(const ResultDimSource &source) {
 }
 
 /// Checks that every entry of `list` (named `name`) indexes `operand`'s rank.
-LogicalResult
-checkInRange(function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> list,
-             StringRef name, StringRef operand, int64_t rank) {
+LogicalResult checkInRange(function_ref<InFlightDiagnostic()> emitError,
+                           ArrayRef<int64_t> list, StringRef name,
+                           StringRef operand, int64_t rank) {
   for (auto [i, d] : llvm::enumerate(list)) {
     if (d < 0 || d >= rank) {
       if (emitError)
@@ -149,7 +149,8 @@ checkDistinct(function_ref<InFlightDiagnostic()> emitError, StringRef operand,
   SmallVector<std::pair<int64_t, StringRef>> seen;
   for (auto [name, list] : lists) {
     for (int64_t d : list) {
-      const auto *it = llvm::find_if(seen, [&](auto &p) { return p.first == d; });
+      const auto *it =
+          llvm::find_if(seen, [&](auto &p) { return p.first == d; });
       if (it == seen.end()) {
         seen.push_back({d, name});
         continue;
@@ -159,8 +160,8 @@ checkDistinct(function_ref<InFlightDiagnostic()> emitError, StringRef operand,
           emitError() << operand << " dimension " << d << " is listed twice in "
                       << name;
         else
-          emitError() << operand << " dimension " << d
-                      << " is listed in both " << it->second << " and " << name;
+          emitError() << operand << " dimension " << d << " is listed in both "
+                      << it->second << " and " << name;
       }
       return failure();
     }
@@ -205,9 +206,10 @@ FailureOr<RankedTensorType> RaggedDotOp::inferResultType(
   }
   if (lhsContract.size() != rhsContract.size()) {
     if (emitError)
-      emitError() << "lhs_contracting_dimensions and "
-                     "rhs_contracting_dimensions must have the same length, got "
-                  << lhsContract.size() << " and " << rhsContract.size();
+      emitError()
+          << "lhs_contracting_dimensions and "
+             "rhs_contracting_dimensions must have the same length, got "
+          << lhsContract.size() << " and " << rhsContract.size();
     return failure();
   }
   if (failed(checkInRange(emitError, lhsBatch, "lhs_batching_dimensions", "lhs",
@@ -278,24 +280,23 @@ FailureOr<RankedTensorType> RaggedDotOp::inferResultType(
         prefixDims.push_back(d);
     break;
   }
-  SmallVector<int64_t> expectedPrefix = llvm::map_to_vector(
-      prefixDims, [&](int64_t d) { return lhsShape[d]; });
+  SmallVector<int64_t> expectedPrefix =
+      llvm::map_to_vector(prefixDims, [&](int64_t d) { return lhsShape[d]; });
   ArrayRef<int64_t> groupSizesShape = groupSizesType.getShape();
   bool groupSizesOk = groupSizesType.getRank() == 1;
   if (!groupSizesOk &&
       groupSizesType.getRank() == static_cast<int64_t>(prefixDims.size()) + 1)
-    groupSizesOk = llvm::all_of(llvm::zip(expectedPrefix, groupSizesShape),
-                                [](auto pair) {
-                                  return compatible(std::get<0>(pair),
-                                                    std::get<1>(pair));
-                                });
+    groupSizesOk =
+        llvm::all_of(llvm::zip(expectedPrefix, groupSizesShape), [](auto pair) {
+          return compatible(std::get<0>(pair), std::get<1>(pair));
+        });
   if (!groupSizesOk) {
     if (emitError) {
-      InFlightDiagnostic diag = emitError() << "expects group_sizes of shape [g]";
+      InFlightDiagnostic diag = emitError()
+                                << "expects group_sizes of shape [g]";
       if (!expectedPrefix.empty()) {
         std::string prefix = shapeToString(expectedPrefix);
-        diag << " or [" << StringRef(prefix).drop_front().drop_back()
-             << ", g]";
+        diag << " or [" << StringRef(prefix).drop_front().drop_back() << ", g]";
       }
       diag << " in " << describeRaggedDotMode(mode) << ", got "
            << shapeToString(groupSizesShape);
@@ -464,12 +465,11 @@ LogicalResult RaggedDotOp::verify() {
   ArrayRef<int64_t> expected = inferred->getShape();
   if (resultType.getRank() != inferred->getRank())
     return emitOpError("expects result of rank ")
-           << inferred->getRank() << " " << shapeToString(expected)
-           << ", got " << resultType;
-  SmallVector<ResultDimSource> sources =
-      getResultDimSources(getDimensionNumbers(), getLhs().getType().getRank(),
-                          getRhs().getType().getRank(),
-                          static_cast<bool>(getGroupOffset()));
+           << inferred->getRank() << " " << shapeToString(expected) << ", got "
+           << resultType;
+  SmallVector<ResultDimSource> sources = getResultDimSources(
+      getDimensionNumbers(), getLhs().getType().getRank(),
+      getRhs().getType().getRank(), static_cast<bool>(getGroupOffset()));
   for (auto [i, size, expectedSize, source] :
        llvm::enumerate(resultType.getShape(), expected, sources)) {
     if (!compatible(size, expectedSize))
@@ -514,10 +514,9 @@ RaggedDotOp::reifyResultShapes(OpBuilder &builder,
                                ReifiedRankedShapedTypeDims &reifiedShapes) {
   Location loc = getLoc();
   RankedTensorType resultType = getResult().getType();
-  SmallVector<ResultDimSource> sources =
-      getResultDimSources(getDimensionNumbers(), getLhs().getType().getRank(),
-                          getRhs().getType().getRank(),
-                          static_cast<bool>(getGroupOffset()));
+  SmallVector<ResultDimSource> sources = getResultDimSources(
+      getDimensionNumbers(), getLhs().getType().getRank(),
+      getRhs().getType().getRank(), static_cast<bool>(getGroupOffset()));
   SmallVector<OpFoldResult> &shape = reifiedShapes.emplace_back();
   for (auto [i, source] : llvm::enumerate(sources)) {
     if (!resultType.isDynamicDim(i)) {

@@ -7,8 +7,8 @@
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
 
 #include "mlir/AsmParser/AsmParser.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -27,21 +27,17 @@ namespace {
 
 class RaggedDotTest : public ::testing::Test {
 protected:
-  RaggedDotTest() {
-    context.loadDialect<GMMDialect, func::FuncDialect>();
-  }
+  RaggedDotTest() { context.loadDialect<GMMDialect, func::FuncDialect>(); }
 
   RankedTensorType tensor(ArrayRef<int64_t> shape, Type elementType = {}) {
-    return RankedTensorType::get(shape,
-                                 elementType ? elementType : builder.getF32Type());
+    return RankedTensorType::get(shape, elementType ? elementType
+                                                    : builder.getF32Type());
   }
 
-  RaggedDotDimensionNumbersAttr dims(ArrayRef<int64_t> lhsBatch,
-                                     ArrayRef<int64_t> rhsBatch,
-                                     ArrayRef<int64_t> lhsContract,
-                                     ArrayRef<int64_t> rhsContract,
-                                     ArrayRef<int64_t> lhsRagged,
-                                     ArrayRef<int64_t> rhsGroup) {
+  RaggedDotDimensionNumbersAttr
+  dims(ArrayRef<int64_t> lhsBatch, ArrayRef<int64_t> rhsBatch,
+       ArrayRef<int64_t> lhsContract, ArrayRef<int64_t> rhsContract,
+       ArrayRef<int64_t> lhsRagged, ArrayRef<int64_t> rhsGroup) {
     return RaggedDotDimensionNumbersAttr::get(&context, lhsBatch, rhsBatch,
                                               lhsContract, rhsContract,
                                               lhsRagged, rhsGroup);
@@ -58,9 +54,9 @@ protected:
       return success();
     });
     auto emitError = [&]() { return mlir::emitError(loc); };
-    FailureOr<RankedTensorType> type = RaggedDotOp::inferResultType(
-        lhs, rhs, groupSizes, hasGroupOffset, dimensionNumbers, elementType,
-        emitError);
+    FailureOr<RankedTensorType> type =
+        RaggedDotOp::inferResultType(lhs, rhs, groupSizes, hasGroupOffset,
+                                     dimensionNumbers, elementType, emitError);
     if (failed(type))
       return "error: " + message;
     std::string text;
@@ -158,8 +154,8 @@ TEST_F(RaggedDotTest, ReportsWrongGroupSizesPrefix) {
 
 TEST_F(RaggedDotTest, FailsQuietlyWithoutErrorCallback) {
   FailureOr<RankedTensorType> type = RaggedDotOp::inferResultType(
-      tensor({11, 5}), tensor({5, 7}), tensor({3}, builder.getI32Type()),
-      false, dims({}, {}, {1}, {0}, {0, 1}, {}), Type(), nullptr);
+      tensor({11, 5}), tensor({5, 7}), tensor({3}, builder.getI32Type()), false,
+      dims({}, {}, {1}, {0}, {0, 1}, {}), Type(), nullptr);
   EXPECT_TRUE(failed(type));
 }
 
@@ -190,9 +186,9 @@ TEST_F(RaggedDotTest, ReifiesStaticResultShape) {
   builder.setInsertionPointToEnd(module->getBody());
   auto func = func::FuncOp::create(
       builder, loc, "f",
-      builder.getFunctionType({tensor({11, 5}), tensor({5, 7}),
-                               tensor({3}, builder.getI64Type())},
-                              {}));
+      builder.getFunctionType(
+          {tensor({11, 5}), tensor({5, 7}), tensor({3}, builder.getI64Type())},
+          {}));
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToEnd(body);
   auto op = RaggedDotOp::create(builder, loc, body->getArgument(0),

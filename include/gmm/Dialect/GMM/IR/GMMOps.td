@@ -53,8 +53,8 @@ def GMM_RaggedDotOp : GMM_Op<"ragged_dot", [
       the lhs contracting dimensions listed before the ragged one; in mode 3
       only the batching dimensions listed before the ragged one. A `[g]`
       vector is broadcast over the prefix.
-    - `group_offset` (optional, modes 1 and 2): an i32 or i64 tensor of shape
-      `[]` or `[1]` for expert sharding. The op then computes only the
+    - `group_offset` (optional, modes 1 and 2): a tensor of shape `[]` or
+      `[1]` with the element type of `group_sizes`, for expert sharding. The op then computes only the
       `G_local` groups `[offset, offset + G_local)`, where `G_local` is the
       size of the rhs group dimension (mode 1) or of the result's leading
       group dimension (mode 2); it may be smaller than `g`. Rows of other

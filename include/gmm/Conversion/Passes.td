@@ -1,0 +1,46 @@
+//===- Passes.td - gmm conversion passes -------------------*- tablegen -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_CONVERSION_PASSES_TD
+#define GMM_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertGMMToLoops : Pass<"convert-gmm-to-loops"> {
+  let summary = "Lower gmm.ragged_dot directly to scf loops on tensors";
+  let description = [{
+    The reference lowering: every `gmm.ragged_dot` (any mode, batch
+    dimensions, batched group sizes, group offset, init, any supported element
+    type, static or dynamic shapes) becomes a nest of `scf.for` loops over the
+    result elements that computes DESIGN.md's semantics literally:
+
+    - mode 1: each result row finds its group by scanning the clamped group
+      bounds; a row in no computed group keeps `init` (or zero), otherwise the
+      dot product over the contracting dimensions uses that group's rhs;
+    - mode 2: each output slice `i` sums the ragged contracting dimension over
+      `[start_j, end_j)` of global group `j = offset + i` only;
+    - mode 3: a plain batched dot.
+
+    Products are accumulated in f32 (f64 for f64 inputs), added to `init`'s
+    element when given, and converted once to the result element type.
+    Group sizes are clamped (negative sizes count as zero, bounds saturate at
+    the ragged extent), so no group sizes make the code access memory out of
+    bounds. The output is destination-passing-style tensor IR (`tensor.empty`,
+    `linalg.fill`, `scf.for` with `tensor.insert`) that One-Shot Bufferize
+    turns into in-place loops.
+
+    It is simple rather than fast: the optimized pipelines are checked against
+    it.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+#endif // GMM_CONVERSION_PASSES_TD
