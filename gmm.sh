@@ -27,6 +27,9 @@ example)
   for f in "${files[@]}"; do
     echo "== gmm-opt $f (parse, verify, print)"
     "$build/bin/gmm-opt" "$f"
+    echo "== gmm-runner $f: run on the CPU and check against the C++ reference"
+    "$build/bin/gmm-runner" "$f" --seed=1 --group-sizes=skewed \
+      --check --repeat=5
   done
   ;;
 test)
@@ -35,7 +38,7 @@ test)
   echo "== lit regression tests"
   /usr/lib/llvm-22/bin/lit -sv "$build/test" || status=1
   echo "== unit tests (ctest)"
-  (cd "$build" && ctest --output-on-failure) || status=1
+  (cd "$build" && ctest -j2 --output-on-failure) || status=1
   exit $status
   ;;
 *)

@@ -26,5 +26,9 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.gmm_tools_dir, config.llvm_tools_dir]
-tools = ["gmm-opt", ToolSubst("mlir-opt", unresolved="ignore")]
+tools = ["gmm-opt", "gmm-runner", ToolSubst("mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Tests that execute compiled code need gmm-runner.
+if os.path.exists(os.path.join(config.gmm_tools_dir, "gmm-runner")):
+    config.available_features.add("gmm-runner")

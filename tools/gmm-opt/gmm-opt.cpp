@@ -4,9 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Conversion/Passes.h"
-#include "gmm/Dialect/GMM/IR/GMMDialect.h"
-#include "gmm/Pipelines/Pipelines.h"
+#include "gmm/InitGMM.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -15,14 +13,15 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
+  // gmm-opt is mlir-opt plus gmm: every upstream dialect, extension and pass
+  // next to gmm's own. A compiler embedding gmm only needs the two gmm calls.
   mlir::registerAllPasses();
-  mlir::gmm::registerGMMConversionPasses();
-  mlir::gmm::registerGMMPipelines();
+  mlir::gmm::registerGMMPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<mlir::gmm::GMMDialect>();
+  mlir::gmm::registerGMMDialects(registry);
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "gmm optimizer driver: ragged dot for MLIR\n", registry));

@@ -7,7 +7,9 @@
 #ifndef GMM_CONVERSION_PASSES_H
 #define GMM_CONVERSION_PASSES_H
 
+#include "gmm/Conversion/CHLOToGMM/CHLOToGMM.h"
 #include "gmm/Conversion/GMMToLoops/GMMToLoops.h"
+#include "gmm/Dialect/GMM/IR/GMMDialect.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -43,4 +43,27 @@ def ConvertGMMToLoops : Pass<"convert-gmm-to-loops"> {
   ];
 }
 
+def ConvertCHLOToGMM : Pass<"convert-chlo-to-gmm"> {
+  let summary = "Import JAX's chlo.ragged_dot as gmm.ragged_dot";
+  let description = [{
+    Rewrites what JAX emits for `jax.lax.ragged_dot(_general)` into
+    `gmm.ragged_dot`, in modules parsed with unregistered dialects allowed
+    (gmm does not depend on StableHLO):
+
+    - `"chlo.ragged_dot"(%lhs, %rhs, %group_sizes)` in generic form, with its
+      `ragged_dot_dimension_numbers = #chlo.ragged_dot<...>` and
+      `precision_config` properties (or attributes, in older text);
+    - `"stablehlo.composite"(...)` whose `name` is `"chlo.ragged_dot"`, with
+      the same attributes under `composite_attributes`; the decomposition
+      function is left in place (it becomes dead and can be removed by
+      `-symbol-dce`).
+
+    The result type is kept (the preferred element type). Every other op is
+    left alone. Attributes the import does not understand, and dimension
+    numbers that gmm.ragged_dot's verifier rejects, are errors with the
+    location of the offending op.
+  }];
+  let dependentDialects = ["::mlir::gmm::GMMDialect"];
+}
+
 #endif // GMM_CONVERSION_PASSES_TD

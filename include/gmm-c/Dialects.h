@@ -1,0 +1,32 @@
+//===- Dialects.h - C API for the gmm dialect ---------------------*- C -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_C_DIALECTS_H
+#define GMM_C_DIALECTS_H
+
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The gmm dialect's handle: mlirGetDialectHandle__gmm__(). Use it with
+/// mlirDialectHandleRegisterDialect / mlirDialectHandleInsertDialect /
+/// mlirDialectHandleLoadDialect to register or load the gmm dialect alone.
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(GMM, gmm);
+
+/// Adds to `registry` the gmm dialect, the dialects a gmm module and the
+/// output of gmm's lowerings are written in (arith, func, linalg, scf,
+/// tensor) and the upstream interface models gmm's pipelines need
+/// (bufferization, deallocation). The C++ equivalent is
+/// mlir::gmm::registerGMMDialects.
+MLIR_CAPI_EXPORTED void mlirGMMRegisterDialects(MlirDialectRegistry registry);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // GMM_C_DIALECTS_H

@@ -1,0 +1,165 @@
+//===- JitRunner.h - JIT-compile and call a function on the CPU -*- C++ -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiles one func.func of a module with a pass pipeline that ends in the
+// LLVM dialect, JIT-compiles it with mlir::ExecutionEngine and calls it with
+// HostTensors.
+//
+// Calling convention. The entry gets `llvm.emit_c_interface`, and
+// `_mlir_ciface_<name>` is called through ExecutionEngine::invokePacked:
+// every argument is passed as a pointer to a memref descriptor
+// {allocated, aligned, offset, sizes[rank], strides[rank]} built over a copy
+// of the argument's bytes (allocated = aligned = data, offset 0, row-major
+// strides; rank 0 has no sizes or strides). Results come back in a struct of
+// descriptors whose buffers the compiled code allocated with malloc; they are
+// copied out (honouring offset and strides) and released with
+// free(allocated), except for a buffer that the code returned from one of the
+// arguments, which is left alone.
+//
+// Tensor arguments have value semantics: the compiled code may update them in
+// place (one-shot bufferization treats function arguments as writable), so
+// every call works on copies and the caller's tensors never change. Memref
+// arguments are the way a function returns values by writing into its
+// arguments: their contents after the call are returned as additional
+// outputs, after the results.
+//
+// Runtime functions: the compiled code may call malloc, free and memcpy
+// (resolved in the host process) and memrefCopy (strided copies, provided by
+// the runner); other runtime libraries are not loaded.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_RUNNER_JITRUNNER_H
+#define GMM_RUNNER_JITRUNNER_H
+
+#include "gmm/Runner/HostTensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+class OpPassManager;
+class PassManager;
+} // namespace mlir
+
+namespace gmm {
+namespace runner {
+
+/// The DType of an MLIR element type; std::nullopt when gmm-runner cannot
+/// pass it (index, i8, complex, ...).
+std::optional<DType> getDType(mlir::Type type);
+
+/// One argument or result of the entry: a ranked tensor or memref.
+struct TensorSpec {
+  /// A memref (the callee writes into it) rather than a tensor.
+  bool isMemRef = false;
+  DType type = DType::F32;
+  /// Static sizes, mlir::ShapedType::kDynamic for dynamic ones.
+  llvm::SmallVector<int64_t> shape;
+  /// The MLIR type as written, e.g. "tensor<?x32xf16>".
+  std::string typeName;
+
+  bool hasDynamicDims() const;
+  /// The type with `actualShape` in place of the dynamic sizes, e.g.
+  /// "tensor<64x32xf16>".
+  std::string describe(llvm::ArrayRef<int64_t> actualShape) const;
+};
+
+/// The arguments and results of the entry function.
+struct FunctionSignature {
+  std::string name;
+  std::vector<TensorSpec> arguments;
+  std::vector<TensorSpec> results;
+};
+
+/// Reads the signature of `func`; an error names the first argument or
+/// result whose type gmm-runner cannot pass.
+llvm::Expected<FunctionSignature> getFunctionSignature(mlir::func::FuncOp func);
+
+/// The func.func named `name` in `module`, or, when `name` is empty, its only
+/// func.func with a body. Errors list the functions that exist.
+llvm::Expected<mlir::func::FuncOp> lookupEntryFunction(mlir::ModuleOp module,
+                                                       llvm::StringRef name);
+
+/// Checks that `value` can be passed as argument `index` of type `spec`: the
+/// same element type and rank, and the static sizes. Dynamic sizes accept any
+/// size.
+llvm::Error checkArgument(const TensorSpec &spec, const HostTensor &value,
+                          unsigned index);
+
+/// Adds a pipeline that lowers a module to the LLVM dialect.
+using PipelineBuilder = std::function<void(mlir::OpPassManager &)>;
+
+/// A pipeline that gmm-runner can select with --pipeline.
+struct PipelineInfo {
+  const char *name;
+  const char *description;
+  PipelineBuilder build;
+};
+
+/// The pipelines that gmm-runner knows, in --help order. The first one is the
+/// default.
+llvm::ArrayRef<PipelineInfo> getPipelines();
+/// The pipeline called `name`, or nullptr.
+const PipelineInfo *lookupPipeline(llvm::StringRef name);
+
+/// How the JIT compiles.
+struct JitOptions {
+  /// LLVM optimisation level (0-3) of the IR optimiser and code generator.
+  unsigned optLevel = 3;
+  /// Called on the pass manager before the pipeline runs, e.g. with
+  /// mlir::applyPassManagerCLOptions to honour --mlir-print-ir-after-all.
+  std::function<mlir::LogicalResult(mlir::PassManager &)> configurePassManager;
+};
+
+/// The entry function of a module, lowered and JIT-compiled, ready to call.
+class JitFunction {
+public:
+  /// Clones `module`, marks the entry `llvm.emit_c_interface`, runs
+  /// `pipeline` (mlir::gmm::buildReferenceToLLVMPipeline when empty) and
+  /// JIT-compiles the result. The module's context must have what the
+  /// pipeline needs registered (gmm-runner registers every upstream dialect
+  /// and extension, which includes the bufferization models); the LLVM IR
+  /// translations are added here. Lowering diagnostics go to the context's
+  /// diagnostic handler; the returned error says which step failed.
+  static llvm::Expected<std::unique_ptr<JitFunction>>
+  compile(mlir::ModuleOp module, llvm::StringRef entry,
+          PipelineBuilder pipeline = {}, const JitOptions &options = {});
+
+  ~JitFunction();
+
+  const FunctionSignature &getSignature() const { return signature; }
+
+  /// Checks `arguments` against the signature and calls the function. Returns
+  /// the results followed by the memref arguments as they are after the
+  /// call. When `seconds` is given it receives the time the call itself
+  /// took (copying arguments and results is not counted).
+  llvm::Expected<std::vector<HostTensor>>
+  call(llvm::ArrayRef<HostTensor> arguments, double *seconds = nullptr);
+
+private:
+  JitFunction() = default;
+
+  FunctionSignature signature;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+};
+
+} // namespace runner
+} // namespace gmm
+
+#endif // GMM_RUNNER_JITRUNNER_H

@@ -1,0 +1,439 @@
+//===- HostTensor.cpp - Dense host tensors for gmm-runner -----------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Runner/HostTensor.h"
+
+#include "gmm/Reference/FloatConversion.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace gmm;
+using namespace gmm::runner;
+
+const char *gmm::runner::toString(DType type) {
+  switch (type) {
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::F32:
+    return "f32";
+  case DType::F64:
+    return "f64";
+  case DType::I32:
+    return "i32";
+  case DType::I64:
+    return "i64";
+  }
+  return "?";
+}
+
+size_t gmm::runner::getByteWidth(DType type) {
+  switch (type) {
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F64:
+  case DType::I64:
+    return 8;
+  }
+  return 1;
+}
+
+bool gmm::runner::isFloat(DType type) {
+  return type != DType::I32 && type != DType::I64;
+}
+
+std::optional<reference::ElementType> gmm::runner::toElementType(DType type) {
+  switch (type) {
+  case DType::F16:
+    return reference::ElementType::F16;
+  case DType::BF16:
+    return reference::ElementType::BF16;
+  case DType::F32:
+    return reference::ElementType::F32;
+  case DType::F64:
+    return reference::ElementType::F64;
+  case DType::I32:
+  case DType::I64:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string gmm::runner::formatShape(llvm::ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// HostTensor
+//===----------------------------------------------------------------------===//
+
+HostTensor HostTensor::zeros(DType type, llvm::ArrayRef<int64_t> shape) {
+  HostTensor tensor;
+  tensor.type = type;
+  tensor.shape.assign(shape.begin(), shape.end());
+  int64_t count = tensor.getNumElements();
+  tensor.bytes.assign(std::max<int64_t>(count, 0) * getByteWidth(type), 0);
+  return tensor;
+}
+
+int64_t HostTensor::getNumElements() const {
+  return reference::numElements(shape);
+}
+
+bool HostTensor::isConsistent() const {
+  int64_t count = getNumElements();
+  return count >= 0 &&
+         bytes.size() == static_cast<uint64_t>(count) * getByteWidth(type);
+}
+
+namespace {
+template <typename T> T load(const std::vector<uint8_t> &bytes, int64_t index) {
+  T value;
+  std::memcpy(&value, bytes.data() + index * sizeof(T), sizeof(T));
+  return value;
+}
+
+template <typename T>
+void store(std::vector<uint8_t> &bytes, int64_t index, T value) {
+  std::memcpy(bytes.data() + index * sizeof(T), &value, sizeof(T));
+}
+
+/// `value` rounded to nearest and saturated to [lo, hi]; NaN becomes 0.
+int64_t saturate(double value, int64_t lo, int64_t hi) {
+  if (std::isnan(value))
+    return 0;
+  value = std::nearbyint(value);
+  // 2^63 is exactly representable; anything at or above it saturates.
+  if (value >= static_cast<double>(hi) || value >= 0x1p63)
+    return hi;
+  if (value <= static_cast<double>(lo))
+    return lo;
+  return static_cast<int64_t>(value);
+}
+} // namespace
+
+double HostTensor::getDouble(int64_t index) const {
+  switch (type) {
+  case DType::F16:
+    return reference::f16BitsToFloat(load<uint16_t>(bytes, index));
+  case DType::BF16:
+    return reference::bf16BitsToFloat(load<uint16_t>(bytes, index));
+  case DType::F32:
+    return load<float>(bytes, index);
+  case DType::F64:
+    return load<double>(bytes, index);
+  case DType::I32:
+    return load<int32_t>(bytes, index);
+  case DType::I64:
+    return static_cast<double>(load<int64_t>(bytes, index));
+  }
+  return 0;
+}
+
+int64_t HostTensor::getInt(int64_t index) const {
+  switch (type) {
+  case DType::I32:
+    return load<int32_t>(bytes, index);
+  case DType::I64:
+    return load<int64_t>(bytes, index);
+  default: {
+    double value = std::trunc(getDouble(index));
+    return saturate(value, std::numeric_limits<int64_t>::min(),
+                    std::numeric_limits<int64_t>::max());
+  }
+  }
+}
+
+void HostTensor::setDouble(int64_t index, double value) {
+  using reference::ElementType;
+  switch (type) {
+  case DType::F16:
+    // Round once from double; the float holding the result is exact.
+    store<uint16_t>(
+        bytes, index,
+        reference::floatToF16Bits(static_cast<float>(
+            reference::roundToElementType(value, ElementType::F16))));
+    return;
+  case DType::BF16:
+    store<uint16_t>(
+        bytes, index,
+        reference::floatToBF16Bits(static_cast<float>(
+            reference::roundToElementType(value, ElementType::BF16))));
+    return;
+  case DType::F32:
+    store<float>(bytes, index, static_cast<float>(value));
+    return;
+  case DType::F64:
+    store<double>(bytes, index, value);
+    return;
+  case DType::I32:
+    store<int32_t>(bytes, index,
+                   static_cast<int32_t>(
+                       saturate(value, std::numeric_limits<int32_t>::min(),
+                                std::numeric_limits<int32_t>::max())));
+    return;
+  case DType::I64:
+    store<int64_t>(bytes, index,
+                   saturate(value, std::numeric_limits<int64_t>::min(),
+                            std::numeric_limits<int64_t>::max()));
+    return;
+  }
+}
+
+void HostTensor::setInt(int64_t index, int64_t value) {
+  switch (type) {
+  case DType::I32:
+    store<int32_t>(bytes, index, static_cast<int32_t>(value));
+    return;
+  case DType::I64:
+    store<int64_t>(bytes, index, value);
+    return;
+  default:
+    setDouble(index, static_cast<double>(value));
+    return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+reference::Tensor gmm::runner::toReferenceTensor(const HostTensor &tensor) {
+  reference::Tensor result;
+  result.shape = tensor.shape;
+  int64_t count = tensor.getNumElements();
+  result.data.resize(std::max<int64_t>(count, 0));
+  for (int64_t i = 0; i < count; ++i)
+    result.data[i] = tensor.getDouble(i);
+  return result;
+}
+
+reference::IndexTensor gmm::runner::toIndexTensor(const HostTensor &tensor) {
+  reference::IndexTensor result;
+  result.shape = tensor.shape;
+  int64_t count = tensor.getNumElements();
+  result.data.resize(std::max<int64_t>(count, 0));
+  for (int64_t i = 0; i < count; ++i)
+    result.data[i] = tensor.getInt(i);
+  return result;
+}
+
+HostTensor gmm::runner::fromReferenceTensor(const reference::Tensor &tensor,
+                                            DType type) {
+  HostTensor result = HostTensor::zeros(type, tensor.shape);
+  int64_t count = std::min<int64_t>(result.getNumElements(),
+                                    static_cast<int64_t>(tensor.data.size()));
+  for (int64_t i = 0; i < count; ++i)
+    result.setDouble(i, tensor.data[i]);
+  return result;
+}
+
+llvm::Expected<HostTensor> gmm::runner::convertTensor(const HostTensor &tensor,
+                                                      DType type) {
+  if (tensor.type == type)
+    return tensor;
+  auto mismatch = [&](llvm::StringRef why = "") {
+    return llvm::createStringError(
+        llvm::formatv("has element type {0}, expected {1}{2}",
+                      toString(tensor.type), toString(type), why)
+            .str());
+  };
+  bool floatToHalf =
+      tensor.type == DType::F32 && (type == DType::F16 || type == DType::BF16);
+  bool intToInt = !isFloat(tensor.type) && !isFloat(type);
+  if (!floatToHalf && !intToInt)
+    return mismatch();
+  HostTensor result = HostTensor::zeros(type, tensor.shape);
+  int64_t count = tensor.getNumElements();
+  for (int64_t i = 0; i < count; ++i) {
+    if (floatToHalf) {
+      result.setDouble(i, tensor.getDouble(i));
+      continue;
+    }
+    int64_t value = tensor.getInt(i);
+    if (type == DType::I32 && (value < std::numeric_limits<int32_t>::min() ||
+                               value > std::numeric_limits<int32_t>::max()))
+      return mismatch(
+          llvm::formatv(" (element {0} = {1} does not fit in i32)", i, value)
+              .str());
+    result.setInt(i, value);
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+namespace {
+void formatElement(const HostTensor &tensor, int64_t index,
+                   const FormatOptions &options, std::string &out) {
+  if (!isFloat(tensor.type)) {
+    out += std::to_string(tensor.getInt(index));
+    return;
+  }
+  double value = tensor.getDouble(index);
+  if (std::isnan(value)) {
+    out += "nan";
+    return;
+  }
+  if (std::isinf(value)) {
+    out += value < 0 ? "-inf" : "inf";
+    return;
+  }
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.*g",
+                std::clamp(options.precision, 1, 17), value);
+  out += buffer;
+}
+
+/// Prints the sub-tensor of dimensions [dim, rank) that starts at element
+/// `offset`.
+void formatLevel(const HostTensor &tensor, size_t dim, int64_t offset,
+                 const std::vector<int64_t> &strides,
+                 const FormatOptions &options, std::string &out) {
+  out += "[";
+  int64_t size = tensor.shape[dim];
+  for (int64_t i = 0; i < size; ++i) {
+    if (i > 0) {
+      out += ",";
+      if (dim + 1 == tensor.shape.size()) {
+        out += " ";
+      } else {
+        // A new row: indent past the brackets that are still open.
+        out += "\n";
+        out.append(dim + 1, ' ');
+      }
+    }
+    int64_t element = offset + i * strides[dim];
+    if (dim + 1 == tensor.shape.size())
+      formatElement(tensor, element, options, out);
+    else
+      formatLevel(tensor, dim + 1, element, strides, options, out);
+  }
+  out += "]";
+}
+} // namespace
+
+std::string gmm::runner::formatTensor(const HostTensor &tensor,
+                                      const FormatOptions &options) {
+  if (!tensor.isConsistent())
+    return "<invalid tensor>";
+  std::string out;
+  if (tensor.shape.empty()) {
+    formatElement(tensor, 0, options, out);
+    return out;
+  }
+  std::vector<int64_t> strides(tensor.shape.size(), 1);
+  for (size_t i = tensor.shape.size() - 1; i > 0; --i)
+    strides[i - 1] = strides[i] * tensor.shape[i];
+  formatLevel(tensor, 0, 0, strides, options, out);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Random values and group sizes
+//===----------------------------------------------------------------------===//
+
+uint64_t Random::next() {
+  // splitmix64 (Steele, Lea, Flood 2014): small, fast and fully specified.
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+double Random::nextUnit() { return (next() >> 11) * 0x1p-53; }
+
+uint64_t Random::nextBelow(uint64_t bound) {
+  if (bound == 0)
+    return 0;
+  // Multiply-shift: unbiased enough for test data and never out of range.
+  return static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(next()) * bound) >> 64);
+}
+
+void gmm::runner::fillRandom(HostTensor &tensor, uint64_t seed,
+                             uint64_t stream) {
+  // Mix the stream into the seed so that streams are unrelated.
+  Random mixer(seed ^ (stream * 0xd1b54a32d192ed03ULL));
+  Random random(mixer.next());
+  int64_t count = tensor.getNumElements();
+  for (int64_t i = 0; i < count; ++i) {
+    if (isFloat(tensor.type))
+      tensor.setDouble(i, 2.0 * random.nextUnit() - 1.0);
+    else
+      tensor.setInt(i, static_cast<int64_t>(random.nextBelow(8)));
+  }
+}
+
+std::vector<int64_t>
+gmm::runner::makeGroupSizes(GroupSizeDistribution distribution, int64_t extent,
+                            int64_t numGroups, uint64_t seed) {
+  extent = std::max<int64_t>(extent, 0);
+  if (numGroups <= 0)
+    return {};
+  std::vector<int64_t> sizes(numGroups, 0);
+  switch (distribution) {
+  case GroupSizeDistribution::Uniform: {
+    for (int64_t i = 0; i < numGroups; ++i)
+      sizes[i] = extent / numGroups + (i < extent % numGroups ? 1 : 0);
+    return sizes;
+  }
+  case GroupSizeDistribution::Skewed: {
+    static const int64_t kPattern[] = {13, 5, 0, 2};
+    std::vector<int64_t> weights(numGroups);
+    // Integer arithmetic throughout: 128-bit products cannot overflow.
+    unsigned __int128 total = 0;
+    for (int64_t i = 0; i < numGroups; ++i)
+      total += weights[i] = kPattern[i % 4];
+    int64_t assigned = 0;
+    for (int64_t i = 0; i < numGroups; ++i) {
+      sizes[i] = static_cast<int64_t>(static_cast<unsigned __int128>(extent) *
+                                      weights[i] / total);
+      assigned += sizes[i];
+    }
+    for (int64_t i = 0, left = extent - assigned; left > 0;
+         i = (i + 1) % numGroups) {
+      if (weights[i] == 0)
+        continue;
+      ++sizes[i];
+      --left;
+    }
+    return sizes;
+  }
+  case GroupSizeDistribution::Random: {
+    Random random(seed ^ 0x6a09e667f3bcc909ULL);
+    std::vector<int64_t> cuts(numGroups - 1);
+    for (int64_t &cut : cuts)
+      cut = static_cast<int64_t>(random.nextBelow(extent + 1));
+    std::sort(cuts.begin(), cuts.end());
+    int64_t previous = 0;
+    for (int64_t i = 0; i + 1 < numGroups; ++i) {
+      sizes[i] = cuts[i] - previous;
+      previous = cuts[i];
+    }
+    sizes[numGroups - 1] = extent - previous;
+    return sizes;
+  }
+  }
+  return sizes;
+}

@@ -1,0 +1,514 @@
+//===- JitRunner.cpp - JIT-compile and call a function on the CPU ---------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Runner/JitRunner.h"
+
+#include "gmm/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+using namespace mlir;
+
+namespace gmm {
+namespace runner {
+
+namespace {
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(message);
+}
+
+std::string typeToString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// "[?, 32]": a shape with dynamic sizes shown as '?'.
+std::string formatSpecShape(llvm::ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << "?";
+    else
+      os << size;
+  });
+  os << "]";
+  return text;
+}
+
+/// Reads one argument or result type; `what` is "argument 2" or "result 0".
+llvm::Expected<TensorSpec> getTensorSpec(Type type, const llvm::Twine &what,
+                                         StringRef funcName) {
+  auto unsupported = [&](const llvm::Twine &why) {
+    return makeError(what + " of @" + funcName + " has type '" +
+                     typeToString(type) + "': " + why);
+  };
+  TensorSpec spec;
+  spec.typeName = typeToString(type);
+  Type elementType;
+  if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
+    if (tensorType.getEncoding())
+      return unsupported("tensors with an encoding are not supported");
+    spec.shape.assign(tensorType.getShape().begin(),
+                      tensorType.getShape().end());
+    elementType = tensorType.getElementType();
+  } else if (auto memrefType = dyn_cast<MemRefType>(type)) {
+    if (!memrefType.getLayout().isIdentity())
+      return unsupported("only memrefs with the identity layout are supported");
+    if (memrefType.getMemorySpace())
+      return unsupported(
+          "only memrefs in the default memory space are supported");
+    spec.isMemRef = true;
+    spec.shape.assign(memrefType.getShape().begin(),
+                      memrefType.getShape().end());
+    elementType = memrefType.getElementType();
+  } else {
+    return unsupported("gmm-runner passes only ranked tensors and memrefs");
+  }
+  std::optional<DType> dtype = getDType(elementType);
+  if (!dtype)
+    return unsupported("supported element types are f16, bf16, f32, f64, "
+                       "i32 and i64");
+  spec.type = *dtype;
+  return spec;
+}
+
+/// The sentinel that MLIR's memref lowering stores as the allocated pointer
+/// of memref.get_global buffers, which must not be freed.
+constexpr uintptr_t kGlobalSentinel = 0xdeadbeef;
+
+/// A 64-byte aligned copy of an argument's bytes.
+struct ArgumentBuffer {
+  struct Free {
+    void operator()(uint8_t *p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t, Free> data;
+  size_t size = 0;
+
+  explicit ArgumentBuffer(const std::vector<uint8_t> &bytes) {
+    size = bytes.size();
+    size_t rounded = (size + 63) / 64 * 64;
+    data.reset(
+        static_cast<uint8_t *>(std::aligned_alloc(64, rounded ? rounded : 64)));
+    if (data && size)
+      std::memcpy(data.get(), bytes.data(), size);
+  }
+
+  bool contains(const void *p) const {
+    auto address = reinterpret_cast<uintptr_t>(p);
+    auto begin = reinterpret_cast<uintptr_t>(data.get());
+    return address >= begin && address < begin + std::max<size_t>(size, 1);
+  }
+};
+
+/// The unranked memref that MLIR's runtime functions take: a rank and a
+/// pointer to a ranked descriptor.
+struct UnrankedDescriptor {
+  int64_t rank;
+  void *descriptor;
+};
+
+/// MLIR's memref lowering calls `memrefCopy` for a memref.copy between
+/// buffers that are not both contiguous (a tile copied into a subview, for
+/// example). Upstream it lives in libmlir_c_runner_utils, which the runner
+/// does not load; this is the same strided copy.
+void copyMemRef(int64_t elementSize, UnrankedDescriptor *source,
+                UnrankedDescriptor *target) {
+  int64_t rank = source->rank;
+  auto *src = static_cast<const int64_t *>(source->descriptor);
+  auto *dst = static_cast<const int64_t *>(target->descriptor);
+  auto *srcData = reinterpret_cast<const char *>(src[1]);
+  auto *dstData = reinterpret_cast<char *>(dst[1]);
+  const int64_t *sizes = src + 3;
+  const int64_t *srcStrides = src + 3 + rank;
+  const int64_t *dstStrides = dst + 3 + rank;
+  for (int64_t d = 0; d < rank; ++d)
+    if (sizes[d] <= 0)
+      return;
+  llvm::SmallVector<int64_t> position(rank, 0);
+  int64_t srcOffset = src[2], dstOffset = dst[2];
+  while (true) {
+    std::memcpy(dstData + dstOffset * elementSize,
+                srcData + srcOffset * elementSize, elementSize);
+    int64_t d = rank - 1;
+    for (; d >= 0; --d) {
+      srcOffset += srcStrides[d];
+      dstOffset += dstStrides[d];
+      if (++position[d] < sizes[d])
+        break;
+      srcOffset -= srcStrides[d] * sizes[d];
+      dstOffset -= dstStrides[d] * sizes[d];
+      position[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
+/// Copies the memref described by `desc` (allocated, aligned, offset,
+/// sizes, strides) into a HostTensor of `spec`'s type.
+llvm::Expected<HostTensor> copyOut(const int64_t *desc, const TensorSpec &spec,
+                                   unsigned index) {
+  size_t rank = spec.shape.size();
+  auto *aligned = reinterpret_cast<const uint8_t *>(desc[1]);
+  int64_t offset = desc[2];
+  llvm::ArrayRef<int64_t> sizes(desc + 3, rank);
+  llvm::ArrayRef<int64_t> strides(desc + 3 + rank, rank);
+  for (size_t d = 0; d < rank; ++d) {
+    if (sizes[d] < 0 ||
+        (!ShapedType::isDynamic(spec.shape[d]) && sizes[d] != spec.shape[d]))
+      return makeError(llvm::formatv("result {0} ({1}) came back with shape "
+                                     "{2}",
+                                     index, spec.typeName, formatShape(sizes)));
+  }
+  HostTensor tensor = HostTensor::zeros(spec.type, sizes);
+  int64_t count = tensor.getNumElements();
+  if (count < 0)
+    return makeError(llvm::formatv("result {0} ({1}) came back with shape {2}",
+                                   index, spec.typeName, formatShape(sizes)));
+  if (count > 0 && !aligned)
+    return makeError(llvm::formatv("result {0} ({1}) came back without data",
+                                   index, spec.typeName));
+  size_t width = getByteWidth(spec.type);
+  llvm::SmallVector<int64_t> position(rank, 0);
+  int64_t source = offset;
+  for (int64_t i = 0; i < count; ++i) {
+    std::memcpy(tensor.bytes.data() + i * width, aligned + source * width,
+                width);
+    // Advance the row-major position and the strided source offset.
+    for (size_t d = rank; d-- > 0;) {
+      source += strides[d];
+      if (++position[d] < sizes[d])
+        break;
+      source -= strides[d] * sizes[d];
+      position[d] = 0;
+    }
+  }
+  return tensor;
+}
+} // namespace
+
+std::optional<DType> getDType(Type type) {
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    if (intType.isUnsigned())
+      return std::nullopt;
+    if (intType.getWidth() == 32)
+      return DType::I32;
+    if (intType.getWidth() == 64)
+      return DType::I64;
+  }
+  return std::nullopt;
+}
+
+bool TensorSpec::hasDynamicDims() const {
+  return llvm::any_of(shape, ShapedType::isDynamic);
+}
+
+std::string TensorSpec::describe(llvm::ArrayRef<int64_t> actualShape) const {
+  std::string text = isMemRef ? "memref<" : "tensor<";
+  for (int64_t size : actualShape)
+    text += std::to_string(size) + "x";
+  return text + toString(type) + ">";
+}
+
+llvm::Expected<FunctionSignature> getFunctionSignature(func::FuncOp func) {
+  FunctionSignature signature;
+  signature.name = func.getSymName().str();
+  FunctionType type = func.getFunctionType();
+  for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+    llvm::Expected<TensorSpec> spec =
+        getTensorSpec(input, "argument " + llvm::Twine(i), signature.name);
+    if (!spec)
+      return spec.takeError();
+    signature.arguments.push_back(std::move(*spec));
+  }
+  for (auto [i, output] : llvm::enumerate(type.getResults())) {
+    llvm::Expected<TensorSpec> spec =
+        getTensorSpec(output, "result " + llvm::Twine(i), signature.name);
+    if (!spec)
+      return spec.takeError();
+    signature.results.push_back(std::move(*spec));
+  }
+  return signature;
+}
+
+llvm::Expected<func::FuncOp> lookupEntryFunction(ModuleOp module,
+                                                 StringRef name) {
+  llvm::SmallVector<func::FuncOp> defined;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      defined.push_back(func);
+  std::string names;
+  llvm::raw_string_ostream os(names);
+  llvm::interleaveComma(defined, os,
+                        [&](func::FuncOp f) { os << "@" << f.getSymName(); });
+
+  if (!name.empty()) {
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.getSymName() != name)
+        continue;
+      if (func.isExternal())
+        return makeError("@" + name + " is a declaration without a body");
+      return func;
+    }
+    if (defined.empty())
+      return makeError("no function @" + name +
+                       " (the module defines no func.func)");
+    return makeError("no function @" + name + " (functions: " + names + ")");
+  }
+  if (defined.empty())
+    return makeError("the module defines no func.func to run");
+  if (defined.size() > 1)
+    return makeError(llvm::formatv("the module defines {0} functions ({1}); "
+                                   "choose one with --entry",
+                                   defined.size(), names)
+                         .str());
+  return defined.front();
+}
+
+llvm::Error checkArgument(const TensorSpec &spec, const HostTensor &value,
+                          unsigned index) {
+  std::string what =
+      llvm::formatv("argument {0} ({1})", index, spec.typeName).str();
+  if (!value.isConsistent())
+    return makeError(
+        what + ": the value has " + llvm::Twine(value.bytes.size()) +
+        " bytes, which does not fit shape " + formatShape(value.shape));
+  if (value.type != spec.type)
+    return makeError(what + " expects " + toString(spec.type) +
+                     " elements, got " + toString(value.type));
+  if (value.shape.size() != spec.shape.size())
+    return makeError(what + " expects rank " + llvm::Twine(spec.shape.size()) +
+                     ", got shape " + formatShape(value.shape));
+  for (size_t d = 0; d < spec.shape.size(); ++d)
+    if (!ShapedType::isDynamic(spec.shape[d]) &&
+        spec.shape[d] != value.shape[d])
+      return makeError(what + " expects shape " + formatSpecShape(spec.shape) +
+                       ", got " + formatShape(value.shape));
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+llvm::ArrayRef<PipelineInfo> getPipelines() {
+  static const PipelineInfo pipelines[] = {
+      {"reference",
+       "gmm.ragged_dot lowered directly to loops (gmm-reference-to-llvm)",
+       [](OpPassManager &pm) { mlir::gmm::buildReferenceToLLVMPipeline(pm); }},
+  };
+  return pipelines;
+}
+
+const PipelineInfo *lookupPipeline(StringRef name) {
+  for (const PipelineInfo &info : getPipelines())
+    if (name == info.name)
+      return &info;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// JitFunction
+//===----------------------------------------------------------------------===//
+
+JitFunction::~JitFunction() = default;
+
+llvm::Expected<std::unique_ptr<JitFunction>>
+JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
+                     const JitOptions &options) {
+  MLIRContext *context = module.getContext();
+  DialectRegistry registry;
+  registerAllToLLVMIRTranslations(registry);
+  context->appendDialectRegistry(registry);
+
+  llvm::Expected<func::FuncOp> func = lookupEntryFunction(module, entry);
+  if (!func)
+    return func.takeError();
+  std::unique_ptr<JitFunction> result(new JitFunction());
+  llvm::Expected<FunctionSignature> signature = getFunctionSignature(*func);
+  if (!signature)
+    return signature.takeError();
+  result->signature = std::move(*signature);
+  StringRef name = result->signature.name;
+
+  OwningOpRef<ModuleOp> clone = module.clone();
+  auto clonedFunc = clone->lookupSymbol<func::FuncOp>(name);
+  clonedFunc.setPublic();
+  clonedFunc->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                      UnitAttr::get(context));
+
+  PassManager pm(context, ModuleOp::getOperationName());
+  if (options.configurePassManager && failed(options.configurePassManager(pm)))
+    return makeError("configuring the pass manager failed");
+  if (pipeline)
+    pipeline(pm);
+  else
+    mlir::gmm::buildReferenceToLLVMPipeline(pm);
+  if (failed(pm.run(*clone)))
+    return makeError("lowering @" + name + " to the LLVM dialect failed");
+
+  static std::once_flag initTarget;
+  std::call_once(initTarget, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+
+  unsigned optLevel = std::min(options.optLevel, 3u);
+  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(optLevel);
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  auto engine = ExecutionEngine::create(*clone, engineOptions);
+  if (!engine)
+    return makeError("JIT compilation of @" + name +
+                     " failed: " + llvm::toString(engine.takeError()));
+  result->engine = std::move(*engine);
+  result->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("memrefCopy")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&copyMemRef),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+  return result;
+}
+
+llvm::Expected<std::vector<HostTensor>>
+JitFunction::call(llvm::ArrayRef<HostTensor> arguments, double *seconds) {
+  const std::vector<TensorSpec> &argSpecs = signature.arguments;
+  if (arguments.size() != argSpecs.size())
+    return makeError(llvm::formatv("@{0} takes {1} arguments, got {2}",
+                                   signature.name, argSpecs.size(),
+                                   arguments.size()));
+  for (auto [i, argument] : llvm::enumerate(arguments))
+    if (llvm::Error error = checkArgument(argSpecs[i], argument, i))
+      return std::move(error);
+
+  // Descriptors over copies of the arguments.
+  std::vector<ArgumentBuffer> buffers;
+  buffers.reserve(arguments.size());
+  std::vector<std::vector<int64_t>> descriptors;
+  for (const HostTensor &argument : arguments) {
+    buffers.emplace_back(argument.bytes);
+    if (!buffers.back().data)
+      return makeError("out of memory copying the arguments");
+    size_t rank = argument.shape.size();
+    std::vector<int64_t> desc(3 + 2 * rank, 0);
+    desc[0] = desc[1] = reinterpret_cast<int64_t>(buffers.back().data.get());
+    int64_t stride = 1;
+    for (size_t d = rank; d-- > 0;) {
+      desc[3 + d] = argument.shape[d];
+      desc[3 + rank + d] = stride;
+      stride *= std::max<int64_t>(argument.shape[d], 1);
+    }
+    descriptors.push_back(std::move(desc));
+  }
+
+  // The results come back as a struct of descriptors; all fields are 8 bytes
+  // wide, so the struct is an array of int64.
+  std::vector<size_t> resultOffsets;
+  size_t resultWords = 0;
+  for (const TensorSpec &spec : signature.results) {
+    resultOffsets.push_back(resultWords);
+    resultWords += 3 + 2 * spec.shape.size();
+  }
+  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1), 0);
+
+  void *resultPointer = resultStorage.data();
+  std::vector<void *> argumentPointers;
+  for (std::vector<int64_t> &desc : descriptors)
+    argumentPointers.push_back(desc.data());
+  llvm::SmallVector<void *> packed;
+  if (!signature.results.empty())
+    packed.push_back(&resultPointer);
+  for (void *&pointer : argumentPointers)
+    packed.push_back(&pointer);
+
+  auto start = std::chrono::steady_clock::now();
+  llvm::Error error =
+      engine->invokePacked("_mlir_ciface_" + signature.name, packed);
+  auto stop = std::chrono::steady_clock::now();
+  if (error)
+    return makeError("calling @" + signature.name +
+                     " failed: " + llvm::toString(std::move(error)));
+  if (seconds)
+    *seconds = std::chrono::duration<double>(stop - start).count();
+
+  std::vector<HostTensor> outputs;
+  llvm::Error copyError = llvm::Error::success();
+  for (auto [i, spec] : llvm::enumerate(signature.results)) {
+    llvm::Expected<HostTensor> tensor =
+        copyOut(resultStorage.data() + resultOffsets[i], spec, i);
+    if (!tensor) {
+      copyError = tensor.takeError();
+      break;
+    }
+    outputs.push_back(std::move(*tensor));
+  }
+
+  // Release the result buffers, each once, except those that live in an
+  // argument (returned arguments) or in a global.
+  llvm::SmallVector<void *> freed;
+  for (size_t offset : resultOffsets) {
+    auto *allocated = reinterpret_cast<void *>(resultStorage[offset]);
+    if (!allocated ||
+        reinterpret_cast<uintptr_t>(allocated) == kGlobalSentinel ||
+        llvm::is_contained(freed, allocated) ||
+        llvm::any_of(buffers, [&](const ArgumentBuffer &buffer) {
+          return buffer.contains(allocated);
+        }))
+      continue;
+    freed.push_back(allocated);
+    std::free(allocated);
+  }
+  if (copyError)
+    return std::move(copyError);
+
+  for (auto [i, spec] : llvm::enumerate(argSpecs)) {
+    if (!spec.isMemRef)
+      continue;
+    HostTensor tensor = arguments[i];
+    if (buffers[i].size)
+      std::memcpy(tensor.bytes.data(), buffers[i].data.get(), buffers[i].size);
+    outputs.push_back(std::move(tensor));
+  }
+  return outputs;
+}
+
+} // namespace runner
+} // namespace gmm

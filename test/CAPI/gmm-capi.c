@@ -1,0 +1,197 @@
+//===- gmm-capi.c - the gmm C API, end to end -----------------------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// A C program that uses gmm the way a compiler written against MLIR's C API
+// would: register the gmm dialects and passes, parse and verify a module
+// with a gmm.ragged_dot, run gmm passes by name and through the pipeline
+// builder, and see a verifier error come back as a diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+// RUN: gmm-capi-test 2>&1 | FileCheck %s
+
+#include "gmm-c/Dialects.h"
+#include "gmm-c/Passes.h"
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Transforms.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void printToStdout(MlirStringRef str, void *userData) {
+  (void)userData;
+  fwrite(str.data, 1, str.length, stdout);
+}
+
+static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
+                                         void *userData) {
+  (void)userData;
+  printf("diagnostic: ");
+  mlirDiagnosticPrint(diagnostic, printToStdout, NULL);
+  printf("\n");
+  return mlirLogicalResultSuccess();
+}
+
+static void printOperation(MlirOperation op) {
+  mlirOperationPrint(op, printToStdout, NULL);
+  printf("\n");
+  fflush(stdout);
+}
+
+static const char *kModule =
+    "func.func @mode1(%lhs: tensor<8x2xf32>, %rhs: tensor<3x2x2xf32>,\n"
+    "                 %gs: tensor<3xi32>) -> tensor<8x2xf32> {\n"
+    "  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <\n"
+    "      lhs_contracting_dimensions = [1], rhs_contracting_dimensions = "
+    "[1],\n"
+    "      lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>\n"
+    "      : tensor<8x2xf32>, tensor<3x2x2xf32>, tensor<3xi32> "
+    "-> tensor<8x2xf32>\n"
+    "  return %0 : tensor<8x2xf32>\n"
+    "}\n";
+
+/// The dialect handle on its own: gmm in an otherwise empty context.
+static int testDialectHandle(void) {
+  // CHECK-LABEL: testDialectHandle
+  printf("testDialectHandle\n");
+  MlirDialectHandle handle = mlirGetDialectHandle__gmm__();
+  MlirStringRef ns = mlirDialectHandleGetNamespace(handle);
+  // CHECK: namespace: gmm
+  printf("namespace: %.*s\n", (int)ns.length, ns.data);
+
+  MlirContext ctx = mlirContextCreateWithThreading(false);
+  mlirDialectHandleRegisterDialect(handle, ctx);
+  MlirDialect gmm = mlirDialectHandleLoadDialect(handle, ctx);
+  // CHECK: loaded: 1
+  printf("loaded: %d\n", !mlirDialectIsNull(gmm));
+  // CHECK: ragged_dot registered: 1
+  printf("ragged_dot registered: %d\n",
+         mlirContextIsRegisteredOperation(
+             ctx, mlirStringRefCreateFromCString("gmm.ragged_dot")));
+  mlirContextDestroy(ctx);
+  return 0;
+}
+
+/// Parse, verify, print, then lower with passes named in a textual pipeline
+/// and with the pipeline builder.
+static int testParseAndLower(void) {
+  // CHECK-LABEL: testParseAndLower
+  printf("testParseAndLower\n");
+  MlirContext ctx = mlirContextCreateWithThreading(false);
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirGMMRegisterDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirGMMRegisterPasses();
+  // A second registration is harmless.
+  mlirGMMRegisterPasses();
+  // Upstream passes come from MLIR's own C API, which libGMM-C.so carries.
+  mlirRegisterTransformsCanonicalizer();
+  mlirRegisterTransformsCSE();
+
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
+  if (mlirModuleIsNull(module)) {
+    fprintf(stderr, "error: could not parse the module\n");
+    return 1;
+  }
+  MlirOperation op = mlirModuleGetOperation(module);
+  // CHECK: verified: 1
+  printf("verified: %d\n", mlirOperationVerify(op));
+  // CHECK: func.func @mode1
+  // CHECK: gmm.ragged_dot %{{.*}}, %{{.*}}, %{{.*}} dimension_numbers =
+  // <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1],
+  // lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<8x2xf32>,
+  // tensor<3x2x2xf32>, tensor<3xi32> -> tensor<8x2xf32>
+  printOperation(op);
+
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
+  MlirLogicalResult parsed = mlirParsePassPipeline(
+      opm,
+      mlirStringRefCreateFromCString(
+          "builtin.module(convert-gmm-to-loops,canonicalize,cse)"),
+      printToStdout, NULL);
+  // CHECK: pipeline parsed: 1
+  printf("pipeline parsed: %d\n", mlirLogicalResultIsSuccess(parsed));
+  // CHECK: pipeline: builtin.module(convert-gmm-to-loops,canonicalize
+  printf("pipeline: ");
+  mlirPrintPassPipeline(opm, printToStdout, NULL);
+  printf("\n");
+  // CHECK: convert-gmm-to-loops: 1
+  printf("convert-gmm-to-loops: %d\n",
+         mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op)));
+  mlirPassManagerDestroy(pm);
+  // CHECK: func.func @mode1
+  // CHECK-NOT: gmm.ragged_dot
+  // CHECK: scf.for
+  // CHECK: tensor.extract
+  // CHECK: return
+  printOperation(op);
+
+  // The rest of the reference pipeline: bufferization and conversion to the
+  // LLVM dialect work with only what mlirGMMRegisterDialects registered.
+  pm = mlirPassManagerCreate(ctx);
+  mlirGMMBuildReferenceToLLVMPipeline(mlirPassManagerGetAsOpPassManager(pm));
+  // CHECK: gmm-reference-to-llvm: 1
+  printf("gmm-reference-to-llvm: %d\n",
+         mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op)));
+  mlirPassManagerDestroy(pm);
+  // CHECK: llvm.func @mode1
+  // CHECK-NOT: scf.for
+  // CHECK: llvm.return
+  printOperation(op);
+
+  mlirModuleDestroy(module);
+  mlirContextDestroy(ctx);
+  return 0;
+}
+
+/// gmm's verifier reports through MLIR's diagnostics, which C code sees.
+static int testVerifierDiagnostic(void) {
+  // CHECK-LABEL: testVerifierDiagnostic
+  printf("testVerifierDiagnostic\n");
+  MlirContext ctx = mlirContextCreateWithThreading(false);
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirGMMRegisterDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  MlirDiagnosticHandlerID id =
+      mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
+
+  const char *bad =
+      "func.func @bad(%lhs: tensor<4x4xi32>, %rhs: tensor<2x4x3xf32>,\n"
+      "               %gs: tensor<2xi32>) -> tensor<4x3xf32> {\n"
+      "  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <\n"
+      "      lhs_contracting_dimensions = [1], rhs_contracting_dimensions = "
+      "[1],\n"
+      "      lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>\n"
+      "      : tensor<4x4xi32>, tensor<2x4x3xf32>, tensor<2xi32> "
+      "-> tensor<4x3xf32>\n"
+      "  return %0 : tensor<4x3xf32>\n"
+      "}\n";
+  // CHECK: diagnostic: 'gmm.ragged_dot' op operand #0 must be ranked tensor
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(bad));
+  // CHECK: rejected: 1
+  printf("rejected: %d\n", mlirModuleIsNull(module));
+  if (!mlirModuleIsNull(module))
+    mlirModuleDestroy(module);
+  mlirContextDetachDiagnosticHandler(ctx, id);
+  mlirContextDestroy(ctx);
+  return 0;
+}
+
+int main(void) {
+  if (testDialectHandle() || testParseAndLower() || testVerifierDiagnostic())
+    return EXIT_FAILURE;
+  // CHECK: done
+  printf("done\n");
+  return EXIT_SUCCESS;
+}

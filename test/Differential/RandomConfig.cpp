@@ -1,0 +1,353 @@
+//===- RandomConfig.cpp - random ragged dot problems ----------------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RandomConfig.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+using namespace gmm;
+using namespace gmm::difftest;
+using reference::ElementType;
+
+namespace {
+
+int64_t uniform(std::mt19937_64 &rng, int64_t lo, int64_t hi) {
+  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+}
+
+bool chance(std::mt19937_64 &rng, double p) {
+  return std::uniform_real_distribution<double>(0, 1)(rng) < p;
+}
+
+ElementType randomType(std::mt19937_64 &rng) {
+  static const ElementType types[] = {ElementType::F16, ElementType::BF16,
+                                      ElementType::F32, ElementType::F64};
+  return types[uniform(rng, 0, 3)];
+}
+
+void fillRandom(std::mt19937_64 &rng, reference::Tensor &t, ElementType type) {
+  std::uniform_real_distribution<double> dist(-1, 1);
+  t.data.resize(reference::numElements(t.shape));
+  for (double &v : t.data)
+    v = reference::roundToElementType(dist(rng), type);
+}
+
+/// Logical dimensions: batch, contracting, lhs free (m), rhs free (n), and
+/// the rhs group dimension.
+enum class Kind { B, K, M, N, G };
+struct LogicalDim {
+  Kind kind;
+  int index;
+  bool operator==(const LogicalDim &o) const {
+    return kind == o.kind && index == o.index;
+  }
+};
+
+int64_t positionOf(const std::vector<LogicalDim> &layout, LogicalDim d) {
+  return std::find(layout.begin(), layout.end(), d) - layout.begin();
+}
+
+/// `count` sizes for one row of group_sizes over a ragged extent.
+std::vector<int64_t> randomGroupSizes(std::mt19937_64 &rng, int64_t count,
+                                      int64_t extent, bool i64) {
+  std::vector<int64_t> sizes(count, 0);
+  if (count == 0)
+    return sizes;
+  auto partition = [&](int64_t total) {
+    for (int64_t i = 0; i < total; ++i)
+      ++sizes[uniform(rng, 0, count - 1)];
+  };
+  int64_t huge = i64 ? (int64_t(1) << 62) : std::numeric_limits<int32_t>::max();
+  switch (uniform(rng, 0, 6)) {
+  case 0: // exact partition, often with empty groups
+  case 1:
+    partition(extent);
+    break;
+  case 2: // sum below the extent: trailing rows uncovered
+    partition(uniform(rng, 0, extent));
+    break;
+  case 3: // sum above the extent: groups cut
+    partition(extent + uniform(rng, 1, 8));
+    break;
+  case 4: // negative sizes count as zero
+    for (int64_t &s : sizes)
+      s = uniform(rng, -4, std::max<int64_t>(extent / count + 1, 1));
+    break;
+  case 5: // huge and extreme sizes, sums overflowing 32 and 64 bits
+    partition(extent);
+    for (int64_t &s : sizes)
+      if (chance(rng, 0.4))
+        s = chance(rng, 0.7) ? huge
+                             : (i64 ? std::numeric_limits<int64_t>::min()
+                                    : std::numeric_limits<int32_t>::min());
+    break;
+  default: // everything in the last group
+    sizes.back() = extent;
+    break;
+  }
+  return sizes;
+}
+
+void printShapedType(std::ostream &os, const std::vector<int64_t> &shape,
+                     const std::vector<bool> *dynamic, const char *element) {
+  os << "tensor<";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (dynamic && (*dynamic)[i])
+      os << "?";
+    else
+      os << shape[i];
+    os << "x";
+  }
+  os << element << ">";
+}
+
+void printList(std::ostream &os, const char *key,
+               const std::vector<int64_t> &list, bool &first) {
+  if (list.empty())
+    return;
+  if (!first)
+    os << ", ";
+  first = false;
+  os << key << " = [";
+  for (size_t i = 0; i < list.size(); ++i)
+    os << (i ? ", " : "") << list[i];
+  os << "]";
+}
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    os << (i ? "," : "") << shape[i];
+  os << "]";
+  return os.str();
+}
+
+} // namespace
+
+int64_t Config::contractionLength() const {
+  int64_t k = 1;
+  for (int64_t d : dims.lhsContracting)
+    k *= lhsShape[d];
+  return k;
+}
+
+std::string Config::toMLIR(const std::string &name) const {
+  std::ostringstream os;
+  const char *in = reference::toString(inputType);
+  const char *out = reference::toString(resultType);
+  const char *index = groupSizesI64 ? "i64" : "i32";
+  std::ostringstream lhsT, rhsT, gsT, resT, offT;
+  printShapedType(lhsT, lhsShape, &lhsDynamic, in);
+  printShapedType(rhsT, rhsShape, &rhsDynamic, in);
+  printShapedType(gsT, groupSizesShape, nullptr, index);
+  printShapedType(resT, resultShape, nullptr, out);
+  offT << (offsetIsVector ? "tensor<1x" : "tensor<") << index << ">";
+
+  os << "func.func @" << name << "(%lhs: " << lhsT.str()
+     << ", %rhs: " << rhsT.str() << ", %gs: " << gsT.str();
+  if (groupOffset)
+    os << ", %off: " << offT.str();
+  if (hasInit)
+    os << ", %init: " << resT.str();
+  os << ") -> " << resT.str() << " {\n";
+  os << "  %0 = gmm.ragged_dot %lhs, %rhs, %gs";
+  if (groupOffset)
+    os << " group_offset(%off : " << offT.str() << ")";
+  if (hasInit)
+    os << " init(%init : " << resT.str() << ")";
+  os << " dimension_numbers = <";
+  bool first = true;
+  printList(os, "lhs_batching_dimensions", dims.lhsBatching, first);
+  printList(os, "rhs_batching_dimensions", dims.rhsBatching, first);
+  printList(os, "lhs_contracting_dimensions", dims.lhsContracting, first);
+  printList(os, "rhs_contracting_dimensions", dims.rhsContracting, first);
+  printList(os, "lhs_ragged_dimensions", dims.lhsRagged, first);
+  printList(os, "rhs_group_dimensions", dims.rhsGroup, first);
+  os << "> : " << lhsT.str() << ", " << rhsT.str() << ", " << gsT.str()
+     << " -> " << resT.str() << "\n";
+  os << "  return %0 : " << resT.str() << "\n}\n";
+  return os.str();
+}
+
+std::string Config::describe() const {
+  std::ostringstream os;
+  os << "mode " << mode << ", lhs " << shapeString(lhsShape) << " rhs "
+     << shapeString(rhsShape) << " group_sizes " << shapeString(groupSizesShape)
+     << " = " << shapeString(groupSizes.data) << ", "
+     << reference::toString(inputType) << " -> "
+     << reference::toString(resultType);
+  if (groupOffset)
+    os << ", offset " << *groupOffset;
+  if (hasInit)
+    os << ", init";
+  return os.str();
+}
+
+Config gmm::difftest::randomConfig(std::mt19937_64 &rng, int64_t maxDim) {
+  Config c;
+  c.mode = static_cast<int>(uniform(rng, 1, 3));
+  int nb = c.mode == 3 ? uniform(rng, 1, 2) : (chance(rng, 0.3) ? 1 : 0);
+  int nk = c.mode == 2 ? (chance(rng, 0.2) ? 2 : 1)
+                       : (chance(rng, 0.1) ? 0 : (chance(rng, 0.15) ? 2 : 1));
+  int nm = c.mode == 1 ? (chance(rng, 0.2) ? 2 : 1) : uniform(rng, 0, 1);
+  int nn = chance(rng, 0.15) ? 2 : uniform(rng, 0, 1);
+  bool small = nk > 1 || nm > 1 || nn > 1 || nb > 1;
+  int64_t dimLimit = small ? std::max<int64_t>(maxDim / 3, 2) : maxDim;
+
+  std::vector<int64_t> bSize(nb), kSize(nk), mSize(nm), nSize(nn);
+  for (int64_t &s : bSize)
+    s = uniform(rng, chance(rng, 0.1) ? 0 : 1, 3);
+  for (int64_t &s : kSize)
+    s = uniform(rng, chance(rng, 0.05) ? 0 : 1, dimLimit);
+  for (int64_t &s : mSize)
+    s = uniform(rng, chance(rng, 0.05) ? 0 : 1, dimLimit);
+  for (int64_t &s : nSize)
+    s = uniform(rng, chance(rng, 0.05) ? 0 : 1, std::min<int64_t>(dimLimit, 9));
+
+  int64_t numGroups = uniform(rng, c.mode == 3 ? 1 : 0, 16);
+  if (numGroups == 0 && chance(rng, 0.7))
+    numGroups = 1;
+  int64_t localGroups = numGroups;
+  if (c.mode != 3 && chance(rng, 0.25)) {
+    c.groupOffset = uniform(rng, -3, numGroups + 2);
+    c.offsetIsVector = chance(rng, 0.5);
+    localGroups = uniform(rng, 0, numGroups);
+  }
+
+  // Layouts: logical dims shuffled into operand positions.
+  std::vector<LogicalDim> lhsLayout, rhsLayout;
+  for (int i = 0; i < nb; ++i) {
+    lhsLayout.push_back({Kind::B, i});
+    rhsLayout.push_back({Kind::B, i});
+  }
+  for (int i = 0; i < nk; ++i) {
+    lhsLayout.push_back({Kind::K, i});
+    rhsLayout.push_back({Kind::K, i});
+  }
+  for (int i = 0; i < nm; ++i)
+    lhsLayout.push_back({Kind::M, i});
+  for (int i = 0; i < nn; ++i)
+    rhsLayout.push_back({Kind::N, i});
+  if (c.mode == 1)
+    rhsLayout.push_back({Kind::G, 0});
+  std::shuffle(lhsLayout.begin(), lhsLayout.end(), rng);
+  std::shuffle(rhsLayout.begin(), rhsLayout.end(), rng);
+
+  auto sizeOf = [&](LogicalDim d) -> int64_t {
+    switch (d.kind) {
+    case Kind::B:
+      return bSize[d.index];
+    case Kind::K:
+      return kSize[d.index];
+    case Kind::M:
+      return mSize[d.index];
+    case Kind::N:
+      return nSize[d.index];
+    case Kind::G:
+      return localGroups;
+    }
+    return 0;
+  };
+  for (LogicalDim d : lhsLayout)
+    c.lhsShape.push_back(sizeOf(d));
+  for (LogicalDim d : rhsLayout)
+    c.rhsShape.push_back(sizeOf(d));
+
+  // Dimension numbers, with the pairs listed in a random order.
+  std::vector<int> batchOrder(nb), contractOrder(nk);
+  std::iota(batchOrder.begin(), batchOrder.end(), 0);
+  std::iota(contractOrder.begin(), contractOrder.end(), 0);
+  std::shuffle(batchOrder.begin(), batchOrder.end(), rng);
+  std::shuffle(contractOrder.begin(), contractOrder.end(), rng);
+  for (int i : batchOrder) {
+    c.dims.lhsBatching.push_back(positionOf(lhsLayout, {Kind::B, i}));
+    c.dims.rhsBatching.push_back(positionOf(rhsLayout, {Kind::B, i}));
+  }
+  for (int i : contractOrder) {
+    c.dims.lhsContracting.push_back(positionOf(lhsLayout, {Kind::K, i}));
+    c.dims.rhsContracting.push_back(positionOf(rhsLayout, {Kind::K, i}));
+  }
+  LogicalDim ragged =
+      c.mode == 1   ? LogicalDim{Kind::M, (int)uniform(rng, 0, nm - 1)}
+      : c.mode == 2 ? LogicalDim{Kind::K, (int)uniform(rng, 0, nk - 1)}
+                    : LogicalDim{Kind::B, (int)uniform(rng, 0, nb - 1)};
+  int64_t raggedPos = positionOf(lhsLayout, ragged);
+  c.dims.lhsRagged = {raggedPos};
+  if (c.mode == 1)
+    c.dims.rhsGroup = {positionOf(rhsLayout, {Kind::G, 0})};
+
+  // Result: [G] (mode 2), batch (list order), lhs free, rhs free (ascending).
+  if (c.mode == 2)
+    c.resultShape.push_back(localGroups);
+  for (int64_t d : c.dims.lhsBatching)
+    c.resultShape.push_back(c.lhsShape[d]);
+  for (size_t d = 0; d < lhsLayout.size(); ++d)
+    if (lhsLayout[d].kind == Kind::M)
+      c.resultShape.push_back(c.lhsShape[d]);
+  for (size_t d = 0; d < rhsLayout.size(); ++d)
+    if (rhsLayout[d].kind == Kind::N)
+      c.resultShape.push_back(c.rhsShape[d]);
+
+  // group_sizes: [g] or CHLO's [prefix..., g].
+  std::vector<int64_t> prefix;
+  if (c.mode == 3) {
+    for (int64_t d : c.dims.lhsBatching) {
+      if (d == raggedPos)
+        break;
+      prefix.push_back(c.lhsShape[d]);
+    }
+  } else {
+    for (int64_t d : c.dims.lhsBatching)
+      prefix.push_back(c.lhsShape[d]);
+    if (c.mode == 2) {
+      for (int64_t d : c.dims.lhsContracting) {
+        if (d == raggedPos)
+          break;
+        prefix.push_back(c.lhsShape[d]);
+      }
+    } else {
+      for (int64_t d = 0; d < raggedPos; ++d)
+        if (lhsLayout[d].kind == Kind::M)
+          prefix.push_back(c.lhsShape[d]);
+    }
+  }
+  c.groupSizesI64 = chance(rng, 0.5);
+  c.groupSizesShape = chance(rng, 0.4) ? prefix : std::vector<int64_t>();
+  c.groupSizesShape.push_back(numGroups);
+  c.groupSizes.shape = c.groupSizesShape;
+  int64_t rows = reference::numElements(c.groupSizesShape) /
+                 std::max<int64_t>(numGroups, 1);
+  for (int64_t r = 0; numGroups > 0 && r < rows; ++r) {
+    std::vector<int64_t> row = randomGroupSizes(
+        rng, numGroups, c.lhsShape[raggedPos], c.groupSizesI64);
+    c.groupSizes.data.insert(c.groupSizes.data.end(), row.begin(), row.end());
+  }
+
+  c.lhsDynamic.resize(c.lhsShape.size());
+  c.rhsDynamic.resize(c.rhsShape.size());
+  for (size_t i = 0; i < c.lhsDynamic.size(); ++i)
+    c.lhsDynamic[i] = chance(rng, 0.15);
+  for (size_t i = 0; i < c.rhsDynamic.size(); ++i)
+    c.rhsDynamic[i] = chance(rng, 0.15);
+
+  c.inputType = randomType(rng);
+  c.resultType = chance(rng, 0.5) ? ElementType::F32 : randomType(rng);
+  c.hasInit = chance(rng, 0.3);
+
+  c.lhs.shape = c.lhsShape;
+  c.rhs.shape = c.rhsShape;
+  fillRandom(rng, c.lhs, c.inputType);
+  fillRandom(rng, c.rhs, c.inputType);
+  if (c.hasInit) {
+    c.init.shape = c.resultShape;
+    fillRandom(rng, c.init, c.resultType);
+  }
+  return c;
+}

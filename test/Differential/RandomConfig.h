@@ -1,0 +1,58 @@
+//===- RandomConfig.h - random ragged dot problems --------------*- C++ -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Generates random, valid gmm.ragged_dot problems (dimension numbers in any
+// layout, all modes, batch dims, batched group sizes, group offsets, init,
+// dynamic dims, every element type, adversarial group sizes) together with
+// their inputs, for the differential test against the C++ reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_TEST_DIFFERENTIAL_RANDOMCONFIG_H
+#define GMM_TEST_DIFFERENTIAL_RANDOMCONFIG_H
+
+#include "gmm/Reference/RaggedDot.h"
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace gmm {
+namespace difftest {
+
+struct Config {
+  int mode = 1;
+  reference::DimensionNumbers dims;
+  std::vector<int64_t> lhsShape, rhsShape, groupSizesShape, resultShape;
+  /// Which operand dims are written as `?` in the function signature.
+  std::vector<bool> lhsDynamic, rhsDynamic;
+  reference::ElementType inputType = reference::ElementType::F32;
+  reference::ElementType resultType = reference::ElementType::F32;
+  bool groupSizesI64 = false;
+  std::optional<int64_t> groupOffset;
+  bool offsetIsVector = false;
+  bool hasInit = false;
+
+  reference::Tensor lhs, rhs, init;
+  reference::IndexTensor groupSizes;
+
+  /// Length of the contraction (product of the contracting dims).
+  int64_t contractionLength() const;
+  /// A one-line description for failure reports.
+  std::string describe() const;
+  /// The MLIR text of `func.func @<name>` computing this problem.
+  std::string toMLIR(const std::string &name) const;
+};
+
+/// Draws a random valid problem with dims of at most `maxDim` elements.
+Config randomConfig(std::mt19937_64 &rng, int64_t maxDim);
+
+} // namespace difftest
+} // namespace gmm
+
+#endif // GMM_TEST_DIFFERENTIAL_RANDOMCONFIG_H

@@ -1,0 +1,966 @@
+//===- gmm-runner.cpp - JIT-run a function of a .mlir file ----------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs one func.func of a .mlir file on the CPU: lowers it with a named
+// pipeline, JIT-compiles it with MLIR's ExecutionEngine, feeds it seeded
+// random values, inline values or .npy files, and prints, checks (against
+// the C++ reference of gmm.ragged_dot), saves and times its results.
+//
+// Every user error is reported as one line "gmm-runner: error: ..." on
+// stderr with exit code 1; parse and verify errors are MLIR's diagnostics.
+// A failed --check prints "check: FAIL (...)" and also exits with 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Dialect/GMM/IR/GMMDialect.h"
+#include "gmm/Runner/HostTensor.h"
+#include "gmm/Runner/JitRunner.h"
+#include "gmm/Runner/Npy.h"
+#include "gmm/Runner/RaggedDotCheck.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <limits>
+
+#include <unistd.h>
+
+using namespace mlir;
+using namespace ::gmm::runner;
+namespace cl = llvm::cl;
+using llvm::StringRef;
+
+namespace {
+
+cl::OptionCategory runnerCategory("gmm-runner options");
+
+cl::opt<std::string> inputFilename(cl::Positional,
+                                   cl::desc("<file.mlir> (- for stdin)"),
+                                   cl::init("-"), cl::cat(runnerCategory));
+
+cl::opt<std::string>
+    entryName("entry",
+              cl::desc("The func.func to run, also -e NAME (default: the "
+                       "only function with a body in the file)"),
+              cl::value_desc("name"), cl::cat(runnerCategory));
+cl::alias entryAlias("e", cl::desc("Alias for --entry"),
+                     cl::aliasopt(entryName), cl::cat(runnerCategory));
+
+cl::opt<std::string>
+    targetName("target",
+               cl::desc("Where to run: cpu (JIT through MLIR's "
+                        "ExecutionEngine); cuda is not available yet"),
+               cl::value_desc("cpu"), cl::init("cpu"), cl::cat(runnerCategory));
+
+// The description lists the pipelines; main() fills it in.
+cl::opt<std::string> pipelineName("pipeline", cl::value_desc("name"),
+                                  cl::init("reference"),
+                                  cl::cat(runnerCategory));
+
+cl::opt<std::string> seedOption(
+    "seed",
+    cl::desc("Seed of the random inputs: every argument not given by --input, "
+             "--values, --group-sizes or --group-offset gets seeded values. "
+             "Floats are uniform in [-1, 1) rounded to the argument's type; "
+             "the group_sizes argument of the gmm.ragged_dot gets random "
+             "non-negative sizes summing to the ragged extent; its "
+             "group_offset argument gets 0 (see --group-offset); other "
+             "integers are uniform in [0, 8). Each argument has its own "
+             "stream, so giving one argument by hand does not change the "
+             "others (default 0)"),
+    cl::value_desc("N"), cl::init("0"), cl::cat(runnerCategory));
+
+cl::list<std::string> inputFiles(
+    "input",
+    cl::desc("Read argument IDX (0-based) from a .npy file (C order, "
+             "little-endian; <f2, <f4, <f8, <i4, <i8, and bf16 as <V2, |V2 or "
+             "bfloat16). An f32 file loads into an f16/bf16 argument rounded "
+             "to nearest even; i32 and i64 files convert into each other "
+             "when the values fit. Repeatable"),
+    cl::value_desc("IDX:FILE.npy"), cl::cat(runnerCategory));
+
+cl::list<std::string> inlineValues(
+    "values",
+    cl::desc("Give argument IDX inline, row-major, e.g. --values=0:1,2,3,4. "
+             "Floats are rounded to the argument's type (nearest even). "
+             "Dynamic sizes come from --arg-shape; a single dynamic size can "
+             "also be inferred from the number of values. Repeatable"),
+    cl::value_desc("IDX:v0,v1,..."), cl::cat(runnerCategory));
+
+cl::list<std::string> argShapes(
+    "arg-shape",
+    cl::desc("The shape of argument IDX, which fixes its dynamic sizes "
+             "(static sizes must match), e.g. --arg-shape=0:64x32; empty for "
+             "rank 0. Repeatable"),
+    cl::value_desc("IDX:AxBxC"), cl::cat(runnerCategory));
+
+cl::opt<std::string> groupSizesOption(
+    "group-sizes",
+    cl::desc("Values of the gmm.ragged_dot's group_sizes argument. 'uniform': "
+             "extent/g each, the remainder one each to the first groups. "
+             "'skewed': weights repeating 13,5,0,2 (groups 2, 6, 10, ... "
+             "empty; max/mean = 2.6 when g is a multiple of 4), each group "
+             "floor(extent*w/sum(w)), the remainder one each to the non-empty "
+             "groups in order. A list a,b,c gives the sizes (any values, also "
+             "negative or past the extent), either g of them for every "
+             "partition or one list per partition, row-major. The extent is "
+             "the size of the lhs ragged dimension; batched [b..., g] "
+             "group sizes get the same sizes in every row"),
+    cl::value_desc("uniform|skewed|a,b,c"), cl::cat(runnerCategory));
+
+cl::opt<std::string> groupOffsetOption(
+    "group-offset",
+    cl::desc("Value of the gmm.ragged_dot's group_offset argument (default 0)"),
+    cl::value_desc("N"), cl::init("0"), cl::cat(runnerCategory));
+
+cl::opt<bool> printResults(
+    "print",
+    cl::desc("Print every result numpy-style: nested brackets, one innermost "
+             "row per line; integers as integers, floats with "
+             "--print-precision significant digits (%g, so exact integers "
+             "print as '3'). Memref arguments, as the callee left them, are "
+             "printed after the results and numbered after them"),
+    cl::cat(runnerCategory));
+
+cl::opt<bool> printInputs("print-inputs",
+                          cl::desc("Print every argument before the call"),
+                          cl::cat(runnerCategory));
+
+cl::opt<std::string> printPrecisionOption(
+    "print-precision",
+    cl::desc("Significant digits of printed floats (1-17, default 6)"),
+    cl::value_desc("N"), cl::init("6"), cl::cat(runnerCategory));
+
+cl::opt<bool> checkResults(
+    "check",
+    cl::desc("Run the C++ reference of the entry's single gmm.ragged_dot on "
+             "the same inputs and compare it with the returned result, "
+             "elementwise |got - expected| <= atol + rtol*|expected| with the "
+             "per-dtype tolerance of gmm::reference::defaultTolerance (atol "
+             "scaled by max|lhs|*max|rhs| when that exceeds 1). Prints "
+             "'check: PASS (...)' or 'check: FAIL (...)' and exits with 1 on "
+             "FAIL. The op's operands must be entry arguments and its result "
+             "must be returned directly"),
+    cl::cat(runnerCategory));
+
+cl::opt<std::string> repeatOption(
+    "repeat",
+    cl::desc("After the first call (the warm-up, whose results are printed "
+             "and checked), time N more calls, each on fresh copies of the "
+             "inputs, and print 'time: median <ms> ms over N runs (<GFLOP/s> "
+             "GFLOP/s)'. FLOPs are 2 * the multiply-adds the semantics call "
+             "for: products of rows (mode 1) or k-indices (mode 2) inside "
+             "computed groups with the clamped group bounds; empty groups and "
+             "uncovered rows count nothing; mode 3 counts the full dot"),
+    cl::value_desc("N"), cl::init("0"), cl::cat(runnerCategory));
+
+cl::list<std::string> outputFiles(
+    "output",
+    cl::desc("Write output IDX (results first, then memref arguments, as "
+             "--print numbers them) to a .npy file (bf16 as |V2). "
+             "Repeatable"),
+    cl::value_desc("IDX:FILE.npy"), cl::cat(runnerCategory));
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(message);
+}
+
+/// The values of the numeric options, parsed by parseNumericOptions() so
+/// that a bad value gets the same one-line error as everything else.
+uint64_t seed = 0;
+int64_t groupOffset = 0;
+int printPrecision = 6;
+unsigned repeat = 0;
+
+/// Prints `message` as the single error line and returns the exit code.
+int reportError(StringRef message) {
+  std::string line = message.str();
+  // One line, whatever the message is made of.
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  llvm::errs() << "gmm-runner: error: " << StringRef(line).trim() << "\n";
+  return 1;
+}
+
+int reportError(llvm::Error error) {
+  return reportError(llvm::toString(std::move(error)));
+}
+
+/// Splits "IDX:REST" of option `option` and checks IDX against `count`.
+llvm::Expected<std::pair<unsigned, StringRef>>
+splitIndexed(StringRef option, StringRef value, StringRef form, size_t count,
+             StringRef countWhat) {
+  auto [index, rest] = value.split(':');
+  unsigned result;
+  if (!value.contains(':') || index.trim().getAsInteger(10, result))
+    return makeError("--" + option + "=" + value + ": expected " + form +
+                     " with IDX a 0-based " + countWhat + " index");
+  if (result >= count)
+    return makeError(llvm::formatv("--{0}={1}: {2} index {3} is out of range "
+                                   "(there are {4})",
+                                   option, value, countWhat, result, count)
+                         .str());
+  return std::make_pair(result, rest);
+}
+
+/// Parses "AxBxC" (empty for rank 0).
+llvm::Expected<std::vector<int64_t>> parseShape(StringRef text,
+                                                StringRef option) {
+  std::vector<int64_t> shape;
+  text = text.trim();
+  if (text.empty())
+    return shape;
+  llvm::SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t size;
+    if (part.trim().getAsInteger(10, size) || size < 0)
+      return makeError(option + ": '" + part +
+                       "' is not a size (expected AxBxC with non-negative "
+                       "integers)");
+    shape.push_back(size);
+  }
+  return shape;
+}
+
+/// Parses comma-separated values; an empty string is no values.
+llvm::Expected<std::vector<double>> parseFloats(StringRef text,
+                                                StringRef option) {
+  std::vector<double> values;
+  if (text.trim().empty())
+    return values;
+  llvm::SmallVector<StringRef> parts;
+  text.split(parts, ',');
+  for (StringRef part : parts) {
+    double value;
+    if (part.trim().getAsDouble(value))
+      return makeError(option + ": '" + part.trim() + "' is not a number");
+    values.push_back(value);
+  }
+  return values;
+}
+
+llvm::Expected<std::vector<int64_t>> parseInts(StringRef text,
+                                               StringRef option) {
+  std::vector<int64_t> values;
+  if (text.trim().empty())
+    return values;
+  llvm::SmallVector<StringRef> parts;
+  text.split(parts, ',');
+  for (StringRef part : parts) {
+    StringRef trimmed = part.trim();
+    if (trimmed.starts_with("+"))
+      trimmed = trimmed.drop_front();
+    int64_t value;
+    if (trimmed.getAsInteger(10, value))
+      return makeError(option + ": '" + part.trim() + "' is not an integer");
+    values.push_back(value);
+  }
+  return values;
+}
+
+/// Where an argument's values come from.
+struct ArgumentSource {
+  enum Kind { Random, File, Values, GroupSizes, GroupOffset } kind = Random;
+  /// The option that gave it, for messages ("--values=0:1,2").
+  std::string option;
+  /// The file (File) or the text after "IDX:" (Values).
+  std::string text;
+  /// --arg-shape, if given.
+  std::optional<std::vector<int64_t>> shape;
+};
+
+std::string describeSpec(const TensorSpec &spec, unsigned index) {
+  return llvm::formatv("argument {0} ({1})", index, spec.typeName).str();
+}
+
+/// Checks `shape` against the static sizes of `spec`.
+llvm::Error checkShape(const TensorSpec &spec, unsigned index,
+                       llvm::ArrayRef<int64_t> shape, StringRef from) {
+  bool fits = shape.size() == spec.shape.size();
+  for (size_t d = 0; fits && d < shape.size(); ++d)
+    fits = ShapedType::isDynamic(spec.shape[d]) || spec.shape[d] == shape[d];
+  if (fits)
+    return llvm::Error::success();
+  std::string needed = "[";
+  for (size_t d = 0; d < spec.shape.size(); ++d)
+    needed += (d ? ", " : "") + (ShapedType::isDynamic(spec.shape[d])
+                                     ? std::string("?")
+                                     : std::to_string(spec.shape[d]));
+  needed += "]";
+  return makeError(from + " has shape " + formatShape(shape) + ", but " +
+                   describeSpec(spec, index) + " needs shape " + needed);
+}
+
+/// The runner's state between the steps of main().
+class Runner {
+public:
+  Runner(func::FuncOp entry, FunctionSignature signature)
+      : entry(entry), signature(std::move(signature)) {
+    llvm::Expected<RaggedDotBinding> found = findRaggedDot(entry);
+    if (found)
+      binding = *found;
+    else
+      bindingError = llvm::toString(found.takeError());
+  }
+
+  llvm::Error collectSources();
+  llvm::Error resolveShapes();
+  llvm::Error fillArguments();
+
+  func::FuncOp entry;
+  FunctionSignature signature;
+  std::optional<RaggedDotBinding> binding;
+  std::string bindingError;
+  std::vector<ArgumentSource> sources;
+  std::vector<std::optional<std::vector<int64_t>>> shapes;
+  std::vector<HostTensor> arguments;
+
+private:
+  llvm::Expected<std::vector<int64_t>> getGroupSizeValues(unsigned index);
+  llvm::Error
+  requireBindingFor(StringRef option,
+                    std::optional<unsigned> RaggedDotBinding::*field,
+                    StringRef operand);
+};
+
+llvm::Error
+Runner::requireBindingFor(StringRef option,
+                          std::optional<unsigned> RaggedDotBinding::*field,
+                          StringRef operand) {
+  if (!binding)
+    return makeError(option + " needs a gmm.ragged_dot: " + bindingError);
+  if (!((*binding).*field))
+    return makeError(option + " applies to the " + operand +
+                     " operand of gmm.ragged_dot, which is not an argument "
+                     "of @" +
+                     signature.name);
+  return llvm::Error::success();
+}
+
+llvm::Error Runner::collectSources() {
+  size_t numArgs = signature.arguments.size();
+  sources.assign(numArgs, {});
+  std::vector<bool> given(numArgs, false);
+  auto claim = [&](unsigned index, ArgumentSource::Kind kind,
+                   const std::string &option, StringRef text) -> llvm::Error {
+    if (given[index])
+      return makeError(llvm::formatv("argument {0} is given twice ({1} and "
+                                     "{2})",
+                                     index, sources[index].option, option)
+                           .str());
+    given[index] = true;
+    sources[index].kind = kind;
+    sources[index].option = option;
+    sources[index].text = text.str();
+    return llvm::Error::success();
+  };
+  for (const std::string &value : inputFiles) {
+    auto split =
+        splitIndexed("input", value, "IDX:FILE.npy", numArgs, "argument");
+    if (!split)
+      return split.takeError();
+    if (split->second.empty())
+      return makeError("--input=" + value + ": no file name after ':'");
+    if (llvm::Error error = claim(split->first, ArgumentSource::File,
+                                  "--input=" + value, split->second))
+      return error;
+  }
+  for (const std::string &value : inlineValues) {
+    auto split =
+        splitIndexed("values", value, "IDX:v0,v1,...", numArgs, "argument");
+    if (!split)
+      return split.takeError();
+    if (llvm::Error error = claim(split->first, ArgumentSource::Values,
+                                  "--values=" + value, split->second))
+      return error;
+  }
+  if (groupSizesOption.getNumOccurrences()) {
+    if (llvm::Error error = requireBindingFor(
+            "--group-sizes", &RaggedDotBinding::groupSizes, "group_sizes"))
+      return error;
+    if (llvm::Error error =
+            claim(*binding->groupSizes, ArgumentSource::GroupSizes,
+                  "--group-sizes=" + groupSizesOption, groupSizesOption))
+      return error;
+  }
+  if (groupOffsetOption.getNumOccurrences()) {
+    if (llvm::Error error = requireBindingFor(
+            "--group-offset", &RaggedDotBinding::groupOffset, "group_offset"))
+      return error;
+    if (llvm::Error error =
+            claim(*binding->groupOffset, ArgumentSource::GroupOffset,
+                  "--group-offset=" + groupOffsetOption, ""))
+      return error;
+  }
+  // Seeded arguments that feed the op's group_sizes / group_offset get the
+  // values that make sense for them.
+  if (binding) {
+    if (binding->groupSizes && !given[*binding->groupSizes])
+      sources[*binding->groupSizes].kind = ArgumentSource::GroupSizes;
+    if (binding->groupOffset && !given[*binding->groupOffset])
+      sources[*binding->groupOffset].kind = ArgumentSource::GroupOffset;
+  }
+  for (const std::string &value : argShapes) {
+    auto split =
+        splitIndexed("arg-shape", value, "IDX:AxBxC", numArgs, "argument");
+    if (!split)
+      return split.takeError();
+    if (sources[split->first].shape)
+      return makeError(llvm::formatv("--arg-shape is given twice for "
+                                     "argument {0}",
+                                     split->first)
+                           .str());
+    auto shape = parseShape(split->second, "--arg-shape=" + value);
+    if (!shape)
+      return shape.takeError();
+    const TensorSpec &spec = signature.arguments[split->first];
+    if (llvm::Error error =
+            checkShape(spec, split->first, *shape, "--arg-shape=" + value))
+      return error;
+    sources[split->first].shape = std::move(*shape);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Runner::resolveShapes() {
+  size_t numArgs = signature.arguments.size();
+  shapes.assign(numArgs, std::nullopt);
+  arguments.assign(numArgs, HostTensor());
+  for (size_t i = 0; i < numArgs; ++i) {
+    const TensorSpec &spec = signature.arguments[i];
+    ArgumentSource &source = sources[i];
+    if (source.kind == ArgumentSource::File) {
+      llvm::Expected<HostTensor> tensor = readNpy(source.text, spec.type);
+      if (!tensor)
+        return makeError(describeSpec(spec, i) + ": " +
+                         llvm::toString(tensor.takeError()));
+      if (llvm::Error error = checkShape(spec, i, tensor->shape, source.text))
+        return error;
+      if (source.shape && *source.shape != tensor->shape)
+        return makeError(source.text + " has shape " +
+                         formatShape(tensor->shape) + ", but --arg-shape " +
+                         "gives " + formatShape(*source.shape) +
+                         " for argument " + std::to_string(i));
+      shapes[i] = tensor->shape;
+      arguments[i] = std::move(*tensor);
+      continue;
+    }
+    if (source.shape) {
+      shapes[i] = *source.shape;
+      continue;
+    }
+    if (!spec.hasDynamicDims()) {
+      shapes[i] = std::vector<int64_t>(spec.shape.begin(), spec.shape.end());
+      continue;
+    }
+    // A single dynamic size can follow from the number of inline values or
+    // of explicit group sizes.
+    int64_t count = -1;
+    if (source.kind == ArgumentSource::Values) {
+      count = static_cast<int64_t>(StringRef(source.text).trim().empty()
+                                       ? 0
+                                       : llvm::count(source.text, ',') + 1);
+    } else if (source.kind == ArgumentSource::GroupSizes &&
+               groupSizesOption.getNumOccurrences() && spec.shape.size() == 1 &&
+               groupSizesOption != "uniform" && groupSizesOption != "skewed") {
+      count = llvm::count(groupSizesOption.getValue(), ',') + 1;
+    }
+    if (count >= 0 && llvm::count_if(spec.shape, ShapedType::isDynamic) == 1) {
+      int64_t known = 1;
+      for (int64_t size : spec.shape)
+        if (!ShapedType::isDynamic(size))
+          known *= size;
+      if (known > 0 && count % known == 0) {
+        std::vector<int64_t> shape(spec.shape.begin(), spec.shape.end());
+        for (int64_t &size : shape)
+          if (ShapedType::isDynamic(size))
+            size = count / known;
+        shapes[i] = std::move(shape);
+        continue;
+      }
+    }
+    if (source.kind == ArgumentSource::GroupOffset) {
+      // A group offset holds one value: [] or [1].
+      shapes[i] = std::vector<int64_t>(spec.shape.size(), 1);
+      continue;
+    }
+    std::string example;
+    for (size_t d = 0; d < spec.shape.size(); ++d)
+      example += (d ? "x" : "") +
+                 (ShapedType::isDynamic(spec.shape[d])
+                      ? std::string(1, static_cast<char>('A' + d % 26))
+                      : std::to_string(spec.shape[d]));
+    return makeError(llvm::formatv("{0} has dynamic sizes; give its shape "
+                                   "with --arg-shape={1}:{2}",
+                                   describeSpec(spec, i), i, example)
+                         .str());
+  }
+
+  // Refuse sizes that cannot be allocated rather than dying in the attempt.
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  double memory = pages > 0 && pageSize > 0
+                      ? static_cast<double>(pages) * pageSize
+                      : std::numeric_limits<double>::infinity();
+  double total = 0;
+  for (size_t i = 0; i < numArgs; ++i) {
+    const TensorSpec &spec = signature.arguments[i];
+    double bytes = static_cast<double>(getByteWidth(spec.type));
+    for (int64_t size : *shapes[i])
+      bytes *= static_cast<double>(size);
+    total += bytes;
+    if (total > memory)
+      return makeError(llvm::formatv("{0} with shape {1} does not fit in "
+                                     "memory ({2:F1} GiB in all)",
+                                     describeSpec(spec, i),
+                                     formatShape(*shapes[i]),
+                                     total / (1024.0 * 1024 * 1024))
+                           .str());
+  }
+  return llvm::Error::success();
+}
+
+/// The sizes of the group_sizes argument `index`, row-major over its shape.
+llvm::Expected<std::vector<int64_t>>
+Runner::getGroupSizeValues(unsigned index) {
+  const TensorSpec &spec = signature.arguments[index];
+  const std::vector<int64_t> &shape = *shapes[index];
+  std::string what = describeSpec(spec, index);
+  if (shape.empty())
+    return makeError(what + " is group_sizes but has rank 0");
+  int64_t numGroups = shape.back();
+  int64_t numRows = 1;
+  for (size_t d = 0; d + 1 < shape.size(); ++d)
+    numRows *= shape[d];
+
+  // The ragged extent is the lhs ragged dimension's size for this call.
+  mlir::gmm::RaggedDotOp op = binding->op;
+  int64_t raggedDim = op.getLhsRaggedDimension();
+  int64_t extent = ShapedType::kDynamic;
+  if (binding->lhs && shapes[*binding->lhs])
+    extent = (*shapes[*binding->lhs])[raggedDim];
+  else if (!binding->lhs)
+    extent = cast<ShapedType>(op.getLhs().getType()).getDimSize(raggedDim);
+  if (ShapedType::isDynamic(extent))
+    return makeError("cannot generate group sizes: the size of the lhs "
+                     "ragged dimension is not known");
+
+  std::vector<int64_t> values;
+  bool explicitList = groupSizesOption.getNumOccurrences() &&
+                      groupSizesOption != "uniform" &&
+                      groupSizesOption != "skewed";
+  if (explicitList) {
+    llvm::Expected<std::vector<int64_t>> list =
+        parseInts(groupSizesOption, "--group-sizes=" + groupSizesOption);
+    if (!list)
+      return makeError(
+          llvm::toString(list.takeError()) +
+          " (expected uniform, skewed or a comma-separated list of sizes)");
+    if (static_cast<int64_t>(list->size()) == numGroups * numRows) {
+      values = std::move(*list);
+    } else if (static_cast<int64_t>(list->size()) == numGroups) {
+      for (int64_t row = 0; row < numRows; ++row)
+        values.insert(values.end(), list->begin(), list->end());
+    } else {
+      return makeError(
+          llvm::formatv("--group-sizes={0}: got {1} sizes, but "
+                        "{2} has {3} groups{4}",
+                        groupSizesOption, list->size(), what, numGroups,
+                        numRows != 1 ? llvm::formatv(" per row ({0} in all)",
+                                                     numGroups * numRows)
+                                           .str()
+                                     : std::string())
+              .str());
+    }
+    return values;
+  }
+  if (numGroups == 0)
+    return values;
+  for (int64_t row = 0; row < numRows; ++row) {
+    std::vector<int64_t> sizes;
+    if (groupSizesOption == "uniform")
+      sizes = makeGroupSizes(GroupSizeDistribution::Uniform, extent, numGroups);
+    else if (groupSizesOption == "skewed")
+      sizes = makeGroupSizes(GroupSizeDistribution::Skewed, extent, numGroups);
+    else
+      sizes = makeGroupSizes(GroupSizeDistribution::Random, extent, numGroups,
+                             seed ^ (row * 0x9e3779b97f4a7c15ULL) ^ index);
+    values.insert(values.end(), sizes.begin(), sizes.end());
+  }
+  return values;
+}
+
+llvm::Error Runner::fillArguments() {
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const TensorSpec &spec = signature.arguments[i];
+    const ArgumentSource &source = sources[i];
+    if (source.kind == ArgumentSource::File)
+      continue;
+    HostTensor &tensor = arguments[i];
+    tensor = HostTensor::zeros(spec.type, *shapes[i]);
+    int64_t count = tensor.getNumElements();
+    if (count < 0)
+      return makeError(describeSpec(spec, i) + " has too many elements");
+    switch (source.kind) {
+    case ArgumentSource::File:
+      break;
+    case ArgumentSource::Random:
+      fillRandom(tensor, seed, i);
+      break;
+    case ArgumentSource::Values: {
+      StringRef option = source.option;
+      size_t numValues;
+      if (isFloat(spec.type)) {
+        auto values = parseFloats(source.text, option);
+        if (!values)
+          return values.takeError();
+        numValues = values->size();
+        if (static_cast<int64_t>(numValues) == count)
+          for (int64_t e = 0; e < count; ++e)
+            tensor.setDouble(e, (*values)[e]);
+      } else {
+        auto values = parseInts(source.text, option);
+        if (!values)
+          return values.takeError();
+        numValues = values->size();
+        if (static_cast<int64_t>(numValues) == count) {
+          for (int64_t e = 0; e < count; ++e) {
+            int64_t value = (*values)[e];
+            if (spec.type == DType::I32 &&
+                (value < std::numeric_limits<int32_t>::min() ||
+                 value > std::numeric_limits<int32_t>::max()))
+              return makeError(
+                  llvm::formatv("{0}: {1} does not fit in i32", option, value)
+                      .str());
+            tensor.setInt(e, value);
+          }
+        }
+      }
+      if (static_cast<int64_t>(numValues) != count)
+        return makeError(llvm::formatv("{0}: got {1} values, but {2} with "
+                                       "shape {3} has {4} elements",
+                                       option, numValues, describeSpec(spec, i),
+                                       formatShape(tensor.shape), count)
+                             .str());
+      break;
+    }
+    case ArgumentSource::GroupSizes: {
+      if (isFloat(spec.type))
+        return makeError(describeSpec(spec, i) + " is not an integer tensor");
+      auto values = getGroupSizeValues(i);
+      if (!values)
+        return values.takeError();
+      for (int64_t e = 0; e < count; ++e) {
+        int64_t value = (*values)[e];
+        if (spec.type == DType::I32 &&
+            (value < std::numeric_limits<int32_t>::min() ||
+             value > std::numeric_limits<int32_t>::max()))
+          return makeError(llvm::formatv("--group-sizes: {0} does not fit in "
+                                         "i32",
+                                         value)
+                               .str());
+        tensor.setInt(e, value);
+      }
+      break;
+    }
+    case ArgumentSource::GroupOffset: {
+      int64_t value = groupOffset;
+      if (spec.type == DType::I32 &&
+          (value < std::numeric_limits<int32_t>::min() ||
+           value > std::numeric_limits<int32_t>::max()))
+        return makeError(llvm::formatv("--group-offset={0} does not fit in "
+                                       "i32",
+                                       value)
+                             .str());
+      if (count != 1)
+        return makeError(describeSpec(spec, i) + " is group_offset but has " +
+                         std::to_string(count) + " elements");
+      tensor.setInt(0, value);
+      break;
+    }
+    }
+  }
+  return llvm::Error::success();
+}
+
+std::string formatMilliseconds(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.4g", seconds * 1e3);
+  return buffer;
+}
+
+/// Parses the numeric options into the globals above.
+llvm::Error parseNumericOptions() {
+  auto parse = [](const cl::opt<std::string> &option, auto &value, auto min,
+                  auto max, StringRef what) -> llvm::Error {
+    StringRef text = StringRef(option.getValue()).trim();
+    if (text.starts_with("+"))
+      text = text.drop_front();
+    bool bad;
+    if constexpr (std::is_signed_v<std::decay_t<decltype(value)>>) {
+      int64_t parsed;
+      bad = text.getAsInteger(10, parsed) || parsed < min || parsed > max;
+      if (!bad)
+        value = parsed;
+    } else {
+      uint64_t parsed;
+      bad = text.getAsInteger(10, parsed) || parsed < min || parsed > max;
+      if (!bad)
+        value = parsed;
+    }
+    if (bad)
+      return makeError("--" + option.ArgStr + "=" + option.getValue() +
+                       ": expected " + what);
+    return llvm::Error::success();
+  };
+  if (llvm::Error error =
+          parse(seedOption, seed, uint64_t(0),
+                std::numeric_limits<uint64_t>::max(), "a non-negative integer"))
+    return error;
+  if (llvm::Error error = parse(
+          groupOffsetOption, groupOffset, std::numeric_limits<int64_t>::min(),
+          std::numeric_limits<int64_t>::max(), "an integer"))
+    return error;
+  if (llvm::Error error = parse(printPrecisionOption, printPrecision, 1, 17,
+                                "an integer from 1 to 17"))
+    return error;
+  if (llvm::Error error =
+          parse(repeatOption, repeat, 0u, std::numeric_limits<unsigned>::max(),
+                "a non-negative integer"))
+    return error;
+  return llvm::Error::success();
+}
+
+/// Parses the command line; on error prints one line and returns false.
+bool parseCommandLine(int argc, char **argv) {
+  std::string pipelineHelp = "The lowering pipeline:";
+  for (const PipelineInfo &info : getPipelines())
+    pipelineHelp += llvm::formatv(" '{0}': {1};", info.name, info.description);
+  pipelineHelp.back() = ' ';
+  pipelineHelp += "(default: reference)";
+  pipelineName.setDescription(pipelineHelp);
+
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  cl::HideUnrelatedOptions(runnerCategory);
+
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  const char *overview =
+      "gmm-runner: JIT-runs a function of a .mlir file on the CPU\n\n"
+      "Lowers the entry function with a pipeline, JIT-compiles it with MLIR's\n"
+      "ExecutionEngine and calls it with seeded random values, inline values\n"
+      "or .npy files; prints, checks, saves and times its results. Arguments\n"
+      "and results are ranked tensors or memrefs of f16, bf16, f32, f64, i32\n"
+      "or i64. Memref arguments are written by the callee and are outputs\n"
+      "too. Errors are one line 'gmm-runner: error: ...' and exit code 1.\n"
+      "MLIR's --mlir-* debugging options are accepted (--help-hidden).\n\n"
+      "Example:\n"
+      "  gmm-runner examples/moe_forward.mlir --seed=1 "
+      "--group-sizes=skewed --check --repeat=5\n";
+  if (cl::ParseCommandLineOptions(argc, argv, overview, &errorStream))
+    return true;
+  // cl writes "gmm-runner: <what>" lines; keep the first, with our prefix.
+  StringRef first = StringRef(errors).trim().split('\n').first;
+  first.consume_front(llvm::sys::path::filename(argv[0]));
+  first.consume_front(":");
+  reportError(first.trim());
+  return false;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  if (!parseCommandLine(argc, argv))
+    return 1;
+
+  if (targetName == "cuda")
+    return reportError("the CUDA target is not available yet");
+  if (targetName != "cpu")
+    return reportError("unknown --target=" + targetName +
+                       " (expected cpu or cuda)");
+  const PipelineInfo *pipeline = lookupPipeline(pipelineName);
+  if (!pipeline) {
+    std::string names;
+    for (const PipelineInfo &info : getPipelines())
+      names += (names.empty() ? "" : ", ") + std::string(info.name);
+    return reportError("unknown --pipeline=" + pipelineName +
+                       " (available: " + names + ")");
+  }
+  if (llvm::Error error = parseNumericOptions())
+    return reportError(std::move(error));
+  if (groupSizesOption.getNumOccurrences() && groupSizesOption != "uniform" &&
+      groupSizesOption != "skewed") {
+    auto list =
+        parseInts(groupSizesOption, "--group-sizes=" + groupSizesOption);
+    if (!list)
+      return reportError(
+          llvm::toString(list.takeError()) +
+          " (expected uniform, skewed or a comma-separated list of sizes)");
+  }
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      mlir::openInputFile(inputFilename, &errorMessage);
+  if (!file)
+    return reportError(errorMessage);
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<mlir::gmm::GMMDialect>();
+  MLIRContext context(registry);
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  llvm::Expected<func::FuncOp> entry = lookupEntryFunction(*module, entryName);
+  if (!entry)
+    return reportError(entry.takeError());
+  llvm::Expected<FunctionSignature> signature = getFunctionSignature(*entry);
+  if (!signature)
+    return reportError(signature.takeError());
+
+  Runner runner(*entry, std::move(*signature));
+  const FunctionSignature &sig = runner.signature;
+  if (llvm::Error error = runner.collectSources())
+    return reportError(std::move(error));
+  if (llvm::Error error = runner.resolveShapes())
+    return reportError(std::move(error));
+  if (llvm::Error error = runner.fillArguments())
+    return reportError(std::move(error));
+  if (checkResults) {
+    if (!runner.binding)
+      return reportError("--check needs a gmm.ragged_dot: " +
+                         runner.bindingError);
+    if (llvm::Error error = checkReferenceBinding(*runner.binding))
+      return reportError("--check: " + llvm::toString(std::move(error)));
+  }
+  // Compiled code trusts that the dynamic sizes agree with each other.
+  if (runner.binding)
+    if (llvm::Error error =
+            checkRaggedDotShapes(*runner.binding, runner.arguments))
+      return reportError(std::move(error));
+
+  // Output files are checked before the (possibly long) run.
+  size_t numOutputs = sig.results.size();
+  for (const TensorSpec &spec : sig.arguments)
+    numOutputs += spec.isMemRef;
+  std::vector<std::pair<unsigned, std::string>> outputs;
+  for (const std::string &value : outputFiles) {
+    auto split =
+        splitIndexed("output", value, "IDX:FILE.npy", numOutputs, "output");
+    if (!split)
+      return reportError(split.takeError());
+    if (split->second.empty())
+      return reportError("--output=" + value + ": no file name after ':'");
+    outputs.emplace_back(split->first, split->second.str());
+  }
+
+  FormatOptions format;
+  format.precision = printPrecision;
+  if (printInputs) {
+    for (auto [i, tensor] : llvm::enumerate(runner.arguments))
+      llvm::outs() << "input " << i << ": "
+                   << sig.arguments[i].describe(tensor.shape) << "\n"
+                   << formatTensor(tensor, format) << "\n";
+  }
+
+  JitOptions jitOptions;
+  jitOptions.configurePassManager = [](PassManager &pm) {
+    return applyPassManagerCLOptions(pm);
+  };
+  auto function =
+      JitFunction::compile(*module, sig.name, pipeline->build, jitOptions);
+  if (!function)
+    return reportError(function.takeError());
+
+  auto results = (*function)->call(runner.arguments);
+  if (!results)
+    return reportError(results.takeError());
+
+  // Labels: results first, then the memref arguments after the call.
+  std::vector<std::string> labels;
+  for (auto [i, spec] : llvm::enumerate(sig.results))
+    labels.push_back(
+        llvm::formatv("result {0}: {1}", i, spec.describe((*results)[i].shape))
+            .str());
+  for (auto [i, spec] : llvm::enumerate(sig.arguments)) {
+    if (!spec.isMemRef)
+      continue;
+    size_t index = labels.size();
+    labels.push_back(llvm::formatv("result {0} (memref argument {1}): {2}",
+                                   index, i,
+                                   spec.describe((*results)[index].shape))
+                         .str());
+  }
+  if (printResults)
+    for (auto [label, tensor] : llvm::zip(labels, *results))
+      llvm::outs() << label << "\n" << formatTensor(tensor, format) << "\n";
+
+  for (const auto &[index, path] : outputs)
+    if (llvm::Error error = writeNpy(path, (*results)[index]))
+      return reportError(std::move(error));
+
+  int exitCode = 0;
+  if (checkResults) {
+    auto outcome =
+        checkAgainstReference(*runner.binding, runner.arguments, *results);
+    if (!outcome)
+      return reportError(outcome.takeError());
+    llvm::outs() << outcome->line << "\n";
+    if (!outcome->passed)
+      exitCode = 1;
+  }
+
+  if (repeat > 0) {
+    std::vector<double> times;
+    for (unsigned run = 0; run < repeat; ++run) {
+      double seconds = 0;
+      auto timed = (*function)->call(runner.arguments, &seconds);
+      if (!timed)
+        return reportError(timed.takeError());
+      times.push_back(seconds);
+    }
+    std::sort(times.begin(), times.end());
+    size_t mid = times.size() / 2;
+    double median =
+        times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+    llvm::outs() << "time: median " << formatMilliseconds(median) << " ms over "
+                 << repeat << (repeat == 1 ? " run" : " runs");
+    std::optional<double> flops;
+    if (runner.binding)
+      flops = countUsefulFlops(*runner.binding, runner.arguments, *results);
+    if (flops && median > 0)
+      llvm::outs() << llvm::formatv(" ({0:F2} GFLOP/s)",
+                                    *flops / median * 1e-9);
+    llvm::outs() << "\n";
+  }
+  llvm::outs().flush();
+  return exitCode;
+}
