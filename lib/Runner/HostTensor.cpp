@@ -73,6 +73,20 @@ std::optional<reference::ElementType> gmm::runner::toElementType(DType type) {
   return std::nullopt;
 }
 
+DType gmm::runner::fromElementType(reference::ElementType type) {
+  switch (type) {
+  case reference::ElementType::F16:
+    return DType::F16;
+  case reference::ElementType::BF16:
+    return DType::BF16;
+  case reference::ElementType::F32:
+    return DType::F32;
+  case reference::ElementType::F64:
+    return DType::F64;
+  }
+  return DType::F32;
+}
+
 std::string gmm::runner::formatShape(llvm::ArrayRef<int64_t> shape) {
   std::string text = "[";
   llvm::raw_string_ostream os(text);

@@ -53,20 +53,6 @@ static llvm::cl::opt<bool> verbose("v",
 
 namespace {
 
-DType toDType(reference::ElementType type) {
-  switch (type) {
-  case reference::ElementType::F16:
-    return DType::F16;
-  case reference::ElementType::BF16:
-    return DType::BF16;
-  case reference::ElementType::F32:
-    return DType::F32;
-  case reference::ElementType::F64:
-    return DType::F64;
-  }
-  return DType::F32;
-}
-
 /// Runs one configuration; returns an empty string when it passes, else the
 /// failure report.
 std::string runConfig(mlir::MLIRContext &context, const Config &c,
@@ -90,8 +76,10 @@ std::string runConfig(mlir::MLIRContext &context, const Config &c,
            diagnostics + "\n" + text;
 
   std::vector<HostTensor> args;
-  args.push_back(runner::fromReferenceTensor(c.lhs, toDType(c.inputType)));
-  args.push_back(runner::fromReferenceTensor(c.rhs, toDType(c.inputType)));
+  args.push_back(
+      runner::fromReferenceTensor(c.lhs, runner::fromElementType(c.inputType)));
+  args.push_back(
+      runner::fromReferenceTensor(c.rhs, runner::fromElementType(c.inputType)));
   DType indexType = c.groupSizesI64 ? DType::I64 : DType::I32;
   HostTensor sizes = HostTensor::zeros(indexType, c.groupSizes.shape);
   for (size_t i = 0; i < c.groupSizes.data.size(); ++i)
@@ -105,7 +93,8 @@ std::string runConfig(mlir::MLIRContext &context, const Config &c,
     args.push_back(std::move(offset));
   }
   if (c.hasInit)
-    args.push_back(runner::fromReferenceTensor(c.init, toDType(c.resultType)));
+    args.push_back(runner::fromReferenceTensor(
+        c.init, runner::fromElementType(c.resultType)));
 
   auto outputs = (*jit)->call(args);
   if (!outputs)

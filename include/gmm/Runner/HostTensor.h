@@ -41,6 +41,8 @@ size_t getByteWidth(DType type);
 bool isFloat(DType type);
 /// The reference's element type for a float type; std::nullopt for integers.
 std::optional<reference::ElementType> toElementType(DType type);
+/// The float type of the reference's element type `type`.
+DType fromElementType(reference::ElementType type);
 
 /// "[2, 3]" (and "[]" for rank 0).
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
