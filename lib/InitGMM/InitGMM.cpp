@@ -7,6 +7,7 @@
 #include "gmm/InitGMM.h"
 #include "gmm/Conversion/Passes.h"
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
+#include "gmm/Dialect/GMM/Transforms/Passes.h"
 #include "gmm/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -54,6 +55,7 @@ void mlir::gmm::registerGMMPasses() {
   // pass plugin gets here twice.
   static bool registered = [] {
     registerGMMConversionPasses();
+    registerGMMTransformsPasses();
     registerGMMPipelines();
     return true;
   }();

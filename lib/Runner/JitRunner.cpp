@@ -29,6 +29,9 @@
 
 using namespace mlir;
 
+// From LLVM's OpenMP runtime, which the runner links for the JIT'd code.
+extern "C" int omp_get_max_threads(void);
+
 namespace gmm {
 namespace runner {
 
@@ -324,12 +327,18 @@ llvm::Error checkArgument(const TensorSpec &spec, const HostTensor &value,
 
 llvm::ArrayRef<PipelineInfo> getPipelines() {
   static const PipelineInfo pipelines[] = {
+      {"cpu",
+       "tiled over group visits, vectorized and run on OpenMP threads "
+       "(gmm-to-cpu)",
+       [](OpPassManager &pm) { mlir::gmm::buildCPUPipeline(pm, {}); }},
       {"reference",
        "gmm.ragged_dot lowered directly to loops (gmm-reference-to-llvm)",
        [](OpPassManager &pm) { mlir::gmm::buildReferenceToLLVMPipeline(pm); }},
   };
   return pipelines;
 }
+
+int getNumThreads() { return omp_get_max_threads(); }
 
 const PipelineInfo *lookupPipeline(StringRef name) {
   for (const PipelineInfo &info : getPipelines())

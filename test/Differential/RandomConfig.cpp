@@ -64,7 +64,7 @@ std::vector<int64_t> randomGroupSizes(std::mt19937_64 &rng, int64_t count,
       ++sizes[uniform(rng, 0, count - 1)];
   };
   int64_t huge = i64 ? (int64_t(1) << 62) : std::numeric_limits<int32_t>::max();
-  switch (uniform(rng, 0, 6)) {
+  switch (uniform(rng, 0, 7)) {
   case 0: // exact partition, often with empty groups
   case 1:
     partition(extent);
@@ -87,8 +87,10 @@ std::vector<int64_t> randomGroupSizes(std::mt19937_64 &rng, int64_t count,
                              : (i64 ? std::numeric_limits<int64_t>::min()
                                     : std::numeric_limits<int32_t>::min());
     break;
-  default: // everything in the last group
+  case 6: // everything in the last group
     sizes.back() = extent;
+    break;
+  default: // every group empty
     break;
   }
   return sizes;

@@ -15,6 +15,7 @@
 #include "RandomConfig.h"
 
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
+#include "gmm/Pipelines/Pipelines.h"
 #include "gmm/Runner/JitRunner.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -48,6 +49,15 @@ static llvm::cl::opt<int64_t>
 static llvm::cl::opt<std::string>
     pipelineName("pipeline", llvm::cl::desc("Pipeline under test"),
                  llvm::cl::init("reference"));
+static llvm::cl::opt<int64_t>
+    tileM("tile-m", llvm::cl::desc("gmm-tile's tile-m for --pipeline=cpu"),
+          llvm::cl::init(0));
+static llvm::cl::opt<int64_t>
+    tileN("tile-n", llvm::cl::desc("gmm-tile's tile-n for --pipeline=cpu"),
+          llvm::cl::init(0));
+static llvm::cl::opt<int64_t>
+    tileK("tile-k", llvm::cl::desc("gmm-tile's tile-k for --pipeline=cpu"),
+          llvm::cl::init(0));
 static llvm::cl::opt<bool> verbose("v",
                                    llvm::cl::desc("Print every configuration"));
 
@@ -138,12 +148,28 @@ int main(int argc, char **argv) {
       "gmm differential test: random ragged dots, compiled and run on the "
       "CPU, against the C++ reference\n");
 
-  const runner::PipelineInfo *pipeline = runner::lookupPipeline(pipelineName);
-  if (!pipeline) {
+  const runner::PipelineInfo *known = runner::lookupPipeline(pipelineName);
+  if (!known) {
     llvm::errs() << "gmm-difftest: error: unknown pipeline '" << pipelineName
                  << "'\n";
     return 1;
   }
+  runner::PipelineInfo custom = *known;
+  if (tileM || tileN || tileK) {
+    if (pipelineName != "cpu" || tileM < 0 || tileN < 0 || tileK < 0) {
+      llvm::errs() << "gmm-difftest: error: --tile-m/n/k are non-negative "
+                      "sizes for --pipeline=cpu\n";
+      return 1;
+    }
+    mlir::gmm::CPUPipelineOptions options;
+    options.tileM = tileM;
+    options.tileN = tileN;
+    options.tileK = tileK;
+    custom.build = [options](mlir::OpPassManager &pm) {
+      mlir::gmm::buildCPUPipeline(pm, options);
+    };
+  }
+  const runner::PipelineInfo *pipeline = &custom;
   if (numConfigs < 0 || maxDim < 1) {
     llvm::errs() << "gmm-difftest: error: --configs must be >= 0 and "
                     "--max-dim >= 1\n";
@@ -180,10 +206,13 @@ int main(int argc, char **argv) {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  llvm::outs() << "pipeline " << pipeline->name << ": configurations "
-               << firstConfig << ".." << firstConfig + numConfigs - 1
-               << " of seed " << seed << " (modes 1/2/3: " << modeCount[1]
-               << "/" << modeCount[2] << "/" << modeCount[3] << ") in "
+  llvm::outs() << "pipeline " << pipeline->name;
+  if (tileM || tileN || tileK)
+    llvm::outs() << " (tiles " << tileM << "x" << tileN << "x" << tileK << ")";
+  llvm::outs() << ": configurations " << firstConfig << ".."
+               << firstConfig + numConfigs - 1 << " of seed " << seed
+               << " (modes 1/2/3: " << modeCount[1] << "/" << modeCount[2]
+               << "/" << modeCount[3] << ") in "
                << llvm::format("%.1f", seconds) << " s\n";
   llvm::outs() << passed << " passed, " << failed << " failed\n";
   return failed == 0 ? 0 : 1;

@@ -74,8 +74,7 @@ cl::opt<std::string>
 
 // The description lists the pipelines; main() fills it in.
 cl::opt<std::string> pipelineName("pipeline", cl::value_desc("name"),
-                                  cl::init("reference"),
-                                  cl::cat(runnerCategory));
+                                  cl::init("cpu"), cl::cat(runnerCategory));
 
 cl::opt<std::string> seedOption(
     "seed",
@@ -756,7 +755,7 @@ bool parseCommandLine(int argc, char **argv) {
   for (const PipelineInfo &info : getPipelines())
     pipelineHelp += llvm::formatv(" '{0}': {1};", info.name, info.description);
   pipelineHelp.back() = ' ';
-  pipelineHelp += "(default: reference)";
+  pipelineHelp += "(default: cpu)";
   pipelineName.setDescription(pipelineHelp);
 
   mlir::registerAsmPrinterCLOptions();
@@ -959,6 +958,8 @@ int main(int argc, char **argv) {
     if (flops && median > 0)
       llvm::outs() << llvm::formatv(" ({0:F2} GFLOP/s)",
                                     *flops / median * 1e-9);
+    if (pipelineName == "cpu")
+      llvm::outs() << " on " << getNumThreads() << " threads";
     llvm::outs() << "\n";
   }
   llvm::outs().flush();

@@ -373,7 +373,9 @@ TEST_F(JitRunnerTest, StridedCopiesUseTheRunnersMemrefCopy) {
 
 TEST_F(JitRunnerTest, Pipelines) {
   ASSERT_FALSE(getPipelines().empty());
-  EXPECT_STREQ(getPipelines().front().name, "reference");
+  // The tiled pipeline is the default; the reference stays available.
+  EXPECT_STREQ(getPipelines().front().name, "cpu");
+  EXPECT_NE(lookupPipeline("cpu"), nullptr);
   EXPECT_NE(lookupPipeline("reference"), nullptr);
   EXPECT_EQ(lookupPipeline("nope"), nullptr);
 }

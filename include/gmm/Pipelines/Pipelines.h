@@ -13,10 +13,29 @@
 #ifndef GMM_PIPELINES_PIPELINES_H
 #define GMM_PIPELINES_PIPELINES_H
 
+#include <cstdint>
+
 namespace mlir {
 class OpPassManager;
 
 namespace gmm {
+
+/// Options of the tiled CPU pipeline.
+struct CPUPipelineOptions {
+  /// Tile sizes (m, n, k); 0 leaves the choice to gmm-tile's heuristic.
+  int64_t tileM = 0, tileN = 0, tileK = 0;
+  /// Run the tile visits on OpenMP threads (the runtime decides how many,
+  /// e.g. OMP_NUM_THREADS); otherwise on one thread.
+  bool parallel = true;
+};
+
+/// `gmm-to-cpu`: the optimized CPU path. gmm-normalize, gmm-tile,
+/// gmm-materialize-metadata (ragged dots that cannot be normalized fall back
+/// to convert-gmm-to-loops), bufferization, scf.forall -> OpenMP, vector
+/// micro-kernels lowered to LLVM vector code (contractions as outer products),
+/// then the LLVM dialect. The JIT needs the OpenMP runtime (libomp) when
+/// `parallel` is set.
+void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 /// `gmm-reference-to-llvm`: lowers every gmm.ragged_dot directly to loops
 /// (convert-gmm-to-loops), bufferizes (function boundaries included, identity

@@ -118,6 +118,10 @@ llvm::ArrayRef<PipelineInfo> getPipelines();
 /// The pipeline called `name`, or nullptr.
 const PipelineInfo *lookupPipeline(llvm::StringRef name);
 
+/// The number of threads code compiled by the `cpu` pipeline runs on (the
+/// OpenMP runtime's choice: OMP_NUM_THREADS, else the number of cores).
+int getNumThreads();
+
 /// How the JIT compiles.
 struct JitOptions {
   /// LLVM optimisation level (0-3) of the IR optimiser and code generator.

@@ -52,7 +52,7 @@
 // RUN: not gmm-runner %s -e ragged --target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: gmm-runner: error: unknown --target=tpu (expected cpu or cuda)
 // RUN: not gmm-runner %s -e ragged --pipeline=fast 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// PIPELINE: gmm-runner: error: unknown --pipeline=fast (available: reference)
+// PIPELINE: gmm-runner: error: unknown --pipeline=fast (available: cpu, reference)
 
 // Bad .npy files.
 // RUN: echo "not numpy" > %t.bad.npy

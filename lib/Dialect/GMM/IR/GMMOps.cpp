@@ -438,6 +438,39 @@ int64_t RaggedDotOp::getNumGroups() {
   return getGroupSizes().getType().getShape().back();
 }
 
+bool RaggedDotOp::isNormalized() {
+  RaggedDotDimensionNumbersAttr dims = getDimensionNumbers();
+  auto is = [](ArrayRef<int64_t> list, ArrayRef<int64_t> expected) {
+    return list == expected;
+  };
+  int64_t lhsRank = getLhs().getType().getRank();
+  int64_t rhsRank = getRhs().getType().getRank();
+  int64_t sizesRank = getGroupSizes().getType().getRank();
+  if (lhsRank != 4 || rhsRank != 4 ||
+      !is(dims.getLhsBatchingDimensions(), {0}) ||
+      !is(dims.getRhsBatchingDimensions(), {0}))
+    return false;
+  switch (getMode()) {
+  case RaggedDotMode::NonContracting:
+    return sizesRank == 3 && is(dims.getLhsContractingDimensions(), {3}) &&
+           is(dims.getLhsRaggedDimensions(), {2}) &&
+           is(dims.getRhsGroupDimensions(), {1}) &&
+           (is(dims.getRhsContractingDimensions(), {2}) ||
+            is(dims.getRhsContractingDimensions(), {3}));
+  case RaggedDotMode::Contracting:
+    return sizesRank == 2 &&
+           ((is(dims.getLhsContractingDimensions(), {1, 2}) &&
+             is(dims.getLhsRaggedDimensions(), {1})) ||
+            (is(dims.getLhsContractingDimensions(), {2, 3}) &&
+             is(dims.getLhsRaggedDimensions(), {2}))) &&
+           (is(dims.getRhsContractingDimensions(), {1, 2}) ||
+            is(dims.getRhsContractingDimensions(), {2, 3}));
+  case RaggedDotMode::Batch:
+    return false;
+  }
+  return false;
+}
+
 LogicalResult RaggedDotOp::verify() {
   auto emitError = [&]() { return emitOpError(); };
   RankedTensorType resultType = getResult().getType();
@@ -545,6 +578,28 @@ RaggedDotOp::reifyResultShapes(OpBuilder &builder,
       break;
     }
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TileScheduleOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TileScheduleOp::verify() {
+  auto groups = getGroupSizes().getType().getDimSize(0);
+  for (auto [name, value] :
+       {std::pair<StringRef, Value>{"group_starts", getGroupStarts()},
+        {"group_ends", getGroupEnds()}}) {
+    int64_t size = cast<RankedTensorType>(value.getType()).getDimSize(0);
+    if (!compatible(size, groups))
+      return emitOpError() << name << " has " << size
+                           << " elements but group_sizes has " << groups;
+  }
+  int64_t groupIds = getGroupIds().getType().getDimSize(0);
+  int64_t tileIds = getTileIds().getType().getDimSize(0);
+  if (!compatible(groupIds, tileIds))
+    return emitOpError() << "group_ids has " << groupIds
+                         << " elements but tile_ids has " << tileIds;
   return success();
 }
 

@@ -137,6 +137,17 @@ def GMM_RaggedDotOp : GMM_Op<"ragged_dot", [
     /// Number of groups `g` in `group_sizes` (may be dynamic).
     int64_t getNumGroups();
 
+    /// True when the op is in one of the normalized forms that gmm-tile
+    /// accepts (what gmm-normalize produces; see its description):
+    ///   mode 1: lhs [B, X, M, K], rhs [B, G, K, N] or [B, G, N, K],
+    ///           group_sizes [B, X, g], result [B, X, M, N];
+    ///   mode 2: lhs [B, Kr, Kc, M] or [B, M, Kr, Kc],
+    ///           rhs [B, Kr, Kc, N] or [B, N, Kr, Kc],
+    ///           group_sizes [B, g], result [G, B, M, N];
+    /// where Kr is the ragged dimension. Mode 3 has no normalized form of its
+    /// own: gmm-normalize rewrites it into mode 1 with one group.
+    bool isNormalized();
+
     /// Infers the result type of a ragged dot from its operand types and
     /// dimension numbers, with every check of the verifier. `numLocalGroups`
     /// gives G_local for mode 2 with a group offset (dynamic if unknown).
@@ -149,6 +160,58 @@ def GMM_RaggedDotOp : GMM_Op<"ragged_dot", [
         int64_t numLocalGroups = ::mlir::ShapedType::kDynamic);
   }];
 
+  let hasVerifier = 1;
+}
+
+def GMM_TileScheduleOp : GMM_Op<"tile_schedule", [Pure]> {
+  let summary = "The tile visits of a ragged dimension (abstract group metadata)";
+  let description = [{
+    Describes, without saying how it is computed, the megablox-style schedule
+    of *tile visits* over a ragged dimension of `extent` elements cut into
+    tiles of `tile_size`, for one row of group sizes. `gmm-tile` creates it;
+    `gmm-materialize-metadata` replaces it with the loops that compute it on
+    the target at run time (no host synchronisation).
+
+    Groups have the clamped bounds of the ragged dot
+    (`start_i = min(sum_{j<i} max(sizes[j], 0), extent)`,
+    `end_i = min(start_i + max(sizes[i], 0), extent)`), returned for all `g`
+    groups in `group_starts` / `group_ends`. The *computed* groups are the
+    local ones, `[offset, offset + num_local_groups) ∩ [0, g)` (`offset` is 0
+    when absent). Each computed non-empty group `i` visits every tile that
+    its rows touch, `floor(start_i / tile_size)` to
+    `floor((end_i - 1) / tile_size)`: a tile shared by two groups is visited
+    once per group, and each visit is responsible only for the rows of its
+    own group. Empty groups are not visited.
+
+    The visits are listed group by group (which is also tile order):
+    `group_ids[v]` is the global group and `tile_ids[v]` the tile of visit
+    `v < num_visits`. Both tensors have the static bound
+    `max(ceil(extent / tile_size) + num_local_groups - 1, 0)` as their size;
+    entries at and after `num_visits` are unspecified.
+
+    Example (sizes [3, 0, 5], extent 8, tile size 4): group_ids [0, 2, 2],
+    tile_ids [0, 0, 1], 3 visits, starts [0, 3, 3], ends [3, 3, 8].
+  }];
+  let arguments = (ins
+    1DTensorOf<[I32, I64]>:$group_sizes,
+    Index:$extent,
+    Index:$num_local_groups,
+    Optional<Index>:$group_offset,
+    ConfinedAttr<I64Attr, [IntPositive]>:$tile_size
+  );
+  let results = (outs
+    Index:$num_visits,
+    1DTensorOf<[Index]>:$group_ids,
+    1DTensorOf<[Index]>:$tile_ids,
+    1DTensorOf<[Index]>:$group_starts,
+    1DTensorOf<[Index]>:$group_ends
+  );
+  let assemblyFormat = [{
+    $group_sizes `extent` `(` $extent `)` `local_groups` `(` $num_local_groups `)`
+    (`offset` `(` $group_offset^ `)`)? `tile_size` `=` $tile_size attr-dict
+    `:` type($group_sizes) `->` type($group_ids) `,` type($tile_ids) `,`
+    type($group_starts) `,` type($group_ends)
+  }];
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,105 @@
+//===- Passes.td - gmm dialect transformations -------------*- tablegen -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_DIALECT_GMM_TRANSFORMS_PASSES_TD
+#define GMM_DIALECT_GMM_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GMMNormalize : Pass<"gmm-normalize"> {
+  let summary = "Bring gmm.ragged_dot into the normalized layouts that gmm-tile accepts";
+  let description = [{
+    Rewrites every `gmm.ragged_dot` with general dimension numbers into one in
+    a normalized form (`RaggedDotOp::isNormalized`), surrounded by the
+    reshapes and transposes that connect it to the original operands and
+    result:
+
+    - mode 1: lhs `[B, X, M, K]`, rhs `[B, G, K, N]` or `[B, G, N, K]`,
+      group_sizes `[B, X, g]`, result `[B, X, M, N]`. `B` collapses the
+      batching dimensions, `X` the lhs free dimensions other than the ragged
+      one (each with its own row of group sizes; a `[g]` vector, or a prefix
+      that does not cover `X`, is broadcast: group sizes are small), `K` the
+      contracting dimensions and `N` the rhs free dimensions;
+    - mode 2: lhs `[B, Kr, Kc, M]` or `[B, M, Kr, Kc]`, rhs `[B, Kr, Kc, N]`
+      or `[B, N, Kr, Kc]`, group_sizes `[B, g]`, result `[G, B, M, N]`, with
+      `Kr` the ragged contracting dimension and `Kc` the others;
+    - mode 3 becomes mode 1 with a single group covering every row: the rhs
+      gains a unit group dimension and the group sizes are the row count.
+
+    Operands whose dimensions are already in one of the accepted orders are
+    only reshaped (`tensor.expand_shape` / `tensor.collapse_shape`, no copy);
+    in particular both rhs layouts (weights stored `[g, k, n]` or
+    `[g, n, k]`) and both mode-2 lhs layouts are accepted as they are. Other
+    orders get a `linalg.transpose`. A ragged dot that cannot be normalized
+    (mode 2 with group sizes that vary along another contracting dimension)
+    is left unchanged; later pipelines lower it with the reference lowering.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def GMMTile : Pass<"gmm-tile"> {
+  let summary = "Tile normalized ragged dots into loops over tile visits";
+  let description = [{
+    Rewrites each normalized `gmm.ragged_dot` into a tiled program whose
+    loops run over *tile visits*:
+
+    - mode 1 (megablox scheme): for each row of group sizes, a
+      `gmm.tile_schedule` lists the (group, m-tile) visits; an `scf.forall`
+      over (n-tile, visit) computes a `tile_m x tile_n` block of each visit
+      with vector contractions over k in steps of `tile_k`, and writes only
+      the rows of the visit's group. A tile shared by two groups is visited
+      once per group; empty groups are not visited. Rows of no computed group
+      keep `init` (or zero);
+    - mode 2: an `scf.forall` over (local group, m-tile, n-tile) accumulates
+      the group's own k range into its own output slice; an empty group's
+      slice is zero (or `init`'s).
+
+    K and N remainders are masked (out-of-bounds reads are padded with zero,
+    out-of-bounds writes dropped), so no tile size needs to divide anything.
+    Tile sizes come from the op's `gmm.tile_sizes = array<i64: m, n, k>`
+    attribute, else from the pass options, else from a heuristic on the
+    shapes and element type. Ops that are not normalized are left alone.
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"0",
+           "Rows of a tile visit (0: heuristic)">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"0",
+           "Columns of a tile (0: heuristic)">,
+    Option<"tileK", "tile-k", "int64_t", /*default=*/"0",
+           "Contraction step of the vector micro-kernel (0: heuristic)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def GMMMaterializeMetadata : Pass<"gmm-materialize-metadata"> {
+  let summary = "Compute the group metadata of gmm.tile_schedule in the program";
+  let description = [{
+    Replaces every `gmm.tile_schedule` with the IR that computes it on the
+    target at run time, with no host synchronisation: a prefix sum of the
+    clamped group sizes (group starts and ends), then one pass over the
+    computed groups that appends each non-empty group's tiles to the
+    `group_ids` / `tile_ids` arrays and counts the visits. Every store is
+    guarded by the static bound, so no group sizes can make it write out of
+    bounds.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+#endif // GMM_DIALECT_GMM_TRANSFORMS_PASSES_TD

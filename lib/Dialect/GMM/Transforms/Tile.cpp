@@ -1,0 +1,528 @@
+//===- Tile.cpp - tile normalized ragged dots over tile visits ------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tile program shared by the CPU and GPU backends. Mode 1 follows the
+// megablox scheme: an abstract gmm.tile_schedule lists (group, m-tile)
+// visits, and each visit computes a tile_m x tile_n block anchored at the
+// first row of its group inside the m-tile, writing only that group's rows.
+// Mode 2 gives every (local group, m-tile, n-tile) its own output block and
+// sums the group's k range into it. The blocks are vector contractions over
+// k in steps of tile_k; reads past an operand's end are padded with zeros and
+// writes past the block's rows or columns are dropped, so no tile size has
+// to divide anything and every access stays in bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Dialect/GMM/IR/GMMOps.h"
+#include "gmm/Dialect/GMM/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace gmm {
+#define GEN_PASS_DEF_GMMTILE
+#include "gmm/Dialect/GMM/Transforms/Passes.h.inc"
+} // namespace gmm
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::gmm;
+
+namespace {
+
+struct TileSizes {
+  int64_t m, n, k;
+};
+
+/// The heuristic: a register block of 8 rows and two 512-bit vectors of
+/// accumulators per row (16 vector registers), a contraction step of 8.
+TileSizes defaultTileSizes(Type accType) {
+  int64_t lanes = 512 / accType.getIntOrFloatBitWidth();
+  return {8, 2 * lanes, 8};
+}
+
+Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value dim(OpBuilder &b, Location loc, Value tensor, int64_t d) {
+  return getValueOrCreateConstantIndexOp(
+      b, loc, tensor::getMixedSize(b, loc, tensor, d));
+}
+
+Value minIdx(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MinSIOp::create(b, loc, x, y);
+}
+
+Value maxIdx(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MaxSIOp::create(b, loc, x, y);
+}
+
+Value convertVector(OpBuilder &b, Location loc, Value v, Type elementType) {
+  auto type = cast<VectorType>(v.getType());
+  Type from = type.getElementType();
+  if (from == elementType)
+    return v;
+  auto to = VectorType::get(type.getShape(), elementType);
+  if (from.getIntOrFloatBitWidth() < elementType.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, loc, to, v);
+  if (from.getIntOrFloatBitWidth() > elementType.getIntOrFloatBitWidth()) {
+    // f64 -> bf16 has no inline lowering; go through f32 (see GMMToLoops).
+    if (elementType.isBF16() && from.isF64())
+      v = arith::TruncFOp::create(
+          b, loc, VectorType::get(type.getShape(), b.getF32Type()), v);
+    return arith::TruncFOp::create(b, loc, to, v);
+  }
+  Value wide = arith::ExtFOp::create(
+      b, loc, VectorType::get(type.getShape(), b.getF32Type()), v);
+  return arith::TruncFOp::create(b, loc, to, wide);
+}
+
+/// Reads a rows x cols block of the 4-D tensor `source` at `indices`, where
+/// vector dim 0 runs along tensor dim `rowDim` and vector dim 1 along
+/// `colDim`. Elements past the tensor's end read as zero.
+Value readBlock(OpBuilder &b, Location loc, Value source, ValueRange indices,
+                int64_t rowDim, int64_t colDim, int64_t rows, int64_t cols) {
+  auto type = cast<RankedTensorType>(source.getType());
+  MLIRContext *ctx = b.getContext();
+  AffineMap map = AffineMap::get(
+      type.getRank(), 0,
+      {getAffineDimExpr(rowDim, ctx), getAffineDimExpr(colDim, ctx)}, ctx);
+  auto vectorType = VectorType::get({rows, cols}, type.getElementType());
+  Value pad =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  return vector::TransferReadOp::create(b, loc, vectorType, source, indices,
+                                        pad, map, ArrayRef<bool>{false, false});
+}
+
+/// acc += a * b for a: [m, k], b: [k, n], acc: [m, n].
+Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  return vector::ContractionOp::create(
+      b, loc, lhs, rhs, acc,
+      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}},
+      ArrayRef<vector::IteratorType>{vector::IteratorType::parallel,
+                                     vector::IteratorType::parallel,
+                                     vector::IteratorType::reduction});
+}
+
+/// Zeroes the entries of `block` whose index along `dim` is at or past
+/// `limit - start`: along that dim, entry j holds contraction index
+/// start + j, and indices from `limit` on belong to another group.
+Value maskContraction(OpBuilder &b, Location loc, Value block, int64_t dim,
+                      Value start, Value limit) {
+  auto type = cast<VectorType>(block.getType());
+  Value valid = arith::SubIOp::create(b, loc, limit, start);
+  SmallVector<Value> bounds = {cst(b, loc, type.getDimSize(0)),
+                               cst(b, loc, type.getDimSize(1))};
+  bounds[dim] = valid;
+  auto maskType = VectorType::get(type.getShape(), b.getI1Type());
+  Value mask = vector::CreateMaskOp::create(b, loc, maskType, bounds);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  return arith::SelectOp::create(b, loc, mask, block, zero);
+}
+
+/// Adds the block's current values (when accumulating into init) and writes
+/// `acc` into `slice`, converted to its element type; rows and columns past
+/// the slice are dropped.
+Value writeBlock(OpBuilder &b, Location loc, Value acc, Value slice,
+                 bool accumulate) {
+  auto sliceType = cast<RankedTensorType>(slice.getType());
+  auto accType = cast<VectorType>(acc.getType());
+  Value c0 = cst(b, loc, 0);
+  if (accumulate) {
+    Value pad = arith::ConstantOp::create(
+        b, loc, b.getZeroAttr(sliceType.getElementType()));
+    Value old = vector::TransferReadOp::create(
+        b, loc, VectorType::get(accType.getShape(), sliceType.getElementType()),
+        slice, ValueRange{c0, c0}, pad, ArrayRef<bool>{false, false});
+    acc = arith::AddFOp::create(
+        b, loc, acc, convertVector(b, loc, old, accType.getElementType()));
+  }
+  Value result = convertVector(b, loc, acc, sliceType.getElementType());
+  return vector::TransferWriteOp::create(b, loc, result, slice,
+                                         ValueRange{c0, c0},
+                                         ArrayRef<bool>{false, false})
+      .getResult();
+}
+
+struct Tiler {
+  RaggedDotOp op;
+  TileSizes tiles;
+  Type accType;
+  Value offset; // index, 0 without a group offset
+
+  VectorType accVectorType() const {
+    return VectorType::get({tiles.m, tiles.n}, accType);
+  }
+
+  /// The destination: init, or zeros.
+  Value destination(OpBuilder &b, Location loc) {
+    if (Value init = op.getInit())
+      return init;
+    ReifiedRankedShapedTypeDims shapes;
+    (void)op.reifyResultShapes(b, shapes);
+    Type elementType = op.getType().getElementType();
+    Value empty = tensor::EmptyOp::create(b, loc, shapes.front(), elementType);
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+    return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  }
+
+  /// Extracts row `indices` of the group sizes as a 1-D tensor.
+  Value groupSizesRow(OpBuilder &b, Location loc, ValueRange indices) {
+    Value sizes = op.getGroupSizes();
+    auto type = cast<RankedTensorType>(sizes.getType());
+    int64_t rank = type.getRank();
+    auto rowType =
+        RankedTensorType::get({type.getShape().back()}, type.getElementType());
+    // No groups: a slice at offset 0 of an empty dimension does not verify.
+    if (type.getShape().back() == 0)
+      return tensor::EmptyOp::create(b, loc, rowType.getShape(),
+                                     rowType.getElementType());
+    SmallVector<OpFoldResult> offsets, sizesOf, strides;
+    for (Value i : indices) {
+      offsets.push_back(i);
+      sizesOf.push_back(b.getIndexAttr(1));
+      strides.push_back(b.getIndexAttr(1));
+    }
+    offsets.push_back(b.getIndexAttr(0));
+    sizesOf.push_back(tensor::getMixedSize(b, loc, sizes, rank - 1));
+    strides.push_back(b.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(b, loc, rowType, sizes, offsets,
+                                          sizesOf, strides);
+  }
+
+  /// The 2-D slice [rows, cols] of the 4-D destination `out` at `offsets`.
+  static Value slice2D(OpBuilder &b, Location loc, Value out,
+                       ArrayRef<OpFoldResult> offsets, Value rows, Value cols) {
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                       rows, cols};
+    SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+    auto type = RankedTensorType::get(
+        {ShapedType::kDynamic, ShapedType::kDynamic},
+        cast<RankedTensorType>(out.getType()).getElementType());
+    return tensor::ExtractSliceOp::create(b, loc, type, out, offsets, sizes,
+                                          strides);
+  }
+
+  static void insert2D(OpBuilder &b, Location loc, Value block, Value out,
+                       ArrayRef<OpFoldResult> offsets, Value rows, Value cols) {
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                       rows, cols};
+    SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+    tensor::ParallelInsertSliceOp::create(b, loc, block, out, offsets, sizes,
+                                          strides);
+  }
+
+  Value tileMode1(OpBuilder &b, Location loc);
+  Value tileMode2(OpBuilder &b, Location loc);
+};
+
+/// Mode 1: lhs [B, X, M, K], rhs [B, G, K, N] or [B, G, N, K], sizes
+/// [B, X, g], result [B, X, M, N].
+Value Tiler::tileMode1(OpBuilder &b, Location loc) {
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  bool rhsTransposed =
+      op.getDimensionNumbers().getRhsContractingDimensions().front() == 3;
+  Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+  Value numB = dim(b, loc, lhs, 0), numX = dim(b, loc, lhs, 1);
+  Value numM = dim(b, loc, lhs, 2), numK = dim(b, loc, lhs, 3);
+  Value numN = dim(b, loc, rhs, rhsTransposed ? 2 : 3);
+  Value localGroups = dim(b, loc, rhs, 1);
+  Value tileN = cst(b, loc, tiles.n), tileM = cst(b, loc, tiles.m);
+  Value numNTiles = arith::CeilDivSIOp::create(b, loc, numN, tileN);
+  bool accumulate = static_cast<bool>(op.getInit());
+  Type index = b.getIndexType();
+
+  auto rowLoop = scf::buildLoopNest(
+      b, loc, ValueRange{c0, c0}, ValueRange{numB, numX}, ValueRange{c1, c1},
+      ValueRange{destination(b, loc)},
+      [&](OpBuilder &b, Location loc, ValueRange bx,
+          ValueRange args) -> scf::ValueVector {
+        Value batch = bx[0], row = bx[1];
+        auto dynIndex = RankedTensorType::get({ShapedType::kDynamic}, index);
+        auto schedule = TileScheduleOp::create(
+            b, loc, index, dynIndex, dynIndex, dynIndex, dynIndex,
+            groupSizesRow(b, loc, ValueRange{batch, row}), numM, localGroups,
+            op.getGroupOffset() ? offset : Value(),
+            b.getI64IntegerAttr(tiles.m));
+        Value maxVisits =
+            tensor::DimOp::create(b, loc, schedule.getGroupIds(), 0);
+        auto forall = scf::ForallOp::create(
+            b, loc, ArrayRef<OpFoldResult>{numNTiles, maxVisits},
+            ValueRange{args[0]}, std::nullopt);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(forall.getBody());
+        Value nTile = forall.getInductionVars()[0];
+        Value visit = forall.getInductionVars()[1];
+        Value out = forall.getRegionIterArgs()[0];
+
+        // The visit's rows [rowStart, rowStart + rows) and its local group;
+        // visits past the count have no rows.
+        Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            visit, schedule.getNumVisits());
+        auto rowsIf = scf::IfOp::create(
+            b, loc, valid,
+            [&](OpBuilder &b, Location loc) {
+              Value group = tensor::ExtractOp::create(
+                  b, loc, schedule.getGroupIds(), visit);
+              Value tile = tensor::ExtractOp::create(
+                  b, loc, schedule.getTileIds(), visit);
+              Value start = tensor::ExtractOp::create(
+                  b, loc, schedule.getGroupStarts(), group);
+              Value end = tensor::ExtractOp::create(
+                  b, loc, schedule.getGroupEnds(), group);
+              Value tileStart = arith::MulIOp::create(b, loc, tile, tileM);
+              Value tileEnd = arith::AddIOp::create(b, loc, tileStart, tileM);
+              Value first = maxIdx(b, loc, tileStart, start);
+              Value last = minIdx(b, loc, tileEnd, end);
+              Value rows = maxIdx(
+                  b, loc, arith::SubIOp::create(b, loc, last, first), c0);
+              Value local = arith::SubIOp::create(b, loc, group, offset);
+              scf::YieldOp::create(b, loc, ValueRange{first, rows, local});
+            },
+            [&](OpBuilder &b, Location loc) {
+              scf::YieldOp::create(b, loc, ValueRange{c0, c0, c0});
+            });
+        Value rowStart = rowsIf.getResult(0), rows = rowsIf.getResult(1);
+        Value local = rowsIf.getResult(2);
+        Value colStart = arith::MulIOp::create(b, loc, nTile, tileN);
+        Value cols = minIdx(b, loc, tileN,
+                            arith::SubIOp::create(b, loc, numN, colStart));
+        SmallVector<OpFoldResult> offsets = {batch, row, rowStart, colStart};
+        Value slice = slice2D(b, loc, out, offsets, rows, cols);
+
+        Value hasRows =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, rows, c0);
+        auto compute = scf::IfOp::create(
+            b, loc, hasRows,
+            [&](OpBuilder &b, Location loc) {
+              Value zero = arith::ConstantOp::create(
+                  b, loc, b.getZeroAttr(accVectorType()));
+              auto kLoop = scf::ForOp::create(
+                  b, loc, c0, numK, cst(b, loc, tiles.k), ValueRange{zero},
+                  [&](OpBuilder &b, Location loc, Value k, ValueRange acc) {
+                    Value a = readBlock(b, loc, lhs,
+                                        ValueRange{batch, row, rowStart, k}, 2,
+                                        3, tiles.m, tiles.k);
+                    Value w =
+                        rhsTransposed
+                            ? readBlock(b, loc, rhs,
+                                        ValueRange{batch, local, colStart, k},
+                                        3, 2, tiles.k, tiles.n)
+                            : readBlock(b, loc, rhs,
+                                        ValueRange{batch, local, k, colStart},
+                                        2, 3, tiles.k, tiles.n);
+                    Value next =
+                        contract(b, loc, convertVector(b, loc, a, accType),
+                                 convertVector(b, loc, w, accType), acc[0]);
+                    scf::YieldOp::create(b, loc, next);
+                  });
+              scf::YieldOp::create(
+                  b, loc,
+                  writeBlock(b, loc, kLoop.getResult(0), slice, accumulate));
+            },
+            [&](OpBuilder &b, Location loc) {
+              scf::YieldOp::create(b, loc, slice);
+            });
+        b.setInsertionPointToStart(forall.getTerminator().getBody());
+        insert2D(b, loc, compute.getResult(0), out, offsets, rows, cols);
+        return {forall.getResult(0)};
+      });
+  return rowLoop.results.front();
+}
+
+/// Mode 2: lhs [B, Kr, Kc, M] or [B, M, Kr, Kc], rhs [B, Kr, Kc, N] or
+/// [B, N, Kr, Kc], sizes [B, g], result [G, B, M, N].
+Value Tiler::tileMode2(OpBuilder &b, Location loc) {
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  auto dims = op.getDimensionNumbers();
+  bool lhsKMajor = dims.getLhsRaggedDimensions().front() == 1;
+  bool rhsKMajor = dims.getRhsContractingDimensions().front() == 1;
+  Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+  Value numB = dim(b, loc, lhs, 0);
+  Value numKr = dim(b, loc, lhs, lhsKMajor ? 1 : 2);
+  Value numKc = dim(b, loc, lhs, lhsKMajor ? 2 : 3);
+  Value numM = dim(b, loc, lhs, lhsKMajor ? 3 : 1);
+  Value numN = dim(b, loc, rhs, rhsKMajor ? 3 : 1);
+  Value tileM = cst(b, loc, tiles.m), tileN = cst(b, loc, tiles.n);
+  Value tileK = cst(b, loc, tiles.k);
+  Value numMTiles = arith::CeilDivSIOp::create(b, loc, numM, tileM);
+  Value numNTiles = arith::CeilDivSIOp::create(b, loc, numN, tileN);
+  Value dest = destination(b, loc);
+  Value localGroups = dim(b, loc, dest, 0);
+  bool accumulate = static_cast<bool>(op.getInit());
+  Type index = b.getIndexType();
+
+  auto batchLoop = scf::ForOp::create(
+      b, loc, c0, numB, c1, ValueRange{dest},
+      [&](OpBuilder &b, Location loc, Value batch, ValueRange args) {
+        auto dynIndex = RankedTensorType::get({ShapedType::kDynamic}, index);
+        Value sizesRow = groupSizesRow(b, loc, ValueRange{batch});
+        auto schedule = TileScheduleOp::create(
+            b, loc, index, dynIndex, dynIndex, dynIndex, dynIndex, sizesRow,
+            numKr, localGroups, op.getGroupOffset() ? offset : Value(),
+            b.getI64IntegerAttr(tiles.k));
+        Value numGroups = tensor::DimOp::create(b, loc, sizesRow, 0);
+        auto forall = scf::ForallOp::create(
+            b, loc, ArrayRef<OpFoldResult>{localGroups, numMTiles, numNTiles},
+            ValueRange{args[0]}, std::nullopt);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(forall.getBody());
+        Value i = forall.getInductionVars()[0];
+        Value mTile = forall.getInductionVars()[1];
+        Value nTile = forall.getInductionVars()[2];
+        Value out = forall.getRegionIterArgs()[0];
+
+        // Local group i is global group offset + i when 0 <= offset + i < g,
+        // tested without overflow as -i <= offset < g - i.
+        Value valid = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, offset,
+                                  arith::SubIOp::create(b, loc, c0, i)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, offset,
+                                  arith::SubIOp::create(b, loc, numGroups, i)));
+        auto bounds = scf::IfOp::create(
+            b, loc, valid,
+            [&](OpBuilder &b, Location loc) {
+              Value group = arith::AddIOp::create(b, loc, offset, i);
+              Value start = tensor::ExtractOp::create(
+                  b, loc, schedule.getGroupStarts(), group);
+              Value end = tensor::ExtractOp::create(
+                  b, loc, schedule.getGroupEnds(), group);
+              scf::YieldOp::create(b, loc, ValueRange{start, end});
+            },
+            [&](OpBuilder &b, Location loc) {
+              scf::YieldOp::create(b, loc, ValueRange{c0, c0});
+            });
+        Value kStart = bounds.getResult(0), kEnd = bounds.getResult(1);
+
+        Value rowStart = arith::MulIOp::create(b, loc, mTile, tileM);
+        Value rows = minIdx(b, loc, tileM,
+                            arith::SubIOp::create(b, loc, numM, rowStart));
+        Value colStart = arith::MulIOp::create(b, loc, nTile, tileN);
+        Value cols = minIdx(b, loc, tileN,
+                            arith::SubIOp::create(b, loc, numN, colStart));
+        SmallVector<OpFoldResult> offsets = {i, batch, rowStart, colStart};
+        Value slice = slice2D(b, loc, out, offsets, rows, cols);
+
+        Value zero =
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(accVectorType()));
+        // The group's k range only: columns of a block past kEnd belong to
+        // the next group and are zeroed in both operands.
+        auto krLoop = scf::ForOp::create(
+            b, loc, kStart, kEnd, tileK, ValueRange{zero},
+            [&](OpBuilder &b, Location loc, Value kr, ValueRange krAcc) {
+              auto kcLoop = scf::ForOp::create(
+                  b, loc, c0, numKc, c1, krAcc,
+                  [&](OpBuilder &b, Location loc, Value kc, ValueRange acc) {
+                    Value a =
+                        lhsKMajor
+                            ? readBlock(b, loc, lhs,
+                                        ValueRange{batch, kr, kc, rowStart}, 3,
+                                        1, tiles.m, tiles.k)
+                            : readBlock(b, loc, lhs,
+                                        ValueRange{batch, rowStart, kr, kc}, 1,
+                                        2, tiles.m, tiles.k);
+                    Value w =
+                        rhsKMajor
+                            ? readBlock(b, loc, rhs,
+                                        ValueRange{batch, kr, kc, colStart}, 1,
+                                        3, tiles.k, tiles.n)
+                            : readBlock(b, loc, rhs,
+                                        ValueRange{batch, colStart, kr, kc}, 2,
+                                        1, tiles.k, tiles.n);
+                    a = maskContraction(b, loc, a, 1, kr, kEnd);
+                    w = maskContraction(b, loc, w, 0, kr, kEnd);
+                    Value next =
+                        contract(b, loc, convertVector(b, loc, a, accType),
+                                 convertVector(b, loc, w, accType), acc[0]);
+                    scf::YieldOp::create(b, loc, next);
+                  });
+              scf::YieldOp::create(b, loc, kcLoop.getResults());
+            });
+        Value block =
+            writeBlock(b, loc, krLoop.getResult(0), slice, accumulate);
+        b.setInsertionPointToStart(forall.getTerminator().getBody());
+        insert2D(b, loc, block, out, offsets, rows, cols);
+        b.setInsertionPointAfter(forall);
+        scf::YieldOp::create(b, loc, forall.getResult(0));
+      });
+  return batchLoop.getResult(0);
+}
+
+struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
+  using GMMTileBase::GMMTileBase;
+
+  void runOnOperation() override {
+    SmallVector<RaggedDotOp> ops;
+    getOperation()->walk([&](RaggedDotOp op) {
+      if (op.isNormalized())
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (RaggedDotOp op : ops)
+      if (failed(tile(rewriter, op)))
+        return signalPassFailure();
+  }
+
+  LogicalResult tile(RewriterBase &rewriter, RaggedDotOp op) {
+    Type inputType = op.getLhs().getType().getElementType();
+    Type accType =
+        inputType.isF64() ? rewriter.getF64Type() : rewriter.getF32Type();
+    TileSizes sizes = defaultTileSizes(accType);
+    if (tileM > 0)
+      sizes.m = tileM;
+    if (tileN > 0)
+      sizes.n = tileN;
+    if (tileK > 0)
+      sizes.k = tileK;
+    if (Attribute attr = op->getAttr("gmm.tile_sizes")) {
+      auto array = dyn_cast<DenseI64ArrayAttr>(attr);
+      if (!array || array.size() != 3 ||
+          llvm::any_of(array.asArrayRef(), [](int64_t v) { return v <= 0; }))
+        return op.emitOpError("expects 'gmm.tile_sizes' to be "
+                              "array<i64: m, n, k> of positive sizes, got ")
+               << attr;
+      sizes = {array[0], array[1], array[2]};
+    }
+    if (sizes.m <= 0 || sizes.n <= 0 || sizes.k <= 0)
+      return op.emitOpError("tile sizes must be positive, got ")
+             << sizes.m << "x" << sizes.n << "x" << sizes.k;
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Tiler tiler{op, sizes, accType, Value()};
+    if (Value offsetTensor = op.getGroupOffset()) {
+      auto type = cast<RankedTensorType>(offsetTensor.getType());
+      SmallVector<Value> indices(type.getRank(), cst(rewriter, loc, 0));
+      Value value =
+          tensor::ExtractOp::create(rewriter, loc, offsetTensor, indices);
+      tiler.offset = arith::IndexCastOp::create(rewriter, loc,
+                                                rewriter.getIndexType(), value);
+    } else {
+      tiler.offset = cst(rewriter, loc, 0);
+    }
+    Value result = op.getMode() == RaggedDotMode::NonContracting
+                       ? tiler.tileMode1(rewriter, loc)
+                       : tiler.tileMode2(rewriter, loc);
+    if (result.getType() != op.getType())
+      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,147 @@
+// RUN: gmm-opt %s -split-input-file -gmm-tile -canonicalize -cse | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -gmm-tile="tile-m=4 tile-n=16 tile-k=2" -canonicalize -cse | FileCheck %s --check-prefix=OPTS
+
+// Mode 1, heuristic tiles for f32 (8 x 32, k step 8): a schedule for the
+// only row of group sizes, then a forall over (n-tile, visit). A visit
+// reads its rows from the schedule, anchors its 8 x 32 block at the first
+// row of its group inside the m-tile, contracts over k, and writes only the
+// rows of its group (the slice has `rows` rows; the block write is masked).
+
+// CHECK-LABEL: func.func @mode1
+// CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<1x1x20x10xf32>, %[[RHS:[a-z0-9]+]]: tensor<1x3x10x37xf32>, %[[GS:[a-z0-9]+]]: tensor<1x1x3xi32>
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C3:.+]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C10:.+]] = arith.constant 10 : index
+// CHECK-DAG:     %[[C20:.+]] = arith.constant 20 : index
+// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C37:.+]] = arith.constant 37 : index
+// CHECK-DAG:     %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK:         %[[FILL:.+]] = linalg.fill
+// CHECK:         %[[ROW:.+]] = tensor.extract_slice %[[GS]][0, 0, 0] [1, 1, 3] [1, 1, 1] : tensor<1x1x3xi32> to tensor<3xi32>
+// CHECK:         %[[NV:.+]], %[[GIDS:.+]], %[[TIDS:.+]], %[[STARTS:.+]], %[[ENDS:.+]] = gmm.tile_schedule %[[ROW]] extent(%[[C20]]) local_groups(%[[C3]]) tile_size = 8
+// CHECK:         %[[MAXV:.+]] = tensor.dim %[[GIDS]], %[[C0]]
+// CHECK:         scf.forall (%[[NT:.+]], %[[V:.+]]) in (2, %[[MAXV]]) shared_outs(%[[OUT:.+]] = %[[FILL]])
+// CHECK:           %[[VALID:.+]] = arith.cmpi ult, %[[V]], %[[NV]] : index
+// CHECK:           %[[R:.+]]:3 = scf.if %[[VALID]] -> (index, index, index)
+// CHECK:             %[[G:.+]] = tensor.extract %[[GIDS]][%[[V]]]
+// CHECK:             %[[T:.+]] = tensor.extract %[[TIDS]][%[[V]]]
+// CHECK:             %[[S:.+]] = tensor.extract %[[STARTS]][%[[G]]]
+// CHECK:             %[[E:.+]] = tensor.extract %[[ENDS]][%[[G]]]
+// CHECK:             %[[T0:.+]] = arith.muli %[[T]], %[[C8]]
+// CHECK:             %[[T1:.+]] = arith.addi %[[T0]], %[[C8]]
+// CHECK:             %[[FIRST:.+]] = arith.maxsi %[[T0]], %[[S]]
+// CHECK:             %[[LAST:.+]] = arith.minsi %[[T1]], %[[E]]
+// CHECK:             %[[DIFF:.+]] = arith.subi %[[LAST]], %[[FIRST]]
+// CHECK:             %[[ROWS:.+]] = arith.maxsi %[[DIFF]], %[[C0]]
+// CHECK:             scf.yield %[[FIRST]], %[[ROWS]], %[[G]]
+// CHECK:           } else {
+// CHECK:             scf.yield %[[C0]], %[[C0]], %[[C0]]
+// CHECK:           %[[N0:.+]] = arith.muli %[[NT]], %[[C32]]
+// CHECK:           %[[NREM:.+]] = arith.subi %[[C37]], %[[N0]]
+// CHECK:           %[[COLS:.+]] = arith.minsi %[[NREM]], %[[C32]]
+// CHECK:           %[[SLICE:.+]] = tensor.extract_slice %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS]]] [1, 1, 1, 1] : tensor<1x1x20x37xf32> to tensor<?x?xf32>
+// CHECK:           %[[HAS:.+]] = arith.cmpi sgt, %[[R]]#1, %[[C0]]
+// CHECK:           %[[BLOCK:.+]] = scf.if %[[HAS]] -> (tensor<?x?xf32>)
+// CHECK:             %[[ACC:.+]] = scf.for %[[K:.+]] = %[[C0]] to %[[C10]] step %[[C8]] iter_args(%[[A:.+]] = %[[ZERO]]) -> (vector<8x32xf32>)
+// CHECK:               %[[X:.+]] = vector.transfer_read %[[LHS]][%[[C0]], %[[C0]], %[[R]]#0, %[[K]]]{{.*}} : tensor<1x1x20x10xf32>, vector<8x8xf32>
+// CHECK:               %[[W:.+]] = vector.transfer_read %[[RHS]][%[[C0]], %[[R]]#2, %[[K]], %[[N0]]]{{.*}} : tensor<1x3x10x37xf32>, vector<8x32xf32>
+// CHECK:               %[[NEXT:.+]] = vector.contract {{.*}} %[[X]], %[[W]], %[[A]] : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
+// CHECK:               scf.yield %[[NEXT]]
+// CHECK:             %[[WR:.+]] = vector.transfer_write %[[ACC]], %[[SLICE]][%[[C0]], %[[C0]]] : vector<8x32xf32>, tensor<?x?xf32>
+// CHECK:             scf.yield %[[WR]]
+// CHECK:           } else {
+// CHECK:             scf.yield %[[SLICE]]
+// CHECK:           scf.forall.in_parallel
+// CHECK:             tensor.parallel_insert_slice %[[BLOCK]] into %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS]]] [1, 1, 1, 1]
+
+// The pass options set the tile sizes.
+// OPTS-LABEL: func.func @mode1
+// OPTS:         gmm.tile_schedule {{.*}} tile_size = 4
+// OPTS:         vector.transfer_read {{.*}} vector<4x2xf32>
+// OPTS:         vector.transfer_read {{.*}} vector<2x16xf32>
+// OPTS:         vector.contract {{.*}} : vector<4x2xf32>, vector<2x16xf32> into vector<4x16xf32>
+func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  return %0 : tensor<1x1x20x37xf32>
+}
+
+// -----
+
+// The op attribute wins over the pass options; rhs stored [B, G, N, K] is
+// read transposed, with no copy; init is read back and accumulated.
+
+// CHECK-LABEL: func.func @mode1_transposed_rhs_init
+// CHECK-SAME:    %[[RHS:[a-z0-9]+]]: tensor<2x4x6x5xbf16>, %{{.+}}: tensor<2x3x4xi64>, %[[INIT:[a-z0-9]+]]: tensor<2x3x7x6xf32>
+// CHECK:         scf.for {{.*}} iter_args(%{{.+}} = %[[INIT]])
+// CHECK:           gmm.tile_schedule {{.*}} tile_size = 2
+// CHECK:           vector.transfer_read {{.*}} : tensor<2x3x7x5xbf16>, vector<2x3xbf16>
+// CHECK:           vector.transfer_read %[[RHS]]{{.*}}permutation_map = #{{.*}} : tensor<2x4x6x5xbf16>, vector<3x4xbf16>
+// CHECK:           arith.extf {{.*}} : vector<2x3xbf16> to vector<2x3xf32>
+// CHECK:           arith.extf {{.*}} : vector<3x4xbf16> to vector<3x4xf32>
+// CHECK:           vector.contract
+// CHECK:           %[[OLD:.+]] = vector.transfer_read %{{.+}} : tensor<?x?xf32>, vector<2x4xf32>
+// CHECK:           arith.addf %{{.+}}, %[[OLD]] : vector<2x4xf32>
+// OPTS-LABEL: func.func @mode1_transposed_rhs_init
+// OPTS:         tile_size = 2
+func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x4x6x5xbf16>, %gs: tensor<2x3x4xi64>, %init: tensor<2x3x7x6xf32>) -> tensor<2x3x7x6xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs init(%init : tensor<2x3x7x6xf32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.tile_sizes = array<i64: 2, 4, 3>} : tensor<2x3x7x5xbf16>, tensor<2x4x6x5xbf16>, tensor<2x3x4xi64> -> tensor<2x3x7x6xf32>
+  return %0 : tensor<2x3x7x6xf32>
+}
+
+// -----
+
+// Mode 2 (weight gradient, k-major operands, as the normalized form of
+// x^T dy): a forall over (local group, m-tile, n-tile); global group
+// offset + i is valid when -i <= offset < g - i; the ragged k loop runs over
+// the group's bounds only, and contraction indices past the group's end are
+// zeroed in both operands.
+
+// CHECK-LABEL: func.func @mode2
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<1x16x1x4xf32>, %[[DY:[a-z0-9]+]]: tensor<1x16x1x3xf32>, %{{.+}}: tensor<1x5xi32>, %[[OFF:[a-z0-9]+]]: tensor<i32>, %[[ACC:[a-z0-9]+]]: tensor<2x1x4x3xbf16>
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C5:.+]] = arith.constant 5 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK:         %[[O:.+]] = tensor.extract %[[OFF]][]
+// CHECK:         %[[OI:.+]] = arith.index_cast %[[O]] : i32 to index
+// CHECK:         %{{.+}}, %{{.+}}, %{{.+}}, %[[STARTS:.+]], %[[ENDS:.+]] = gmm.tile_schedule %{{.+}} extent(%{{.+}}) local_groups(%{{.+}}) offset(%[[OI]])
+// CHECK:         scf.forall (%[[I:.+]]) in (2) shared_outs(%[[OUT:.+]] = %[[ACC]])
+// CHECK:           %[[LOW:.+]] = arith.subi %[[C0]], %[[I]]
+// CHECK:           %[[GE:.+]] = arith.cmpi sge, %[[OI]], %[[LOW]]
+// CHECK:           %[[HIGH:.+]] = arith.subi %[[C5]], %[[I]]
+// CHECK:           %[[LT:.+]] = arith.cmpi slt, %[[OI]], %[[HIGH]]
+// CHECK:           %[[VALID:.+]] = arith.andi %[[GE]], %[[LT]]
+// CHECK:           %[[B:.+]]:2 = scf.if %[[VALID]] -> (index, index)
+// CHECK:             %[[G:.+]] = arith.addi %[[OI]], %[[I]]
+// CHECK:             tensor.extract %[[STARTS]][%[[G]]]
+// CHECK:             tensor.extract %[[ENDS]][%[[G]]]
+// CHECK:           scf.for %[[KR:.+]] = %[[B]]#0 to %[[B]]#1 step %[[C8]]
+// CHECK:             %[[A:.+]] = vector.transfer_read %[[X]][%[[C0]], %[[KR]], %[[C0]], %[[C0]]]{{.*}} : tensor<1x16x1x4xf32>, vector<8x8xf32>
+// CHECK:             %[[W:.+]] = vector.transfer_read %[[DY]][%[[C0]], %[[KR]], %[[C0]], %[[C0]]]{{.*}} : tensor<1x16x1x3xf32>, vector<8x32xf32>
+// CHECK:             %[[LEFT:.+]] = arith.subi %[[B]]#1, %[[KR]]
+// CHECK:             %[[MA:.+]] = vector.create_mask %{{.+}}, %[[LEFT]] : vector<8x8xi1>
+// CHECK:             %[[AM:.+]] = arith.select %[[MA]], %[[A]], %{{.+}} : vector<8x8xi1>, vector<8x8xf32>
+// CHECK:             %[[MW:.+]] = vector.create_mask %[[LEFT]], %{{.+}} : vector<8x32xi1>
+// CHECK:             %[[WM:.+]] = arith.select %[[MW]], %[[W]], %{{.+}} : vector<8x32xi1>, vector<8x32xf32>
+// CHECK:             vector.contract {{.*}} %[[AM]], %[[WM]], %{{.+}} : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
+// CHECK:           arith.extf %{{.+}} : vector<8x32xbf16> to vector<8x32xf32>
+// CHECK:           arith.truncf %{{.+}} : vector<8x32xf32> to vector<8x32xbf16>
+// CHECK:           scf.forall.in_parallel
+// CHECK:             tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[I]], 0, 0, 0] [1, 1, 4, 3]
+func.func @mode2(%x: tensor<1x16x1x4xf32>, %dy: tensor<1x16x1x3xf32>, %gs: tensor<1x5xi32>, %off: tensor<i32>, %acc: tensor<2x1x4x3xbf16>) -> tensor<2x1x4x3xbf16> {
+  %0 = gmm.ragged_dot %x, %dy, %gs group_offset(%off : tensor<i32>) init(%acc : tensor<2x1x4x3xbf16>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [1, 2], lhs_ragged_dimensions = [1]> : tensor<1x16x1x4xf32>, tensor<1x16x1x3xf32>, tensor<1x5xi32> -> tensor<2x1x4x3xbf16>
+  return %0 : tensor<2x1x4x3xbf16>
+}
+
+// -----
+
+// Ops that are not normalized are left for gmm-normalize (or the reference
+// lowering).
+
+// CHECK-LABEL: func.func @not_normalized
+// CHECK-NOT:     scf.forall
+// CHECK:         gmm.ragged_dot
+func.func @not_normalized(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<16x3xf32>
+  return %0 : tensor<16x3xf32>
+}
