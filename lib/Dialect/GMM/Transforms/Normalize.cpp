@@ -43,6 +43,7 @@
 #include "gmm/Dialect/GMM/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -255,6 +256,26 @@ public:
         ->getResult(0);
   }
 
+  /// tensor.expand_shape, except when a group expands into more than one
+  /// dynamic dimension: MLIR 22's expand-strided-metadata crashes on the
+  /// bufferized form of those, so they become a tensor.reshape whose shape
+  /// operand holds the sizes.
+  Value expandShape(RankedTensorType type, Value value,
+                    ArrayRef<ReassociationIndices> reassociation,
+                    ArrayRef<OpFoldResult> sizes) {
+    bool severalDynamic = llvm::any_of(reassociation, [&](const auto &group) {
+      return llvm::count_if(
+                 group, [&](int64_t d) { return type.isDynamicDim(d); }) > 1;
+    });
+    if (!severalDynamic)
+      return tensor::ExpandShapeOp::create(b, loc, type, value, reassociation,
+                                           sizes);
+    SmallVector<Value> shape = getValueOrCreateConstantIndexOp(
+        b, loc, SmallVector<OpFoldResult>(sizes));
+    Value shapeTensor = tensor::FromElementsOp::create(b, loc, shape);
+    return tensor::ReshapeOp::create(b, loc, type, value, shapeTensor);
+  }
+
   /// Reshapes `value` (of sizes `sizes`) into `groups`, whose non-unit
   /// dimensions are in order.
   Value reshapeToGroups(Value value, const SizeFn &sizes,
@@ -265,9 +286,9 @@ public:
       value = tensor::CollapseShapeOp::create(b, loc, value, plan.toCore);
     if (plan.expands) {
       SmallVector<int64_t> shape = coarseShape(type.getShape(), groups);
-      value = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get(shape, type.getElementType()), value,
-          plan.coreToCoarse, mixedShape(shape, coarseSizes(groups, sizes)));
+      value = expandShape(RankedTensorType::get(shape, type.getElementType()),
+                          value, plan.coreToCoarse,
+                          mixedShape(shape, coarseSizes(groups, sizes)));
     }
     return value;
   }
@@ -280,8 +301,8 @@ public:
     if (plan.expands)
       value = tensor::CollapseShapeOp::create(b, loc, value, plan.coreToCoarse);
     if (plan.collapses)
-      value = tensor::ExpandShapeOp::create(b, loc, type, value, plan.toCore,
-                                            mixedShape(type.getShape(), sizes));
+      value = expandShape(type, value, plan.toCore,
+                          mixedShape(type.getShape(), sizes));
     return value;
   }
 
@@ -314,7 +335,8 @@ public:
 
   /// Brings the group sizes `value` into the coarse shape `groups` over a
   /// fine shape `fineShape` (sizes `fineSizes`), of which `value` holds the
-  /// dimensions `srcToFine` (in any order); the others are broadcast.
+  /// dimensions `srcToFine` (in any order); the others are broadcast. The
+  /// groups list the fine dimensions in order.
   Value packBroadcast(Value value, ArrayRef<int64_t> srcToFine,
                       ArrayRef<int64_t> fineShape, const SizeFn &fineSizes,
                       const Groups &groups) {
@@ -351,23 +373,40 @@ public:
     });
 
     if (partial) {
-      // Broadcast to the full fine shape, then reshape.
-      SmallVector<int64_t> shape(fineShape);
-      SmallVector<int64_t> added;
-      for (int64_t f = 0, e = fineShape.size(); f < e; ++f) {
-        if (present(f))
-          shape[f] = type.getDimSize(fineToSrc[f]);
-        else
-          added.push_back(f);
+      // Broadcast to the full fine shape, with a unit dimension for each
+      // empty group, then collapse into the groups.
+      SmallVector<int64_t> full; // Fine dimensions, -1 for a unit one.
+      Groups fullGroups;
+      for (const SmallVector<int64_t> &group : groups) {
+        SmallVector<int64_t> &members = fullGroups.emplace_back();
+        SmallVector<int64_t> fine =
+            group.empty() ? SmallVector<int64_t>{-1} : group;
+        for (int64_t f : fine) {
+          members.push_back(full.size());
+          full.push_back(f);
+        }
       }
-      SizeFn fullSizes = [sizes, fineSizes, fineToSrc](int64_t f) {
+      SmallVector<int64_t> shape, added;
+      for (auto [i, f] : llvm::enumerate(full)) {
+        if (f >= 0 && present(f)) {
+          shape.push_back(type.getDimSize(fineToSrc[f]));
+          continue;
+        }
+        shape.push_back(f >= 0 ? fineShape[f] : 1);
+        added.push_back(i);
+      }
+      SizeFn fullSizes = [this, sizes, fineSizes, fineToSrc,
+                          full](int64_t i) -> OpFoldResult {
+        int64_t f = full[i];
+        if (f < 0)
+          return b.getIndexAttr(1);
         return fineToSrc[f] >= 0 ? sizes(fineToSrc[f]) : fineSizes(f);
       };
       Value init = tensor::EmptyOp::create(b, loc, mixedShape(shape, fullSizes),
                                            type.getElementType());
       value =
           linalg::BroadcastOp::create(b, loc, value, init, added)->getResult(0);
-      return reshapeToGroups(value, fullSizes, groups);
+      return reshapeToGroups(value, fullSizes, fullGroups);
     }
 
     // Every coarse dimension is either held by `value` or broadcast whole.
@@ -421,9 +460,9 @@ private:
 /// and the normalized dimension numbers.
 struct Plan {
   Groups lhs, rhs, result;
-  /// Group sizes (modes 1 and 2): the fine shape is made of lhs dimensions
-  /// (`gsFineLhsDims`, -1 for a dimension of static size 1 that only the
-  /// group sizes have) and the group dimension; `gsSrcToFine` places the
+  /// Group sizes (modes 1 and 2): the fine shape is made of the lhs
+  /// dimensions `gsFineLhsDims` (-1 for the group dimension, and for unit
+  /// dimensions that only the group sizes have); `gsSrcToFine` places the
   /// group sizes' dimensions in it; `gsGroups` are over the fine shape.
   SmallVector<int64_t> gsFineLhsDims, gsSrcToFine;
   Groups gsGroups;
@@ -639,6 +678,16 @@ FailureOr<RaggedDotOp> mlir::gmm::normalizeRaggedDot(RewriterBase &rewriter,
                                                      RaggedDotOp op) {
   if (op.isNormalized())
     return failure();
+  // An operand with a static zero dimension makes every reshape group that
+  // holds it statically empty, which MLIR 22's canonicalizations and
+  // bufferization disagree about (collapse_shape of a 0 x ? group). There is
+  // nothing to tile in such an op: leave it to the reference lowering.
+  auto hasZeroDim = [](Value v) {
+    return v && llvm::is_contained(
+                    cast<RankedTensorType>(v.getType()).getShape(), 0);
+  };
+  if (llvm::any_of(op->getOperands(), hasZeroDim) || hasZeroDim(op.getResult()))
+    return failure();
   FailureOr<Plan> maybePlan = choosePlan(op);
   if (failed(maybePlan))
     return failure();
@@ -685,11 +734,15 @@ FailureOr<RaggedDotOp> mlir::gmm::normalizeRaggedDot(RewriterBase &rewriter,
       if (intType.getWidth() != 64)
         size = arith::TruncIOp::create(rewriter, loc, intType, size);
     }
+    // [B, X, 1], with B and X as in the normalized lhs.
     auto newLhsType = cast<RankedTensorType>(newLhs.getType());
     SmallVector<int64_t> shape{newLhsType.getDimSize(0),
                                newLhsType.getDimSize(1), 1};
     SizeFn sizes = [&](int64_t d) -> OpFoldResult {
-      return d < 2 ? n.dimOf(newLhs, d) : rewriter.getIndexAttr(1);
+      if (d == 2)
+        return rewriter.getIndexAttr(1);
+      return n.product(llvm::map_to_vector(
+          plan.lhs[d], [&](int64_t l) { return n.dimOf(lhs, l); }));
     };
     Value empty = tensor::EmptyOp::create(rewriter, loc,
                                           n.mixedShape(shape, sizes), intType);
