@@ -285,6 +285,16 @@ std::string loadAverage() {
   return (fields[0] + " " + fields[1] + " " + fields[2]).str();
 }
 
+/// The one-minute load average, or 0 when it cannot be read.
+double loadAverageOneMinute() {
+  double value = 0;
+  if (StringRef(firstLine("/proc/loadavg", ""))
+          .split(' ')
+          .first.getAsDouble(value))
+    return 0;
+  return value;
+}
+
 struct Row {
   Shape shape;
   GroupSizeDistribution distribution;
@@ -380,7 +390,13 @@ int main(int argc, char **argv) {
                                   tileK.getValue());
   llvm::outs() << "\n- median of " << repeat << " timed calls after " << warmup
                << " warm-up call(s), f32, seed " << seed << "\n"
-               << "- load average at start: " << loadAverage() << "\n\n"
+               << "- load average at start: " << loadAverage() << "\n";
+  if (loadAverageOneMinute() >= 0.5)
+    llvm::outs() << "- **warning: the machine is busy (load average "
+                 << loadAverage()
+                 << "): other processes share the cores, so both sides are "
+                    "slowed down, and not equally**\n";
+  llvm::outs() << "\n"
                << "| g | m | k | n | sizes | gmm ms | gmm GFLOP/s | "
                   "OpenBLAS ms | OpenBLAS GFLOP/s | ratio | threads | check "
                   "|\n"

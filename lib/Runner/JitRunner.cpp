@@ -12,20 +12,26 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <utility>
 
 using namespace mlir;
 
@@ -102,29 +108,149 @@ llvm::Expected<TensorSpec> getTensorSpec(Type type, const llvm::Twine &what,
 /// of memref.get_global buffers, which must not be freed.
 constexpr uintptr_t kGlobalSentinel = 0xdeadbeef;
 
-/// A 64-byte aligned copy of an argument's bytes.
+/// The guard mode of the guarded call in progress (a GuardPages value), which
+/// the compiled code's allocations follow.
+std::atomic<int> activeGuardPages{static_cast<int>(GuardPages::None)};
+
+/// The allocation functions of the compiled code: guarded memory during a
+/// guarded call, the heap otherwise. free() tells the two apart, so memory
+/// allocated in one mode may be released in another.
+void *jitMalloc(size_t size) {
+  auto mode = static_cast<GuardPages>(activeGuardPages.load());
+  if (mode == GuardPages::None)
+    return std::malloc(size);
+  return allocateGuarded(size, mode, "a buffer allocated by the compiled code");
+}
+
+void *jitCalloc(size_t count, size_t size) {
+  auto mode = static_cast<GuardPages>(activeGuardPages.load());
+  if (mode == GuardPages::None)
+    return std::calloc(count, size);
+  size_t total;
+  if (__builtin_mul_overflow(count, size, &total))
+    return nullptr;
+  // Fresh mappings are zero-filled.
+  return allocateGuarded(total, mode,
+                         "a buffer allocated by the compiled code");
+}
+
+void *jitAlignedAlloc(size_t alignment, size_t size) {
+  auto mode = static_cast<GuardPages>(activeGuardPages.load());
+  if (mode == GuardPages::None)
+    return std::aligned_alloc(alignment, size);
+  // Start placement is page-aligned; End placement keeps the alignment when
+  // the size is a multiple of it, as aligned_alloc requires.
+  if (mode == GuardPages::End && alignment && size % alignment)
+    mode = GuardPages::Start;
+  return allocateGuarded(size, mode, "a buffer allocated by the compiled code");
+}
+
+void jitFree(void *pointer) {
+  if (!releaseGuarded(pointer))
+    std::free(pointer);
+}
+
+/// A copy of an argument's bytes: 64-byte aligned on the heap, or in guarded
+/// memory.
 struct ArgumentBuffer {
-  struct Free {
-    void operator()(uint8_t *p) const { std::free(p); }
-  };
-  std::unique_ptr<uint8_t, Free> data;
+  uint8_t *data = nullptr;
   size_t size = 0;
 
-  explicit ArgumentBuffer(const std::vector<uint8_t> &bytes) {
+  ArgumentBuffer(const std::vector<uint8_t> &bytes, GuardPages mode,
+                 llvm::StringRef label) {
     size = bytes.size();
-    size_t rounded = (size + 63) / 64 * 64;
-    data.reset(
-        static_cast<uint8_t *>(std::aligned_alloc(64, rounded ? rounded : 64)));
+    if (mode == GuardPages::None) {
+      size_t rounded = (size + 63) / 64 * 64;
+      data = static_cast<uint8_t *>(
+          std::aligned_alloc(64, rounded ? rounded : 64));
+    } else {
+      data = static_cast<uint8_t *>(allocateGuarded(size, mode, label));
+    }
     if (data && size)
-      std::memcpy(data.get(), bytes.data(), size);
+      std::memcpy(data, bytes.data(), size);
   }
+  ArgumentBuffer(ArgumentBuffer &&other)
+      : data(std::exchange(other.data, nullptr)), size(other.size) {}
+  ArgumentBuffer(const ArgumentBuffer &) = delete;
+  ArgumentBuffer &operator=(const ArgumentBuffer &) = delete;
+  ~ArgumentBuffer() { jitFree(data); }
 
   bool contains(const void *p) const {
     auto address = reinterpret_cast<uintptr_t>(p);
-    auto begin = reinterpret_cast<uintptr_t>(data.get());
+    auto begin = reinterpret_cast<uintptr_t>(data);
     return address >= begin && address < begin + std::max<size_t>(size, 1);
   }
 };
+
+/// Sets the guard mode of the compiled code's allocations for one call.
+class ActiveGuardPages {
+public:
+  explicit ActiveGuardPages(GuardPages mode)
+      : previous(activeGuardPages.exchange(static_cast<int>(mode))) {}
+  ~ActiveGuardPages() { activeGuardPages.store(previous); }
+
+private:
+  int previous;
+};
+
+/// One line for an error of the lowering: "file:3:7: 'math.erf' op was not
+/// bufferized". The operation is the one of `module` (the input) at the
+/// diagnostic's location, when there is exactly one kind there.
+std::string describeDiagnostic(ModuleOp module, Diagnostic &diagnostic) {
+  std::string message = diagnostic.str();
+  Location loc = diagnostic.getLocation();
+  std::optional<OperationName> opName;
+  bool ambiguous = false;
+  if (!isa<UnknownLoc>(loc))
+    module.walk([&](Operation *op) {
+      if (op->getLoc() != loc)
+        return;
+      if (opName && *opName != op->getName())
+        ambiguous = true;
+      opName = op->getName();
+    });
+  if (opName && !ambiguous) {
+    std::string quoted = "'" + opName->getStringRef().str() + "'";
+    if (StringRef(message).starts_with("op "))
+      message = quoted + " " + message;
+    else if (!StringRef(message).contains(quoted))
+      message += " (" + quoted + ")";
+  }
+  std::string text = formatLocation(loc);
+  text += text.empty() ? message : ": " + message;
+  // One line, whatever the message is made of.
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+/// Erases the functions of `module` that `entry` does not use, directly or
+/// through other functions, so that a function that the pipeline cannot
+/// lower fails only the runs that need it.
+void removeUnusedFunctions(ModuleOp module, StringRef entry) {
+  llvm::SmallPtrSet<Operation *, 8> used;
+  llvm::SmallVector<Operation *> worklist;
+  if (Operation *root = module.lookupSymbol(entry)) {
+    used.insert(root);
+    worklist.push_back(root);
+  }
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(op);
+    if (!uses) {
+      // Unknown symbol uses: keep everything.
+      return;
+    }
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      Operation *symbol =
+          module.lookupSymbol(use.getSymbolRef().getRootReference());
+      if (symbol && used.insert(symbol).second)
+        worklist.push_back(symbol);
+    }
+  }
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!used.contains(func))
+      func.erase();
+}
 
 /// The unranked memref that MLIR's runtime functions take: a rank and a
 /// pointer to a ranked descriptor.
@@ -212,6 +338,20 @@ llvm::Expected<HostTensor> copyOut(const int64_t *desc, const TensorSpec &spec,
   return tensor;
 }
 } // namespace
+
+std::string formatLocation(Location loc) {
+  std::string text;
+  loc->walk([&](Location inner) {
+    auto fileLoc = dyn_cast<FileLineColLoc>(inner);
+    if (!fileLoc)
+      return WalkResult::advance();
+    text = llvm::formatv("{0}:{1}:{2}", fileLoc.getFilename().getValue(),
+                         fileLoc.getLine(), fileLoc.getColumn())
+               .str();
+    return WalkResult::interrupt();
+  });
+  return text;
+}
 
 std::optional<DType> getDType(Type type) {
   if (type.isF16())
@@ -372,6 +512,7 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
   StringRef name = result->signature.name;
 
   OwningOpRef<ModuleOp> clone = module.clone();
+  removeUnusedFunctions(*clone, name);
   auto clonedFunc = clone->lookupSymbol<func::FuncOp>(name);
   clonedFunc.setPublic();
   clonedFunc->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
@@ -384,8 +525,22 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
     pipeline(pm);
   else
     mlir::gmm::buildReferenceToLLVMPipeline(pm);
-  if (failed(pm.run(*clone)))
-    return makeError("lowering @" + name + " to the LLVM dialect failed");
+  std::optional<std::string> firstError;
+  LogicalResult lowered = success();
+  {
+    std::optional<ScopedDiagnosticHandler> fold;
+    if (options.foldDiagnostics)
+      fold.emplace(context, [&](Diagnostic &diagnostic) {
+        if (diagnostic.getSeverity() == DiagnosticSeverity::Error &&
+            !firstError)
+          firstError = describeDiagnostic(module, diagnostic);
+        return success();
+      });
+    lowered = pm.run(*clone);
+  }
+  if (failed(lowered))
+    return makeError("cannot lower @" + name + " to the LLVM dialect" +
+                     (firstError ? ": " + *firstError : std::string()));
 
   static std::once_flag initTarget;
   std::call_once(initTarget, [] {
@@ -407,11 +562,21 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
     return makeError("JIT compilation of @" + name +
                      " failed: " + llvm::toString(engine.takeError()));
   result->engine = std::move(*engine);
+  result->guardPages = options.guardPages;
   result->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
-    symbols[interner("memrefCopy")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&copyMemRef),
-        llvm::JITSymbolFlags::Exported};
+    auto add = [&](llvm::StringRef name, auto *function) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    add("memrefCopy", &copyMemRef);
+    // The allocation functions of the compiled code are the runner's, so
+    // that guarded calls can place its buffers in guarded memory too
+    // (definitions in the JIT's main library win over the process's).
+    add("malloc", &jitMalloc);
+    add("calloc", &jitCalloc);
+    add("aligned_alloc", &jitAlignedAlloc);
+    add("free", &jitFree);
     return symbols;
   });
   return result;
@@ -429,16 +594,20 @@ JitFunction::call(llvm::ArrayRef<HostTensor> arguments, double *seconds) {
       return std::move(error);
 
   // Descriptors over copies of the arguments.
+  if (guardPages != GuardPages::None)
+    installGuardFaultHandler();
   std::vector<ArgumentBuffer> buffers;
   buffers.reserve(arguments.size());
   std::vector<std::vector<int64_t>> descriptors;
-  for (const HostTensor &argument : arguments) {
-    buffers.emplace_back(argument.bytes);
+  for (auto [i, argument] : llvm::enumerate(arguments)) {
+    std::string label =
+        llvm::formatv("argument {0} ({1})", i, argSpecs[i].typeName).str();
+    buffers.emplace_back(argument.bytes, guardPages, label);
     if (!buffers.back().data)
       return makeError("out of memory copying the arguments");
     size_t rank = argument.shape.size();
     std::vector<int64_t> desc(3 + 2 * rank, 0);
-    desc[0] = desc[1] = reinterpret_cast<int64_t>(buffers.back().data.get());
+    desc[0] = desc[1] = reinterpret_cast<int64_t>(buffers.back().data);
     int64_t stride = 1;
     for (size_t d = rank; d-- > 0;) {
       desc[3 + d] = argument.shape[d];
@@ -468,10 +637,14 @@ JitFunction::call(llvm::ArrayRef<HostTensor> arguments, double *seconds) {
   for (void *&pointer : argumentPointers)
     packed.push_back(&pointer);
 
+  std::optional<ActiveGuardPages> guardScope;
+  if (guardPages != GuardPages::None)
+    guardScope.emplace(guardPages);
   auto start = std::chrono::steady_clock::now();
   llvm::Error error =
       engine->invokePacked("_mlir_ciface_" + signature.name, packed);
   auto stop = std::chrono::steady_clock::now();
+  guardScope.reset();
   if (error)
     return makeError("calling @" + signature.name +
                      " failed: " + llvm::toString(std::move(error)));
@@ -503,7 +676,7 @@ JitFunction::call(llvm::ArrayRef<HostTensor> arguments, double *seconds) {
         }))
       continue;
     freed.push_back(allocated);
-    std::free(allocated);
+    jitFree(allocated);
   }
   if (copyError)
     return std::move(copyError);
@@ -513,7 +686,7 @@ JitFunction::call(llvm::ArrayRef<HostTensor> arguments, double *seconds) {
       continue;
     HostTensor tensor = arguments[i];
     if (buffers[i].size)
-      std::memcpy(tensor.bytes.data(), buffers[i].data.get(), buffers[i].size);
+      std::memcpy(tensor.bytes.data(), buffers[i].data, buffers[i].size);
     outputs.push_back(std::move(tensor));
   }
   return outputs;

@@ -28,6 +28,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <limits>
 
 using namespace gmm;
 using namespace gmm::difftest;
@@ -60,8 +61,109 @@ static llvm::cl::opt<int64_t>
           llvm::cl::init(0));
 static llvm::cl::opt<bool> verbose("v",
                                    llvm::cl::desc("Print every configuration"));
+static llvm::cl::opt<std::string> guardPagesOption(
+    "guard-pages",
+    llvm::cl::desc("Run every configuration with its buffers next to "
+                   "inaccessible pages (GuardedMemory.h), so that an "
+                   "out-of-bounds access by the compiled code faults: "
+                   "'end', 'start', 'both' (two calls per configuration) or "
+                   "'none' (the default; --guard-pages alone means 'both')"),
+    llvm::cl::value_desc("end|start|both|none"), llvm::cl::ValueOptional,
+    llvm::cl::init("none"));
+static llvm::cl::opt<bool> adversarial(
+    "adversarial",
+    llvm::cl::desc("Replace the group sizes (and, in modes 1 and 2, the group "
+                   "offset) of every configuration by adversarial values: "
+                   "negative, INT32/INT64 extremes, sums that overflow 32 "
+                   "and 64 bits or wrap around to small values, all the "
+                   "mass in the last group, offsets at the extremes"));
 
 namespace {
+
+/// The guard modes that each configuration is called with.
+std::vector<runner::GuardPages> guardModes;
+
+/// Overwrites the group sizes of `c` (and its group offset, adding one in
+/// modes 1 and 2 half of the time) with adversarial values; `pattern` picks
+/// the family, so consecutive configurations cycle through all of them.
+void makeAdversarial(Config &c, int64_t pattern, std::mt19937_64 &rng) {
+  const int64_t max = c.groupSizesI64 ? std::numeric_limits<int64_t>::max()
+                                      : std::numeric_limits<int32_t>::max();
+  const int64_t min = c.groupSizesI64 ? std::numeric_limits<int64_t>::min()
+                                      : std::numeric_limits<int32_t>::min();
+  const int64_t numGroups = c.groupSizesShape.back();
+  const int64_t extent = c.lhsShape[c.dims.lhsRagged.front()];
+  constexpr int64_t kNumPatterns = 12;
+  for (size_t row = 0; numGroups > 0 && row < c.groupSizes.data.size();
+       row += numGroups) {
+    int64_t *sizes = c.groupSizes.data.data() + row;
+    auto fill = [&](std::initializer_list<int64_t> values) {
+      auto it = values.begin();
+      for (int64_t g = 0; g < numGroups; ++g) {
+        sizes[g] = *it;
+        if (++it == values.end())
+          it = values.begin();
+      }
+    };
+    switch ((pattern + static_cast<int64_t>(row / numGroups)) % kNumPatterns) {
+    case 0: // every size negative
+      fill({-1, min, -extent - 1});
+      break;
+    case 1: // every size the maximum: the sums overflow the type
+      fill({max});
+      break;
+    case 2: // all the mass in the last group
+      fill({0});
+      sizes[numGroups - 1] = extent;
+      break;
+    case 3: // all the mass in the last group, and far more than the extent
+      fill({0});
+      sizes[numGroups - 1] = max;
+      break;
+    case 4: // sums that overflow 32 bits (but not 64 bits for i64 sizes)
+      fill({std::numeric_limits<int32_t>::max(), 1});
+      break;
+    case 5: // sums that wrap around to exactly 0 in the type
+      fill({max, max, 2});
+      break;
+    case 6: // the extremes alternate
+      fill({max, min});
+      break;
+    case 7: // a hugely negative start, then real sizes
+      fill({min, extent, 1});
+      break;
+    case 8: // just past the extent, then negative
+      fill({extent + 1, -extent, 1});
+      break;
+    case 9: // the last row of the extent, then huge
+      fill({std::max<int64_t>(extent - 1, 0), 1, max});
+      break;
+    case 10: // INT64 extremes even for i32 sizes (wrapped to the type)
+      fill({std::numeric_limits<int64_t>::max(),
+            std::numeric_limits<int64_t>::min(), extent});
+      if (!c.groupSizesI64)
+        for (int64_t g = 0; g < numGroups; ++g)
+          sizes[g] = static_cast<int32_t>(static_cast<uint32_t>(sizes[g]));
+      break;
+    default: // random mixture of all of the above
+      for (int64_t g = 0; g < numGroups; ++g) {
+        const int64_t choices[] = {0,   1,   -1,      extent, extent + 1,
+                                   max, min, max - 1, min + 1};
+        sizes[g] = choices[std::uniform_int_distribution<int>(0, 8)(rng)];
+      }
+      break;
+    }
+  }
+  if (c.mode == 3)
+    return;
+  if (!c.groupOffset && pattern % 2 == 0)
+    c.groupOffset = 0;
+  if (!c.groupOffset)
+    return;
+  const int64_t offsets[] = {min, max,           min + 1,   max - 1,
+                             -1,  numGroups - 1, numGroups, 0};
+  c.groupOffset = offsets[pattern % 8];
+}
 
 /// Runs one configuration; returns an empty string when it passes, else the
 /// failure report.
@@ -106,10 +208,6 @@ std::string runConfig(mlir::MLIRContext &context, const Config &c,
     args.push_back(runner::fromReferenceTensor(
         c.init, runner::fromElementType(c.resultType)));
 
-  auto outputs = (*jit)->call(args);
-  if (!outputs)
-    return "call failed: " + llvm::toString(outputs.takeError()) + "\n" + text;
-
   reference::Tensor expected;
   std::optional<int64_t> offset = c.groupOffset;
   std::string error = reference::raggedDot(
@@ -120,23 +218,33 @@ std::string runConfig(mlir::MLIRContext &context, const Config &c,
 
   reference::Tolerance tolerance = reference::defaultTolerance(
       c.inputType, c.resultType, std::max<int64_t>(c.contractionLength(), 1));
-  reference::Tensor got = runner::toReferenceTensor(outputs->front());
-  reference::Comparison cmp = reference::compare(got, expected, tolerance);
-  if (cmp.mismatches == 0)
-    return "";
-  std::string report;
-  llvm::raw_string_ostream os(report);
-  os << cmp.mismatches << " of " << expected.data.size()
-     << " elements differ (atol " << tolerance.atol << ", rtol "
-     << tolerance.rtol << "); max abs error " << cmp.maxAbsError;
-  if (cmp.firstMismatch >= 0 &&
-      static_cast<size_t>(cmp.firstMismatch) < got.data.size() &&
-      static_cast<size_t>(cmp.firstMismatch) < expected.data.size())
-    os << "; first at " << cmp.firstMismatch << ": got "
-       << got.data[cmp.firstMismatch] << ", expected "
-       << expected.data[cmp.firstMismatch];
-  os << "\n" << text;
-  return report;
+  for (runner::GuardPages mode : guardModes) {
+    (*jit)->setGuardPages(mode);
+    auto outputs = (*jit)->call(args);
+    if (!outputs)
+      return "call failed: " + llvm::toString(outputs.takeError()) + "\n" +
+             text;
+    reference::Tensor got = runner::toReferenceTensor(outputs->front());
+    reference::Comparison cmp = reference::compare(got, expected, tolerance);
+    if (cmp.mismatches == 0)
+      continue;
+    std::string report;
+    llvm::raw_string_ostream os(report);
+    if (mode != runner::GuardPages::None)
+      os << "guard pages " << runner::toString(mode) << ": ";
+    os << cmp.mismatches << " of " << expected.data.size()
+       << " elements differ (atol " << tolerance.atol << ", rtol "
+       << tolerance.rtol << "); max abs error " << cmp.maxAbsError;
+    if (cmp.firstMismatch >= 0 &&
+        static_cast<size_t>(cmp.firstMismatch) < got.data.size() &&
+        static_cast<size_t>(cmp.firstMismatch) < expected.data.size())
+      os << "; first at " << cmp.firstMismatch << ": got "
+         << got.data[cmp.firstMismatch] << ", expected "
+         << expected.data[cmp.firstMismatch];
+    os << "\n" << text;
+    return report;
+  }
+  return "";
 }
 
 } // namespace
@@ -170,6 +278,16 @@ int main(int argc, char **argv) {
     };
   }
   const runner::PipelineInfo *pipeline = &custom;
+  if (guardPagesOption.empty() || guardPagesOption == "both") {
+    guardModes = {runner::GuardPages::End, runner::GuardPages::Start};
+  } else if (std::optional<runner::GuardPages> mode =
+                 runner::parseGuardPages(guardPagesOption)) {
+    guardModes = {*mode};
+  } else {
+    llvm::errs() << "gmm-difftest: error: --guard-pages=" << guardPagesOption
+                 << ": expected end, start, both or none\n";
+    return 1;
+  }
   if (numConfigs < 0 || maxDim < 1) {
     llvm::errs() << "gmm-difftest: error: --configs must be >= 0 and "
                     "--max-dim >= 1\n";
@@ -189,6 +307,8 @@ int main(int argc, char **argv) {
   for (int64_t i = firstConfig; i < firstConfig + numConfigs; ++i) {
     std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + i);
     Config c = randomConfig(rng, maxDim);
+    if (adversarial)
+      makeAdversarial(c, i, rng);
     ++modeCount[c.mode];
     if (verbose)
       llvm::outs() << "config " << i << ": " << c.describe() << "\n";
@@ -209,6 +329,13 @@ int main(int argc, char **argv) {
   llvm::outs() << "pipeline " << pipeline->name;
   if (tileM || tileN || tileK)
     llvm::outs() << " (tiles " << tileM << "x" << tileN << "x" << tileK << ")";
+  if (adversarial)
+    llvm::outs() << ", adversarial group sizes";
+  if (guardModes.front() != runner::GuardPages::None) {
+    llvm::outs() << ", guard pages";
+    for (runner::GuardPages mode : guardModes)
+      llvm::outs() << " " << runner::toString(mode);
+  }
   llvm::outs() << ": configurations " << firstConfig << ".."
                << firstConfig + numConfigs - 1 << " of seed " << seed
                << " (modes 1/2/3: " << modeCount[1] << "/" << modeCount[2]

@@ -10,7 +10,9 @@
 // the C++ reference of gmm.ragged_dot), saves and times its results.
 //
 // Every user error is reported as one line "gmm-runner: error: ..." on
-// stderr with exit code 1; parse and verify errors are MLIR's diagnostics.
+// stderr with exit code 1; a parse or verify error is the first of MLIR's
+// diagnostics on one line ("file:3:7: error: ..."), and a function that
+// the pipeline cannot lower names the operation and the reason.
 // A failed --check prints "check: FAIL (...)" and also exits with 1.
 //
 //===----------------------------------------------------------------------===//
@@ -179,6 +181,18 @@ cl::list<std::string> outputFiles(
              "--print numbers them) to a .npy file (bf16 as |V2). "
              "Repeatable"),
     cl::value_desc("IDX:FILE.npy"), cl::cat(runnerCategory));
+
+cl::opt<std::string> guardPagesOption(
+    "guard-pages",
+    cl::desc("Place every argument buffer, and the buffers that the compiled "
+             "code allocates, next to an inaccessible page, so that an "
+             "out-of-bounds access by the compiled code faults and is "
+             "reported as 'out-of-bounds read/write ... of argument N' (a "
+             "test aid; slow). 'end' (also --guard-pages alone) puts each "
+             "buffer's end against the page, 'start' its start; 'none' is "
+             "the default"),
+    cl::value_desc("end|start|none"), cl::ValueOptional,
+    cl::cat(runnerCategory));
 
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(message);
@@ -809,6 +823,16 @@ int main(int argc, char **argv) {
   }
   if (llvm::Error error = parseNumericOptions())
     return reportError(std::move(error));
+  GuardPages guardPages = GuardPages::None;
+  if (guardPagesOption.getNumOccurrences()) {
+    std::optional<GuardPages> mode = guardPagesOption.empty()
+                                         ? GuardPages::End
+                                         : parseGuardPages(guardPagesOption);
+    if (!mode)
+      return reportError("--guard-pages=" + guardPagesOption +
+                         ": expected end, start or none");
+    guardPages = *mode;
+  }
   if (groupSizesOption.getNumOccurrences() && groupSizesOption != "uniform" &&
       groupSizesOption != "skewed") {
     auto list =
@@ -833,10 +857,26 @@ int main(int argc, char **argv) {
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // Parse and verify errors: the first one, on one line
+  // ("file:1:14: error: ..."), as every other user error.
+  bool reported = false;
+  ScopedDiagnosticHandler diagnostics(&context, [&](Diagnostic &diagnostic) {
+    if (diagnostic.getSeverity() != DiagnosticSeverity::Error || reported)
+      return success();
+    reported = true;
+    std::string location = formatLocation(diagnostic.getLocation());
+    std::string message = diagnostic.str();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    llvm::errs() << (location.empty() ? "gmm-runner" : location)
+                 << ": error: " << message << "\n";
+    return success();
+  });
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  if (!module) {
+    if (!reported)
+      return reportError("cannot parse " + inputFilename);
     return 1;
+  }
 
   llvm::Expected<func::FuncOp> entry = lookupEntryFunction(*module, entryName);
   if (!entry)
@@ -891,6 +931,7 @@ int main(int argc, char **argv) {
   }
 
   JitOptions jitOptions;
+  jitOptions.guardPages = guardPages;
   jitOptions.configurePassManager = [](PassManager &pm) {
     return applyPassManagerCLOptions(pm);
   };

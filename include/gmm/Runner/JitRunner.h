@@ -26,15 +26,29 @@
 // arguments: their contents after the call are returned as additional
 // outputs, after the results.
 //
-// Runtime functions: the compiled code may call malloc, free and memcpy
+// Runtime functions: the compiled code may call malloc, calloc,
+// aligned_alloc and free (provided by the runner, see below), memcpy
 // (resolved in the host process) and memrefCopy (strided copies, provided by
 // the runner); other runtime libraries are not loaded.
+//
+// Guard pages (JitOptions::guardPages, GuardedMemory.h). AddressSanitizer
+// does not see JIT-compiled code, so for tests a call can place every
+// argument buffer in guarded memory, where the first byte read or written
+// past its end (GuardPages::End) or before its start (GuardPages::Start)
+// faults and is reported with the argument's name. The compiled code's own
+// allocations (memref.alloc, hence its results and temporaries) go through
+// the runner's malloc, which places them in guarded memory the same way
+// during a guarded call; but memref.alloc with an alignment over-allocates
+// by the alignment and rounds the start up, so on those buffers an access up
+// to alignment - 1 bytes past the end (End) can go unnoticed, and one before
+// the start (Start) is caught only when it leaves the rounding slack.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef GMM_RUNNER_JITRUNNER_H
 #define GMM_RUNNER_JITRUNNER_H
 
+#include "gmm/Runner/GuardedMemory.h"
 #include "gmm/Runner/HostTensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -59,6 +73,10 @@ class PassManager;
 
 namespace gmm {
 namespace runner {
+
+/// "file.mlir:3:7": the first file location in `loc` (which may be fused,
+/// named or a call site); empty when there is none.
+std::string formatLocation(mlir::Location loc);
 
 /// The DType of an MLIR element type; std::nullopt when gmm-runner cannot
 /// pass it (index, i8, complex, ...).
@@ -129,6 +147,14 @@ struct JitOptions {
   /// Called on the pass manager before the pipeline runs, e.g. with
   /// mlir::applyPassManagerCLOptions to honour --mlir-print-ir-after-all.
   std::function<mlir::LogicalResult(mlir::PassManager &)> configurePassManager;
+  /// When set, the first error that the lowering reports becomes part of
+  /// the error that compile() returns (one line: location, operation and
+  /// message) and no lowering diagnostic reaches the context's handler; when
+  /// cleared, they all go to the context's handler.
+  bool foldDiagnostics = true;
+  /// Where call() places the argument buffers and the compiled code's own
+  /// allocations; JitFunction::setGuardPages() changes it between calls.
+  GuardPages guardPages = GuardPages::None;
 };
 
 /// The entry function of a module, lowered and JIT-compiled, ready to call.
@@ -139,8 +165,8 @@ public:
   /// JIT-compiles the result. The module's context must have what the
   /// pipeline needs registered (gmm-runner registers every upstream dialect
   /// and extension, which includes the bufferization models); the LLVM IR
-  /// translations are added here. Lowering diagnostics go to the context's
-  /// diagnostic handler; the returned error says which step failed.
+  /// translations are added here. The returned error says which step failed
+  /// and, with JitOptions::foldDiagnostics, why.
   static llvm::Expected<std::unique_ptr<JitFunction>>
   compile(mlir::ModuleOp module, llvm::StringRef entry,
           PipelineBuilder pipeline = {}, const JitOptions &options = {});
@@ -148,6 +174,13 @@ public:
   ~JitFunction();
 
   const FunctionSignature &getSignature() const { return signature; }
+
+  /// Where the following calls place their buffers. Guarded calls are for
+  /// tests: they must not run concurrently with other guarded calls (the
+  /// compiled code's malloc follows the mode of the call that started last;
+  /// every mode is correct, only the placement differs).
+  void setGuardPages(GuardPages mode) { guardPages = mode; }
+  GuardPages getGuardPages() const { return guardPages; }
 
   /// Checks `arguments` against the signature and calls the function. Returns
   /// the results followed by the memref arguments as they are after the
@@ -161,6 +194,7 @@ private:
 
   FunctionSignature signature;
   std::unique_ptr<mlir::ExecutionEngine> engine;
+  GuardPages guardPages = GuardPages::None;
 };
 
 } // namespace runner

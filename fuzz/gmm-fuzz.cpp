@@ -1,0 +1,358 @@
+//===- gmm-fuzz.cpp - libFuzzer target: parse, verify, lower, run ---------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The input is the text of a .mlir module. It is parsed (unregistered
+// dialects are an error) and verified; then every function with a body whose
+// operations all come from the dialects that gmm's pipelines are built for
+// (builtin, func, arith, tensor, gmm) is lowered on its own by every named
+// pipeline of the runner (reference, cpu, and cpu with tile sizes that
+// divide nothing) to the LLVM dialect and translated to LLVM IR.
+//
+// Oracles besides the sanitizers' reports and crashes:
+//  - IR that a pass hands on is verified after every pass; a pass that
+//    succeeds on invalid IR is a finding ("pass X produced invalid IR").
+//  - A gmm pass that fails without an error diagnostic is a finding (the
+//    user would get no message).
+//  - With --run, a function that is a single gmm.ragged_dot of its arguments
+//    with small static shapes is also JIT-compiled and called with guarded
+//    buffers (out-of-bounds accesses fault), seeded inputs and adversarial
+//    group sizes, and its result must match the C++ reference.
+//
+// Functions with other dialects are only parsed and verified: lowering
+// arbitrary upstream IR would fuzz upstream MLIR, not gmm, and running
+// arbitrary programs is unsafe (they may loop or allocate without bound),
+// which is why --run is off by default.
+//
+// Flags (libFuzzer ignores flags that start with "--"):
+//   --run                also JIT-run single-ragged-dot functions
+//   --verbose            print the diagnostics that are normally swallowed
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Dialect/GMM/IR/GMMDialect.h"
+#include "gmm/Dialect/GMM/IR/GMMOps.h"
+#include "gmm/InitGMM.h"
+#include "gmm/Pipelines/Pipelines.h"
+#include "gmm/Runner/GuardedMemory.h"
+#include "gmm/Runner/HostTensor.h"
+#include "gmm/Runner/JitRunner.h"
+#include "gmm/Runner/RaggedDotCheck.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <string>
+
+using namespace mlir;
+namespace runner = ::gmm::runner;
+
+namespace {
+
+bool runFunctions = false;
+bool verbose = false;
+DialectRegistry *registry = nullptr;
+
+/// Inputs larger than this are rejected: they only make runs slower.
+constexpr size_t kMaxInputSize = 16 * 1024;
+/// A function is JIT-run only when every argument has at most this many
+/// elements.
+constexpr int64_t kMaxRunElements = 4096;
+
+[[noreturn]] void finding(const llvm::Twine &message) {
+  llvm::errs() << "gmm-fuzz: FINDING: " << message << "\n";
+  llvm::errs().flush();
+  std::abort();
+}
+
+/// The dialects whose operations the pipelines are meant to lower.
+bool isLowerable(func::FuncOp func) {
+  bool ok = true;
+  func.walk([&](Operation *op) {
+    StringRef ns = op->getName().getDialectNamespace();
+    if (ns != "builtin" && ns != "func" && ns != "arith" && ns != "tensor" &&
+        ns != "gmm")
+      ok = false;
+    return ok ? WalkResult::advance() : WalkResult::interrupt();
+  });
+  return ok;
+}
+
+/// Verifies the IR after every pass that succeeded (the pass manager's own
+/// verifier is off, so that invalid IR is told apart from a pass failure).
+class VerifyAfterEachPass : public PassInstrumentation {
+public:
+  explicit VerifyAfterEachPass(std::string &lastPass) : lastPass(lastPass) {}
+
+  void runBeforePass(Pass *pass, Operation *) override {
+    lastPass = pass->getArgument().str();
+    if (lastPass.empty())
+      lastPass = pass->getName().str();
+  }
+  void runAfterPass(Pass *pass, Operation *op) override {
+    if (failed(verify(op)))
+      finding("pass '" + lastPass + "' produced invalid IR");
+  }
+
+private:
+  std::string &lastPass;
+};
+
+struct NamedPipeline {
+  std::string name;
+  runner::PipelineBuilder build;
+};
+
+std::vector<NamedPipeline> &getFuzzedPipelines() {
+  static std::vector<NamedPipeline> pipelines = [] {
+    std::vector<NamedPipeline> result;
+    for (const runner::PipelineInfo &info : runner::getPipelines())
+      result.push_back({info.name, info.build});
+    mlir::gmm::CPUPipelineOptions odd;
+    odd.tileM = 3;
+    odd.tileN = 5;
+    odd.tileK = 2;
+    odd.parallel = false;
+    result.push_back({"cpu(tiles 3x5x2, serial)", [odd](OpPassManager &pm) {
+                        mlir::gmm::buildCPUPipeline(pm, odd);
+                      }});
+    return result;
+  }();
+  return pipelines;
+}
+
+/// A copy of `module` in which only `keep` has a body; every other function
+/// becomes a private declaration, so that symbol uses stay valid.
+OwningOpRef<ModuleOp> isolate(ModuleOp module, func::FuncOp keep) {
+  OwningOpRef<ModuleOp> clone = module.clone();
+  for (auto func : clone->getOps<func::FuncOp>()) {
+    if (func.getSymName() == keep.getSymName() || func.isExternal())
+      continue;
+    func.eraseBody();
+    func.setPrivate();
+  }
+  return clone;
+}
+
+void lower(ModuleOp module, func::FuncOp func, const NamedPipeline &pipeline,
+           int &errorCount) {
+  OwningOpRef<ModuleOp> clone = isolate(module, func);
+  MLIRContext *context = module.getContext();
+  PassManager pm(context, ModuleOp::getOperationName());
+  pm.enableVerifier(false);
+  std::string lastPass;
+  pm.addInstrumentation(std::make_unique<VerifyAfterEachPass>(lastPass));
+  pipeline.build(pm);
+  int errorsBefore = errorCount;
+  if (failed(pm.run(*clone))) {
+    bool ours = StringRef(lastPass).contains("gmm");
+    if (errorCount == errorsBefore && ours)
+      finding("pass '" + lastPass + "' of pipeline " + pipeline.name +
+              " failed without an error diagnostic");
+    return;
+  }
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*clone, llvmContext);
+  if (!llvmModule && errorCount == errorsBefore)
+    finding("translating the " + pipeline.name +
+            " output to LLVM IR failed without an error diagnostic");
+}
+
+/// A simple hash of the input, the seed of its run-time values.
+uint64_t hashInput(llvm::StringRef text) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char c : text)
+    hash = (hash ^ c) * 0x100000001b3ull;
+  return hash;
+}
+
+/// Sizes that break naive group arithmetic, drawn from `random`.
+int64_t adversarialSize(runner::Random &random, int64_t extent, bool i64) {
+  const int64_t max = i64 ? std::numeric_limits<int64_t>::max()
+                          : std::numeric_limits<int32_t>::max();
+  const int64_t min = i64 ? std::numeric_limits<int64_t>::min()
+                          : std::numeric_limits<int32_t>::min();
+  const int64_t choices[] = {0,       1,       -1,  extent,  extent + 1,
+                             max,     min,     max, -extent, extent / 2,
+                             max - 1, min + 1, 2};
+  return choices[random.nextBelow(std::size(choices))];
+}
+
+/// JIT-runs `func` when it is one gmm.ragged_dot of its arguments with
+/// small static shapes, with guarded buffers, and checks it.
+void tryRun(ModuleOp module, func::FuncOp func, uint64_t seed) {
+  auto signature = runner::getFunctionSignature(func);
+  if (!signature) {
+    llvm::consumeError(signature.takeError());
+    return;
+  }
+  auto binding = runner::findRaggedDot(func);
+  if (!binding) {
+    llvm::consumeError(binding.takeError());
+    return;
+  }
+  if (llvm::Error error = runner::checkReferenceBinding(*binding)) {
+    llvm::consumeError(std::move(error));
+    return;
+  }
+  if (!signature->results.empty() &&
+      llvm::any_of(signature->results,
+                   [](const runner::TensorSpec &s) { return s.isMemRef; }))
+    return;
+  // The function must be the op alone: one ragged_dot and the return.
+  if (func.getBody().front().getOperations().size() != 2)
+    return;
+
+  std::vector<runner::HostTensor> arguments;
+  runner::Random random(seed);
+  for (auto [i, spec] : llvm::enumerate(signature->arguments)) {
+    if (spec.isMemRef || spec.hasDynamicDims())
+      return;
+    runner::HostTensor tensor =
+        runner::HostTensor::zeros(spec.type, spec.shape);
+    int64_t count = tensor.getNumElements();
+    if (count < 0 || count > kMaxRunElements)
+      return;
+    runner::fillRandom(tensor, seed, i);
+    arguments.push_back(std::move(tensor));
+  }
+  mlir::gmm::RaggedDotOp op = binding->op;
+  int64_t extent = cast<ShapedType>(op.getLhs().getType())
+                       .getDimSize(op.getLhsRaggedDimension());
+  if (binding->groupSizes) {
+    runner::HostTensor &sizes = arguments[*binding->groupSizes];
+    bool i64 = sizes.type == runner::DType::I64;
+    for (int64_t e = 0; e < sizes.getNumElements(); ++e)
+      sizes.setInt(e, random.nextBelow(3)
+                          ? random.nextBelow(extent + 2)
+                          : adversarialSize(random, extent, i64));
+  }
+  if (binding->groupOffset) {
+    runner::HostTensor &offset = arguments[*binding->groupOffset];
+    bool i64 = offset.type == runner::DType::I64;
+    for (int64_t e = 0; e < offset.getNumElements(); ++e)
+      offset.setInt(e, random.nextBelow(2) ? random.nextBelow(4)
+                                           : adversarialSize(random, 2, i64));
+  }
+  if (llvm::Error error = runner::checkRaggedDotShapes(*binding, arguments)) {
+    llvm::consumeError(std::move(error));
+    return;
+  }
+
+  for (const NamedPipeline &pipeline : getFuzzedPipelines()) {
+    runner::JitOptions options;
+    options.optLevel = 1;
+    options.guardPages = runner::GuardPages::End;
+    auto jit = runner::JitFunction::compile(module, func.getSymName(),
+                                            pipeline.build, options);
+    if (!jit) {
+      llvm::consumeError(jit.takeError());
+      continue;
+    }
+    for (runner::GuardPages mode :
+         {runner::GuardPages::End, runner::GuardPages::Start}) {
+      (*jit)->setGuardPages(mode);
+      auto outputs = (*jit)->call(arguments);
+      if (!outputs) {
+        llvm::consumeError(outputs.takeError());
+        break;
+      }
+      auto outcome =
+          runner::checkAgainstReference(*binding, arguments, *outputs);
+      if (!outcome) {
+        llvm::consumeError(outcome.takeError());
+        break;
+      }
+      if (!outcome->passed)
+        finding("pipeline " + pipeline.name + ", guard pages " +
+                runner::toString(mode) + ": @" + func.getSymName() + ": " +
+                outcome->line);
+    }
+  }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  for (int i = 1; i < *argc; ++i) {
+    llvm::StringRef arg = (*argv)[i];
+    if (arg == "--run")
+      runFunctions = true;
+    else if (arg == "--verbose")
+      verbose = true;
+  }
+  registry = new DialectRegistry();
+  registerAllDialects(*registry);
+  registerAllExtensions(*registry);
+  mlir::gmm::registerGMMDialects(*registry);
+  registerAllToLLVMIRTranslations(*registry);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size > kMaxInputSize)
+    return -1;
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+
+  MLIRContext context(*registry, MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects(false);
+  int errorCount = 0;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    if (diagnostic.getSeverity() == DiagnosticSeverity::Error)
+      ++errorCount;
+    if (verbose)
+      llvm::errs() << diagnostic << "\n";
+    return success();
+  });
+
+  // MLIR's lexer relies on the null terminator that files read through
+  // MemoryBuffer have (parseSourceString() on the raw fuzzer bytes reads
+  // past their end), so parse a null-terminated copy, as the tools do.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz-input.mlir"),
+      llvm::SMLoc());
+  ParserConfig config(&context, /*verifyAfterParse=*/true);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (!module)
+    return 0;
+
+  llvm::SmallVector<func::FuncOp> functions;
+  for (auto func : module->getOps<func::FuncOp>())
+    if (!func.isExternal() && isLowerable(func))
+      functions.push_back(func);
+  for (func::FuncOp func : functions)
+    for (const NamedPipeline &pipeline : getFuzzedPipelines())
+      lower(*module, func, pipeline, errorCount);
+  if (runFunctions) {
+    uint64_t seed = hashInput(text);
+    for (func::FuncOp func : functions)
+      tryRun(*module, func, seed);
+  }
+  return 0;
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# A time-boxed libFuzzer run of gmm's fuzz targets (fuzz/README.md) in the
+# sanitizer build (scripts/sanitize.sh builds it): gmm-fuzz on .mlir text
+# (parse, verify, every named pipeline down to LLVM IR), seeded with the
+# modules of test/ and examples/, with fuzz/gmm.dict; then gmm-fuzz-npy on the
+# .npy reader. Prints how many inputs ran; exits non-zero on a finding, whose
+# input is left in <build>/fuzz/artifacts/.
+#
+#   scripts/fuzz.sh [SECONDS] [libFuzzer options...]   (default: 60 seconds)
+#
+# Environment:
+#   GMM_ASAN_BUILD_DIR  the sanitizer build (default: <repo>/build-asan)
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${GMM_ASAN_BUILD_DIR:-$repo/build-asan}
+export GMM_ASAN_BUILD_DIR=$build
+seconds=${1:-60}
+shift || true
+if ! [[ $seconds =~ ^[0-9]+$ ]] || [ "$seconds" -lt 2 ]; then
+  echo "usage: $0 [SECONDS >= 2] [libFuzzer options...]" >&2
+  exit 2
+fi
+
+"$repo/scripts/sanitize.sh" build >/dev/null
+
+# scripts/sanitize.sh says why allow_user_poisoning=0.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:check_initialization_order=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-22/bin/llvm-symbolizer
+
+work=$build/fuzz
+seeds=$work/seeds
+corpus=$work/corpus
+artifacts=$work/artifacts
+rm -rf "$seeds"
+mkdir -p "$corpus" "$artifacts" "$work/npy-corpus"
+python3 "$repo/fuzz/make-seed-corpus.py" "$repo" "$seeds"
+
+# A tenth of the time (at least a second) for the small .npy target.
+npy_seconds=$((seconds / 10 > 1 ? seconds / 10 : 1))
+mlir_seconds=$((seconds - npy_seconds))
+
+# Runs one target; prints its executions; returns libFuzzer's status.
+total=0
+run() {
+  local name=$1 time=$2
+  shift 2
+  local log=$work/$name.log
+  local status=0
+  echo "== $name for $time s"
+  "$build/bin/$name" -max_total_time="$time" -timeout=30 -rss_limit_mb=4096 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    "$@" >"$log" 2>&1 || status=$?
+  local runs
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" |
+    awk '{s += $1} END {print s + 0}')
+  total=$((total + runs))
+  echo "$name: $runs executions"
+  if [ $status -ne 0 ]; then
+    echo "$name: FINDING (exit $status); log: $log" >&2
+    grep -E 'ERROR|FINDING|SUMMARY|Test unit written' "$log" | head -20 >&2
+  fi
+  return $status
+}
+
+status=0
+run gmm-fuzz "$mlir_seconds" -dict="$repo/fuzz/gmm.dict" -max_len=4096 \
+  "$@" "$corpus" "$seeds" || status=1
+run gmm-fuzz-npy "$npy_seconds" -max_len=512 "$work/npy-corpus" || status=1
+echo "== fuzzing: $total executions in $seconds s; $(
+  [ $status -eq 0 ] && echo "no findings" || echo "FINDINGS in $artifacts")"
+exit $status

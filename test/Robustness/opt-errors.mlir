@@ -1,0 +1,50 @@
+// gmm-opt: a bad command line, a missing input and a bad pass pipeline are
+// each one line "gmm-opt: error: ..." with exit code 1; errors in the input
+// are MLIR's diagnostics (as in mlir-opt: location, message, the source line
+// and notes), one error per problem, exit code 1, never a crash.
+
+// RUN: not gmm-opt %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: gmm-opt: error: cannot open input file '{{.*}}missing.mlir': No such file or directory{{$}}
+// MISSING-NOT: {{.}}
+// RUN: not gmm-opt %S 2>&1 | FileCheck %s --check-prefix=DIR
+// DIR: gmm-opt: error: cannot open input file '{{.*}}': Is a directory{{$}}
+// DIR-NOT: {{.}}
+// RUN: not gmm-opt %s -o %t.nodir/out.mlir 2>&1 | FileCheck %s --check-prefix=OUTPUT
+// OUTPUT: gmm-opt: error: cannot open output file '{{.*}}nodir/out.mlir': No such file or directory{{$}}
+// OUTPUT-NOT: {{.}}
+
+// Bad options: one line, with cl's suggestion folded in.
+// RUN: not gmm-opt %s --bogus 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: gmm-opt: error: Unknown command line argument '--bogus'. Did you mean '--{{.*}}'?{{$}}
+// UNKNOWN-NOT: {{.}}
+// RUN: not gmm-opt %s --gmm-tile=tile-m=x 2>&1 | FileCheck %s --check-prefix=PASS-VALUE
+// PASS-VALUE: gmm-opt: for the --tile-m option: 'x' value invalid for long argument!{{$}}
+// PASS-VALUE-NOT: {{.}}
+// RUN: not gmm-opt %s --gmm-tile=bogus=1 2>&1 | FileCheck %s --check-prefix=PASS-OPTION
+// PASS-OPTION: gmm-opt: error: pass pipeline: <Pass-Options-Parser>: no such option bogus{{$}}
+// PASS-OPTION-NOT: {{.}}
+// RUN: not gmm-opt %s --pass-pipeline='builtin.module(gmm-bogus)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PIPELINE
+// PIPELINE: gmm-opt: error: pass pipeline: 'gmm-bogus' does not refer to a registered pass or pass pipeline{{$}}
+// PIPELINE-NOT: {{.}}
+
+// Input errors: the diagnostic, once.
+// RUN: printf 'func.func @f(' | not gmm-opt 2>&1 | FileCheck %s --check-prefix=PARSE
+// PARSE: <stdin>:1:13: error: expected non-function type
+// PARSE-NOT: error:
+// RUN: printf '"foo.bar"() : () -> ()' | not gmm-opt 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNREGISTERED
+// UNREGISTERED: <stdin>:1:10: error: operation being parsed with an unregistered dialect.
+// UNREGISTERED-NOT: error:
+
+// An op that a pipeline cannot lower: one error naming it, exit code 1.
+// RUN: not gmm-opt %s --gmm-to-cpu 2>&1 | FileCheck %s --check-prefix=LOWER
+// RUN: not gmm-opt %s --gmm-reference-to-llvm 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=LOWER
+// LOWER: opt-errors.mlir:[[@LINE+4]]:8: error: op was not bufferized
+// LOWER-NOT: error:
+
+func.func @erf(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = math.erf %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
