@@ -39,6 +39,10 @@ test)
   /usr/lib/llvm-22/bin/lit -sv "$build/test" || status=1
   echo "== unit tests (ctest)"
   (cd "$build" && ctest -j2 --output-on-failure) || status=1
+  echo "== sanitizer build (ASan + UBSan): lit, unit, differential, robustness tests"
+  "$repo/scripts/sanitize.sh" || status=1
+  echo "== fuzzing (60 s)"
+  "$repo/scripts/fuzz.sh" 60 || status=1
   exit $status
   ;;
 *)

@@ -22,7 +22,13 @@ if ! [[ $seconds =~ ^[0-9]+$ ]] || [ "$seconds" -lt 2 ]; then
   exit 2
 fi
 
-"$repo/scripts/sanitize.sh" build >/dev/null
+build_log=$(mktemp)
+if ! "$repo/scripts/sanitize.sh" build >"$build_log" 2>&1; then
+  tail -40 "$build_log" >&2
+  rm -f "$build_log"
+  exit 1
+fi
+rm -f "$build_log"
 
 # scripts/sanitize.sh says why allow_user_poisoning=0.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:check_initialization_order=1}

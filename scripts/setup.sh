@@ -18,7 +18,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   clang-22 lld-22 clang-format-22
   cmake ninja-build ccache python3 libgtest-dev
-  libomp-22-dev libopenblas-dev
+  libomp-22-dev libopenblas-dev libclang-rt-22-dev
 )
 
 missing=()
