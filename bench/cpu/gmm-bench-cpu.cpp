@@ -49,6 +49,9 @@
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 using namespace mlir;
 using namespace ::gmm::runner;
 namespace cl = llvm::cl;
@@ -263,6 +266,8 @@ double relativeError(const float *got, const float *expected, int64_t count,
   return maxDiff == 0 ? 0 : maxDiff / std::max(maxRef, 1e-30);
 }
 
+/// The first line of file `path` that starts with `prefix`, trimmed, or
+/// "unknown".
 std::string firstLine(StringRef path, StringRef prefix) {
   auto buffer = llvm::MemoryBuffer::getFileAsStream(path);
   if (!buffer)
@@ -271,8 +276,7 @@ std::string firstLine(StringRef path, StringRef prefix) {
   (*buffer)->getBuffer().split(lines, '\n');
   for (StringRef line : lines)
     if (line.starts_with(prefix))
-      return prefix.empty() ? line.trim().str()
-                            : line.split(':').second.trim().str();
+      return line.trim().str();
   return "unknown";
 }
 
@@ -285,14 +289,57 @@ std::string loadAverage() {
   return (fields[0] + " " + fields[1] + " " + fields[2]).str();
 }
 
-/// The one-minute load average, or 0 when it cannot be read.
-double loadAverageOneMinute() {
-  double value = 0;
-  if (StringRef(firstLine("/proc/loadavg", ""))
-          .split(' ')
-          .first.getAsDouble(value))
-    return 0;
-  return value;
+/// CPU time of the whole machine (all cores, from /proc/stat) and of this
+/// process, to tell how much of the machine other processes used.
+struct CpuSample {
+  std::chrono::steady_clock::time_point wall;
+  /// Seconds all cores spent busy and in total since boot; negative when
+  /// /proc/stat cannot be read.
+  double machineBusy = -1, machineTotal = -1;
+  double self = 0;
+
+  static CpuSample take() {
+    CpuSample sample;
+    sample.wall = std::chrono::steady_clock::now();
+    std::string line = firstLine("/proc/stat", "cpu ");
+    llvm::SmallVector<StringRef> fields;
+    StringRef(line).split(fields, ' ', -1, /*KeepEmpty=*/false);
+    // cpu user nice system idle iowait irq softirq steal ...
+    double ticks[8];
+    bool valid = fields.size() >= 9;
+    for (int i = 0; valid && i < 8; ++i)
+      valid = !fields[i + 1].getAsDouble(ticks[i]);
+    if (valid) {
+      double hz = sysconf(_SC_CLK_TCK);
+      double total = 0;
+      for (double t : ticks)
+        total += t;
+      sample.machineTotal = total / hz;
+      sample.machineBusy = (total - ticks[3] - ticks[4]) / hz;
+    }
+    rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) == 0)
+      sample.self = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 +
+                    usage.ru_stime.tv_sec + usage.ru_stime.tv_usec * 1e-6;
+    return sample;
+  }
+};
+
+/// The share of all cores that other processes kept busy between `begin`
+/// and `end` (0 to 1), or std::nullopt when it cannot be told.
+std::optional<double> othersBusy(const CpuSample &begin, const CpuSample &end) {
+  double total = end.machineTotal - begin.machineTotal;
+  if (begin.machineTotal < 0 || end.machineTotal < 0 || total <= 0)
+    return std::nullopt;
+  double others =
+      (end.machineBusy - begin.machineBusy) - (end.self - begin.self);
+  return std::clamp(others / total, 0.0, 1.0);
+}
+
+std::string describeOthersBusy(std::optional<double> busy) {
+  if (!busy)
+    return "unknown";
+  return llvm::formatv("{0:f0}%", *busy * 100).str();
 }
 
 struct Row {
@@ -376,8 +423,12 @@ int main(int argc, char **argv) {
   openblas_set_num_threads(threads);
 
   llvm::outs() << "# gmm-bench-cpu\n\n"
-               << "- CPU: " << firstLine("/proc/cpuinfo", "model name") << ", "
-               << std::thread::hardware_concurrency() << " hardware threads\n"
+               << "- CPU: "
+               << StringRef(firstLine("/proc/cpuinfo", "model name"))
+                      .split(':')
+                      .second.trim()
+               << ", " << std::thread::hardware_concurrency()
+               << " hardware threads\n"
                << "- threads: " << threads
                << " (gmm: OpenMP; OpenBLAS: " << openblas_get_num_threads()
                << ")\n"
@@ -391,11 +442,17 @@ int main(int argc, char **argv) {
   llvm::outs() << "\n- median of " << repeat << " timed calls after " << warmup
                << " warm-up call(s), f32, seed " << seed << "\n"
                << "- load average at start: " << loadAverage() << "\n";
-  if (loadAverageOneMinute() >= 0.5)
-    llvm::outs() << "- **warning: the machine is busy (load average "
-                 << loadAverage()
-                 << "): other processes share the cores, so both sides are "
-                    "slowed down, and not equally**\n";
+  // What the machine does just before the run.
+  CpuSample idleBegin = CpuSample::take();
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  CpuSample runBegin = CpuSample::take();
+  std::optional<double> busyBefore = othersBusy(idleBegin, runBegin);
+  llvm::outs() << "- cores busy with other processes in the second before: "
+               << describeOthersBusy(busyBefore) << "\n";
+  if (busyBefore && *busyBefore > 0.1)
+    llvm::outs() << "- **warning: the machine is busy: other processes share "
+                    "the cores, so both sides are slowed down, and not "
+                    "equally**\n";
   llvm::outs() << "\n"
                << "| g | m | k | n | sizes | gmm ms | gmm GFLOP/s | "
                   "OpenBLAS ms | OpenBLAS GFLOP/s | ratio | threads | check "
@@ -520,7 +577,13 @@ int main(int argc, char **argv) {
       median(ratios), ratios.size(),
       *std::min_element(ratios.begin(), ratios.end()),
       *std::max_element(ratios.begin(), ratios.end()));
-  llvm::outs() << "load average at end: " << loadAverage() << "\n";
+  std::optional<double> busyDuring = othersBusy(runBegin, CpuSample::take());
+  llvm::outs() << "cores busy with other processes during the run: "
+               << describeOthersBusy(busyDuring)
+               << "; load average at end: " << loadAverage() << "\n";
+  if (busyDuring && *busyDuring > 0.1)
+    llvm::outs() << "**warning: other processes used the machine during the "
+                    "run; the numbers above are not reliable**\n";
   if (anyMismatch) {
     llvm::outs() << "\n**MISMATCH: gmm's result differs from OpenBLAS's in at "
                     "least one run (see stderr); the ratios above do not "
