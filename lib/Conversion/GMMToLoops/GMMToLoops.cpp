@@ -89,38 +89,11 @@ struct RaggedDotLowering {
   /// (mode 2) the contracting indices listed before the ragged one. Empty when
   /// group_sizes is [g] and broadcast.
   SmallVector<Value> groupSizesPrefix(ArrayRef<Value> lhsIndices) const {
-    SmallVector<Value> prefix;
     if (cast<RankedTensorType>(groupSizes.getType()).getRank() == 1)
-      return prefix;
-    auto dims = op.getDimensionNumbers();
-    int64_t ragged = op.getLhsRaggedDimension();
-    ArrayRef<int64_t> lhsBatch = dims.getLhsBatchingDimensions();
-    switch (mode) {
-    case RaggedDotMode::Batch:
-      for (int64_t d : lhsBatch) {
-        if (d == ragged)
-          break;
-        prefix.push_back(lhsIndices[d]);
-      }
-      return prefix;
-    case RaggedDotMode::Contracting:
-      for (int64_t d : lhsBatch)
-        prefix.push_back(lhsIndices[d]);
-      for (int64_t d : dims.getLhsContractingDimensions()) {
-        if (d == ragged)
-          break;
-        prefix.push_back(lhsIndices[d]);
-      }
-      return prefix;
-    case RaggedDotMode::NonContracting:
-      for (int64_t d : lhsBatch)
-        prefix.push_back(lhsIndices[d]);
-      for (int64_t d : lhsFreeDims)
-        if (d < ragged)
-          prefix.push_back(lhsIndices[d]);
-      return prefix;
-    }
-    llvm_unreachable("unknown mode");
+      return {};
+    return llvm::map_to_vector(
+        getGroupSizesPrefixDims(op.getDimensionNumbers()),
+        [&](int64_t d) { return lhsIndices[d]; });
   }
 
   /// Mode 1: the global group whose bounds contain ragged index `row`, or -1.

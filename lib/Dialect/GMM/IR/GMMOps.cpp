@@ -171,6 +171,31 @@ checkDistinct(function_ref<InFlightDiagnostic()> emitError, StringRef operand,
 
 } // namespace
 
+SmallVector<int64_t>
+mlir::gmm::getGroupSizesPrefixDims(RaggedDotDimensionNumbersAttr dims) {
+  ArrayRef<int64_t> lhsBatch = dims.getLhsBatchingDimensions();
+  ArrayRef<int64_t> lhsContract = dims.getLhsContractingDimensions();
+  int64_t raggedDim = dims.getLhsRaggedDimensions().front();
+  SmallVector<int64_t> prefixDims;
+  switch (modeOf(dims, raggedDim)) {
+  case RaggedDotMode::Batch:
+    prefixDims.append(lhsBatch.begin(), llvm::find(lhsBatch, raggedDim));
+    break;
+  case RaggedDotMode::Contracting:
+    prefixDims.append(lhsBatch.begin(), lhsBatch.end());
+    prefixDims.append(lhsContract.begin(), llvm::find(lhsContract, raggedDim));
+    break;
+  case RaggedDotMode::NonContracting:
+    prefixDims.append(lhsBatch.begin(), lhsBatch.end());
+    for (int64_t d = 0; d < raggedDim; ++d)
+      if (!llvm::is_contained(lhsBatch, d) &&
+          !llvm::is_contained(lhsContract, d))
+        prefixDims.push_back(d);
+    break;
+  }
+  return prefixDims;
+}
+
 FailureOr<RankedTensorType> RaggedDotOp::inferResultType(
     RankedTensorType lhsType, RankedTensorType rhsType,
     RankedTensorType groupSizesType, bool hasGroupOffset,
@@ -260,26 +285,7 @@ FailureOr<RankedTensorType> RaggedDotOp::inferResultType(
   int64_t raggedDim = lhsRagged.front();
   RaggedDotMode mode = modeOf(dims, raggedDim);
 
-  // group_sizes is [g] or [prefix..., g]: all lhs batching dims, then (mode 1)
-  // the lhs free dims before the ragged dim or (mode 2) the contracting dims
-  // listed before it; in mode 3 the batching dims listed before it.
-  SmallVector<int64_t> prefixDims;
-  switch (mode) {
-  case RaggedDotMode::Batch:
-    prefixDims.append(lhsBatch.begin(), llvm::find(lhsBatch, raggedDim));
-    break;
-  case RaggedDotMode::Contracting:
-    prefixDims.append(lhsBatch.begin(), lhsBatch.end());
-    prefixDims.append(lhsContract.begin(), llvm::find(lhsContract, raggedDim));
-    break;
-  case RaggedDotMode::NonContracting:
-    prefixDims.append(lhsBatch.begin(), lhsBatch.end());
-    for (int64_t d = 0; d < raggedDim; ++d)
-      if (!llvm::is_contained(lhsBatch, d) &&
-          !llvm::is_contained(lhsContract, d))
-        prefixDims.push_back(d);
-    break;
-  }
+  SmallVector<int64_t> prefixDims = getGroupSizesPrefixDims(dims);
   SmallVector<int64_t> expectedPrefix =
       llvm::map_to_vector(prefixDims, [&](int64_t d) { return lhsShape[d]; });
   ArrayRef<int64_t> groupSizesShape = groupSizesType.getShape();

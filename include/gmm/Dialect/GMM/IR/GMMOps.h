@@ -33,6 +33,14 @@ enum class RaggedDotMode {
 /// "mode 1 (ragged free dimension)" and so on, for diagnostics.
 llvm::StringRef describeRaggedDotMode(RaggedDotMode mode);
 
+/// The lhs dimensions that index group_sizes' prefix, in order (CHLO's rule):
+/// all lhs batching dimensions, then in mode 1 the lhs free dimensions before
+/// the ragged one, in mode 2 the contracting dimensions listed before it; in
+/// mode 3 only the batching dimensions listed before it. Expects exactly one
+/// lhs ragged dimension.
+llvm::SmallVector<int64_t>
+getGroupSizesPrefixDims(RaggedDotDimensionNumbersAttr dims);
+
 } // namespace gmm
 } // namespace mlir
 
