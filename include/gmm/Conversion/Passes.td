@@ -66,4 +66,82 @@ def ConvertCHLOToGMM : Pass<"convert-chlo-to-gmm"> {
   let dependentDialects = ["::mlir::gmm::GMMDialect"];
 }
 
+def GMMMapToGPU : Pass<"gmm-map-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Map the bufferized tile program onto CUDA blocks, warps and "
+                "shared memory";
+  let description = [{
+    Runs after `gmm-tile{target=gpu}`, `gmm-materialize-metadata` and
+    One-Shot Bufferize. For every outermost `scf.forall` over tile visits
+    (one per ragged dot and batch row) it builds a `gpu.launch`:
+
+    - one block per forall iteration; the grid is the forall's static visit
+      bound times the n-tiles, and blocks past the run-time visit count take
+      the tile program's own empty branch and exit at once;
+    - the block's contraction loop is rebuilt around a workgroup buffer: the
+      lhs and rhs tiles of step i + 1 are copied with `nvgpu.device_async_copy`
+      (16-byte cp.async, zero-filled past the operands' ends and the group's
+      k range) while step i is computed from the other stage (double
+      buffering); operands whose rows are not 16-byte aligned, or not
+      contiguous, are staged with element-wise loads instead;
+    - `warps-m x warps-n` warps share the tile. For f16 and bf16 inputs
+      each warp accumulates m16n8k16 `vector.contract`s in f32, which
+      upstream's vector-to-nvgpu conversion (run by this pass) turns into
+      `nvgpu.ldmatrix` and `nvgpu.mma.sync`; MLIR 22's conversion only
+      handles f16, so bf16 tiles are read through f16 views and the
+      resulting mma ops are retyped to `nvvm.mma.sync` with bf16
+      multiplicands. f32 inputs use FMAs: each lane owns a block of the
+      warp tile;
+    - the epilogue goes through shared memory one warp row at a time and
+      replays the tile program's epilogue (add `init`, convert to the result
+      type, masked write) on 4-element chunks, so rows of other groups and
+      columns past n are never written.
+
+    The rest of the function is made safe for device memory: allocations
+    become `gpu.alloc` (freed at the end of their block unless returned),
+    fills of 16/32-bit elements `gpu.memset`, contiguous copies
+    `gpu.memcpy`, and every remaining run of ops that touches memory (the
+    group metadata, reference loops for what could not be tiled) becomes a
+    single-thread kernel. Scalars such a kernel computes for later kernels
+    (the visit count) pass through one-element device buffers, so the host
+    never reads device memory and never waits for the metadata.
+  }];
+  let options = [
+    Option<"warpsM", "warps-m", "int64_t", /*default=*/"2",
+           "Warps along the tile's rows">,
+    Option<"warpsN", "warps-n", "int64_t", /*default=*/"4",
+           "Warps along the tile's columns">,
+    Option<"convertMma", "convert-mma", "bool", /*default=*/"true",
+           "Convert the warp contractions to nvgpu/nvvm mma ops (off: "
+           "leave the m16n8k16 vector.contracts, for inspection)">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::index::IndexDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def GMMWritePTX : Pass<"gmm-write-ptx", "::mlir::ModuleOp"> {
+  let summary = "Write the PTX of each gpu.binary to a file";
+  let description = [{
+    After `gpu-module-to-binary{format=isa}`, every kernel module's PTX is a
+    string in a `gpu.binary`. This pass writes each one to
+    `<directory>/<binary name>.<chip>.ptx` (the directory is created when
+    missing) and leaves the IR unchanged, so the PTX can be read, diffed or
+    assembled with `ptxas -v`. The `gmm-to-ptx` pipeline runs it when given
+    `ptx-dir=<directory>`.
+  }];
+  let options = [
+    Option<"directory", "directory", "std::string", /*default=*/"\".\"",
+           "Where to write the .ptx files">
+  ];
+}
+
 #endif // GMM_CONVERSION_PASSES_TD

@@ -50,6 +50,13 @@ TileSizes defaultTileSizes(Type accType) {
   return {8, 2 * lanes, 8};
 }
 
+/// The GPU heuristic: a 128 x 128 block tile per CUDA block, k steps of 32
+/// 16-bit elements (two m16n8k16 steps) or 16 f32 elements, so that two
+/// stages of both operand tiles fit in 48 KiB of shared memory.
+TileSizes defaultGPUTileSizes(Type inputType) {
+  return {128, 128, inputType.getIntOrFloatBitWidth() <= 16 ? 32 : 16};
+}
+
 Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
@@ -420,40 +427,42 @@ Value Tiler::tileMode2(OpBuilder &b, Location loc) {
         Value zero =
             arith::ConstantOp::create(b, loc, b.getZeroAttr(accVectorType()));
         // The group's k range only: columns of a block past kEnd belong to
-        // the next group and are zeroed in both operands.
-        auto krLoop = scf::ForOp::create(
-            b, loc, kStart, kEnd, tileK, ValueRange{zero},
-            [&](OpBuilder &b, Location loc, Value kr, ValueRange krAcc) {
-              auto kcLoop = scf::ForOp::create(
-                  b, loc, c0, numKc, c1, krAcc,
-                  [&](OpBuilder &b, Location loc, Value kc, ValueRange acc) {
-                    Value a =
-                        lhsKMajor
-                            ? readBlock(b, loc, lhs,
-                                        ValueRange{batch, kr, kc, rowStart}, 3,
-                                        1, tiles.m, tiles.k)
-                            : readBlock(b, loc, lhs,
-                                        ValueRange{batch, rowStart, kr, kc}, 1,
-                                        2, tiles.m, tiles.k);
-                    Value w =
-                        rhsKMajor
-                            ? readBlock(b, loc, rhs,
-                                        ValueRange{batch, kr, kc, colStart}, 1,
-                                        3, tiles.k, tiles.n)
-                            : readBlock(b, loc, rhs,
-                                        ValueRange{batch, colStart, kr, kc}, 2,
-                                        1, tiles.k, tiles.n);
-                    a = maskContraction(b, loc, a, 1, kr, kEnd);
-                    w = maskContraction(b, loc, w, 0, kr, kEnd);
-                    Value next =
-                        contract(b, loc, convertVector(b, loc, a, accType),
-                                 convertVector(b, loc, w, accType), acc[0]);
-                    scf::YieldOp::create(b, loc, next);
-                  });
-              scf::YieldOp::create(b, loc, kcLoop.getResults());
+        // the next group and are zeroed in both operands. One loop runs over
+        // the (kr-step, kc) pairs, kc fastest, so that the GPU mapping finds
+        // a single contraction loop to pipeline.
+        Value krSteps = arith::CeilDivSIOp::create(
+            b, loc,
+            maxIdx(b, loc, arith::SubIOp::create(b, loc, kEnd, kStart), c0),
+            tileK);
+        Value steps = arith::MulIOp::create(b, loc, krSteps, numKc);
+        auto kLoop = scf::ForOp::create(
+            b, loc, c0, steps, c1, ValueRange{zero},
+            [&](OpBuilder &b, Location loc, Value step, ValueRange acc) {
+              Value kr = arith::AddIOp::create(
+                  b, loc, kStart,
+                  arith::MulIOp::create(
+                      b, loc, arith::DivUIOp::create(b, loc, step, numKc),
+                      tileK));
+              Value kc = arith::RemUIOp::create(b, loc, step, numKc);
+              Value a = lhsKMajor ? readBlock(b, loc, lhs,
+                                              ValueRange{batch, kr, kc, rowStart},
+                                              3, 1, tiles.m, tiles.k)
+                                  : readBlock(b, loc, lhs,
+                                              ValueRange{batch, rowStart, kr, kc},
+                                              1, 2, tiles.m, tiles.k);
+              Value w = rhsKMajor ? readBlock(b, loc, rhs,
+                                              ValueRange{batch, kr, kc, colStart},
+                                              1, 3, tiles.k, tiles.n)
+                                  : readBlock(b, loc, rhs,
+                                              ValueRange{batch, colStart, kr, kc},
+                                              2, 1, tiles.k, tiles.n);
+              a = maskContraction(b, loc, a, 1, kr, kEnd);
+              w = maskContraction(b, loc, w, 0, kr, kEnd);
+              Value next = contract(b, loc, convertVector(b, loc, a, accType),
+                                    convertVector(b, loc, w, accType), acc[0]);
+              scf::YieldOp::create(b, loc, next);
             });
-        Value block =
-            writeBlock(b, loc, krLoop.getResult(0), slice, accumulate);
+        Value block = writeBlock(b, loc, kLoop.getResult(0), slice, accumulate);
         b.setInsertionPointToStart(forall.getTerminator().getBody());
         insert2D(b, loc, block, out, offsets, rows, cols);
         b.setInsertionPointAfter(forall);
@@ -481,7 +490,11 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     Type inputType = op.getLhs().getType().getElementType();
     Type accType =
         inputType.isF64() ? rewriter.getF64Type() : rewriter.getF32Type();
-    TileSizes sizes = defaultTileSizes(accType);
+    if (target != "cpu" && target != "gpu")
+      return op.emitOpError("unknown tile target '")
+             << target << "', expected 'cpu' or 'gpu'";
+    TileSizes sizes = target == "gpu" ? defaultGPUTileSizes(inputType)
+                                      : defaultTileSizes(accType);
     if (tileM > 0)
       sizes.m = tileM;
     if (tileN > 0)

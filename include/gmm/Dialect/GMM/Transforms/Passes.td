@@ -64,8 +64,16 @@ def GMMTile : Pass<"gmm-tile"> {
     K and N remainders are masked (out-of-bounds reads are padded with zero,
     out-of-bounds writes dropped), so no tile size needs to divide anything.
     Tile sizes come from the op's `gmm.tile_sizes = array<i64: m, n, k>`
-    attribute, else from the pass options, else from a heuristic on the
-    shapes and element type. Ops that are not normalized are left alone.
+    attribute, else from the pass options, else from the target's heuristic
+    on the element type: for `target=cpu` a register block (8 rows, two
+    512-bit vectors of columns, k steps of 8); for `target=gpu` a thread-block
+    tile of 128 x 128 with k steps of 32 (16-bit inputs) or 16 (f32), which
+    `gmm-map-to-gpu` turns into one CUDA block per visit and n-tile. Ops that
+    are not normalized are left alone.
+
+    The tiled program runs on the CPU whatever the target: with `target=gpu`
+    it is the GPU-shaped program that `gmm-map-to-gpu` maps onto blocks,
+    warps and shared memory, and the differential test runs it on the CPU.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"0",
@@ -73,7 +81,11 @@ def GMMTile : Pass<"gmm-tile"> {
     Option<"tileN", "tile-n", "int64_t", /*default=*/"0",
            "Columns of a tile (0: heuristic)">,
     Option<"tileK", "tile-k", "int64_t", /*default=*/"0",
-           "Contraction step of the vector micro-kernel (0: heuristic)">
+           "Contraction step of the vector micro-kernel (0: heuristic)">,
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "Whose heuristic picks the tile sizes: 'cpu' (a register block "
+           "of the vector micro-kernel) or 'gpu' (a thread-block tile of "
+           "gmm-map-to-gpu)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -1,0 +1,1487 @@
+//===- MapToGPU.cpp - map the bufferized tile program onto the GPU --------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Maps the bufferized output of gmm-tile{target=gpu} and
+// gmm-materialize-metadata onto the GPU dialect:
+//
+// - every outermost scf.forall over tile visits becomes a gpu.launch with
+//   one block per iteration (the grid comes from the static visit bound;
+//   blocks past the run-time visit count take the forall body's own
+//   "no rows" branch and exit);
+// - in the block, the contraction loop of the visit is rebuilt around
+//   shared memory: both operand tiles are staged with cp.async (16-byte
+//   chunks, zero-filled past the operands' ends and masks) in two stages, so
+//   that the copy of step i + 1 overlaps the math of step i;
+// - the math is distributed over 8 warps (2 x 4 by default): for 16-bit
+//   inputs each warp runs m16n8k16 contractions on its 64 x 32 sub-tile,
+//   which upstream's vector-to-nvgpu conversion turns into nvgpu.ldmatrix
+//   and nvgpu.mma.sync; for f32 each lane accumulates a 16 x 4 block with
+//   FMAs;
+// - the epilogue goes through shared memory, one warp row at a time, and
+//   replays the tile program's own epilogue (accumulate into init, convert
+//   to the result type, masked write) on 4-element row chunks, so rows of
+//   other groups and columns past n are never written;
+// - everything else in the function that touches memory (the group metadata
+//   loops, leftover reference loops) runs in single-thread kernels, host
+//   allocations become gpu.alloc, fills gpu.memset, copies gpu.memcpy: the
+//   host never dereferences a buffer, and the metadata stays on the device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Conversion/Passes.h"
+
+#include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/Index/IR/IndexOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace gmm {
+#define GEN_PASS_DEF_GMMMAPTOGPU
+#include "gmm/Conversion/Passes.h.inc"
+} // namespace gmm
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kChunkBytes = 16;
+/// The mma.sync shape for 16-bit inputs.
+constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+/// Rows and columns of the f32 FMA path's per-lane block: a warp's 32 lanes
+/// are laid out 4 x 8.
+constexpr int64_t kLaneRows = 4, kLaneCols = 8;
+/// The epilogue moves 4 f32 per chunk.
+constexpr int64_t kOutChunk = 4;
+
+Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+// Index arithmetic is affine.apply rather than arith: upstream's
+// vector-to-nvgpu slicing pulls arith integer ops that feed the warp's
+// transfers into the mma conversion, and then fails on them.
+Value apply(OpBuilder &b, Location loc, AffineExpr expr, ValueRange operands) {
+  AffineMap map = AffineMap::get(operands.size(), 0, expr);
+  return affine::AffineApplyOp::create(b, loc, map, operands);
+}
+Value add(OpBuilder &b, Location loc, Value x, Value y) {
+  AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1);
+  return apply(b, loc, d0 + d1, {x, y});
+}
+Value addConst(OpBuilder &b, Location loc, Value x, int64_t y) {
+  return apply(b, loc, b.getAffineDimExpr(0) + y, {x});
+}
+Value mul(OpBuilder &b, Location loc, Value x, int64_t y) {
+  return apply(b, loc, b.getAffineDimExpr(0) * y, {x});
+}
+Value divConst(OpBuilder &b, Location loc, Value x, int64_t y) {
+  return apply(b, loc, b.getAffineDimExpr(0).floorDiv(y), {x});
+}
+Value remConst(OpBuilder &b, Location loc, Value x, int64_t y) {
+  return apply(b, loc, b.getAffineDimExpr(0) % y, {x});
+}
+Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value x,
+          Value y) {
+  return arith::CmpIOp::create(b, loc, p, x, y);
+}
+Value clampToRange(OpBuilder &b, Location loc, Value x, int64_t lo,
+                   int64_t hi) {
+  x = arith::MaxSIOp::create(b, loc, x, cst(b, loc, lo));
+  return arith::MinSIOp::create(b, loc, x, cst(b, loc, hi));
+}
+
+/// One operand of the block contraction as the tile program reads it: a
+/// [rows, cols] transfer_read of a global memref, optionally zeroed by a
+/// create_mask, and where it is staged in shared memory.
+struct StagedOperand {
+  vector::TransferReadOp read;
+  Value maskRows, maskCols; // create_mask bounds, or null
+  int64_t rows = 0, cols = 0;
+  unsigned dim0 = 0, dim1 = 0; // memref dims of vector dims 0 and 1
+  /// Stored [cols][rows] when vector dim 0 runs along the memref's
+  /// contiguous dimension, [rows][cols] otherwise.
+  bool transposed = false;
+  /// 16-byte cp.async chunks; otherwise element-wise copies.
+  bool async = false;
+  int64_t outer = 0, inner = 0, innerPadded = 0;
+  int64_t byteOffset = 0, bytes = 0; // both stages
+
+  MemRefType sourceType() {
+    return cast<MemRefType>(read.getBase().getType());
+  }
+};
+
+/// Everything gmm-map-to-gpu needs to know about one tile forall.
+struct BlockProgram {
+  scf::ForallOp forall;
+  vector::ContractionOp contract;
+  scf::ForOp kLoop; // null when the contraction runs once
+  StagedOperand lhs, rhs;
+  vector::TransferWriteOp write;
+  Value result; // the accumulated block, as the epilogue consumes it
+  Type elementType;
+  int64_t tileM = 0, tileN = 0, tileK = 0;
+};
+
+/// Looks through extf and a zeroing select(create_mask) down to the read.
+LogicalResult matchOperand(Value v, StagedOperand &operand) {
+  if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+    v = ext.getIn();
+  if (auto select = v.getDefiningOp<arith::SelectOp>()) {
+    auto mask = select.getCondition().getDefiningOp<vector::CreateMaskOp>();
+    if (!mask || mask.getNumOperands() != 2 ||
+        !matchPattern(select.getFalseValue(), m_AnyZeroFloat()))
+      return failure();
+    operand.maskRows = mask.getOperand(0);
+    operand.maskCols = mask.getOperand(1);
+    v = select.getTrueValue();
+  }
+  auto read = v.getDefiningOp<vector::TransferReadOp>();
+  if (!read || !isa<MemRefType>(read.getBase().getType()) || read.getMask() ||
+      !matchPattern(read.getPadding(), m_AnyZeroFloat()))
+    return failure();
+  AffineMap map = read.getPermutationMap();
+  if (map.getNumResults() != 2)
+    return failure();
+  auto d0 = dyn_cast<AffineDimExpr>(map.getResult(0));
+  auto d1 = dyn_cast<AffineDimExpr>(map.getResult(1));
+  if (!d0 || !d1)
+    return failure();
+  operand.read = read;
+  operand.dim0 = d0.getPosition();
+  operand.dim1 = d1.getPosition();
+  operand.rows = read.getVectorType().getDimSize(0);
+  operand.cols = read.getVectorType().getDimSize(1);
+  return success();
+}
+
+/// Whether every 16-byte chunk that starts at a multiple of `chunk` elements
+/// along the contiguous dimension is 16-byte aligned.
+bool chunksAligned(MemRefType type, unsigned contiguousDim, int64_t chunk) {
+  if (contiguousDim != static_cast<unsigned>(type.getRank() - 1))
+    return false;
+  if (type.getLayout().isIdentity()) {
+    int64_t last = type.getShape().back();
+    return !ShapedType::isDynamic(last) && last % chunk == 0;
+  }
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  if (strides.back() != 1 || ShapedType::isDynamic(offset) || offset % chunk)
+    return false;
+  for (int64_t s : ArrayRef<int64_t>(strides).drop_back())
+    if (ShapedType::isDynamic(s) || s % chunk)
+      return false;
+  return true;
+}
+
+struct MapToGPU : public mlir::gmm::impl::GMMMapToGPUBase<MapToGPU> {
+  using GMMMapToGPUBase::GMMMapToGPUBase;
+
+  void runOnOperation() override;
+
+  LogicalResult analyze(scf::ForallOp forall, BlockProgram &program);
+  LogicalResult mapForall(RewriterBase &rewriter, BlockProgram &program);
+  LogicalResult finalizeKernel(RewriterBase &rewriter, gpu::LaunchOp launch,
+                               scf::ForOp loop, bool bf16);
+  LogicalResult finalizeMma(RewriterBase &rewriter, gpu::LaunchOp launch,
+                            scf::ForOp loop, bool bf16);
+  LogicalResult partitionHost(RewriterBase &rewriter, Block &block);
+  LogicalResult reloadSpills(RewriterBase &rewriter);
+
+  /// Scalars computed by a serial kernel for later kernels: the value, its
+  /// one-element device buffer and the kernel that stores it.
+  SmallVector<std::tuple<Value, Value, gpu::LaunchOp>> spills;
+  LogicalResult convertHostMemory(RewriterBase &rewriter, func::FuncOp func);
+
+  int64_t numWarps() const { return warpsM * warpsN; }
+  int64_t numThreads() const { return numWarps() * kWarpSize; }
+};
+
+LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
+  program.forall = forall;
+  SmallVector<vector::ContractionOp> contracts;
+  forall.walk([&](vector::ContractionOp op) { contracts.push_back(op); });
+  if (contracts.size() != 1)
+    return forall.emitOpError("gmm-map-to-gpu expects one vector.contract "
+                              "per tile loop (the block contraction of "
+                              "gmm-tile), found ")
+           << contracts.size();
+  auto contract = contracts.front();
+  program.contract = contract;
+  MLIRContext *ctx = forall.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  SmallVector<AffineMap> expected = AffineMap::inferFromExprList(
+      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}}, ctx);
+  if (contract.getKind() != vector::CombiningKind::ADD ||
+      contract.getIndexingMapsArray() != expected)
+    return contract.emitOpError(
+        "gmm-map-to-gpu expects an (m, k) x (k, n) -> (m, n) addition");
+  if (failed(matchOperand(contract.getLhs(), program.lhs)) ||
+      failed(matchOperand(contract.getRhs(), program.rhs)))
+    return contract.emitOpError("gmm-map-to-gpu expects the contraction's "
+                                "operands to be (masked, extended) "
+                                "transfer_reads of buffers");
+  program.elementType = program.lhs.read.getVectorType().getElementType();
+  if (program.rhs.read.getVectorType().getElementType() !=
+      program.elementType)
+    return contract.emitOpError("mixed operand element types are not "
+                                "supported on the GPU");
+  if (!program.elementType.isF16() && !program.elementType.isBF16() &&
+      !program.elementType.isF32())
+    return contract.emitOpError("element type ")
+           << program.elementType
+           << " is not supported on the GPU (f16, bf16 and f32 are)";
+  program.tileM = program.lhs.rows;
+  program.tileK = program.lhs.cols;
+  program.tileN = program.rhs.cols;
+
+  // The accumulator: a loop-carried zero, or a zero when k fits one step.
+  Value acc = contract.getAcc();
+  Value init = acc;
+  if (auto arg = dyn_cast<BlockArgument>(acc)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || loop.getNumRegionIterArgs() != 1 ||
+        loop.getRegionIterArgs().front() != arg ||
+        loop.getBody()->getTerminator()->getOperand(0) != contract.getResult())
+      return contract.emitOpError("gmm-map-to-gpu expects the accumulator to "
+                                  "be carried by the contraction loop");
+    program.kLoop = loop;
+    init = loop.getInitArgs().front();
+    program.result = loop.getResult(0);
+  } else {
+    program.result = contract.getResult();
+  }
+  if (!matchPattern(init, m_AnyZeroFloat()))
+    return contract.emitOpError("gmm-map-to-gpu expects a zero accumulator");
+
+  SmallVector<vector::TransferWriteOp> writes;
+  forall.walk([&](vector::TransferWriteOp op) { writes.push_back(op); });
+  if (writes.size() != 1 ||
+      !isa<MemRefType>(writes.front().getBase().getType()) ||
+      writes.front().getVectorType().getRank() != 2)
+    return forall.emitOpError("gmm-map-to-gpu expects one 2-D block write "
+                              "per tile loop");
+  program.write = writes.front();
+
+  // The block decomposition: warps over the tile, mma or FMA shapes per
+  // warp, whole 16-byte chunks per staged row.
+  int64_t elementBytes = program.elementType.getIntOrFloatBitWidth() / 8;
+  int64_t chunk = kChunkBytes / elementBytes;
+  bool mma = elementBytes == 2;
+  int64_t unitM = mma ? kMmaM : kLaneRows, unitN = mma ? kMmaN : kLaneCols;
+  int64_t unitK = mma ? kMmaK : 1;
+  if (program.tileM % (warpsM * unitM) || program.tileN % (warpsN * unitN) ||
+      program.tileK % unitK || program.tileM % chunk ||
+      program.tileN % chunk || program.tileK % chunk ||
+      program.tileN % kOutChunk ||
+      (program.tileM * program.tileK / chunk) % (numWarps() * kWarpSize) ||
+      (program.tileK * program.tileN / chunk) % (numWarps() * kWarpSize) ||
+      (program.tileM / warpsM * program.tileN / kOutChunk) %
+          (numWarps() * kWarpSize))
+    return forall.emitOpError("tile sizes ")
+           << program.tileM << "x" << program.tileN << "x" << program.tileK
+           << " do not split over " << warpsM << "x" << warpsN << " warps of "
+           << unitM << "x" << unitN << "x" << unitK << " "
+           << (mma ? "mma.sync" : "FMA") << " steps with " << chunk
+           << "-element copies spread evenly over " << numWarps() * kWarpSize
+           << " threads";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The block kernel
+//===----------------------------------------------------------------------===//
+
+/// Builds the kernel body of one visit block: staging, warp math, epilogue.
+struct KernelBuilder {
+  int64_t warpsM, warpsN, numThreads;
+  BlockProgram program;
+  Value buffer;        // the workgroup i8 buffer
+  Value tid, warp, lane, warpM, warpN;
+  Location loc;
+  int64_t elementBytes, chunk;
+  bool mma;
+  scf::ForOp pipelinedLoop;        // the rebuilt contraction loop
+  SmallVector<Value> stagedViews;  // per operand, the element-typed view
+  SmallVector<Value> computeViews; // per operand, the view the math reads
+
+  KernelBuilder(int64_t warpsM, int64_t warpsN, const BlockProgram &program,
+                Location loc)
+      : warpsM(warpsM), warpsN(warpsN), numThreads(warpsM * warpsN * kWarpSize),
+        program(program), loc(loc) {
+    elementBytes = program.elementType.getIntOrFloatBitWidth() / 8;
+    chunk = kChunkBytes / elementBytes;
+    mma = elementBytes == 2;
+  }
+
+  /// Places both stages of `op` in the workgroup buffer at `offset`.
+  static void layout(StagedOperand &op, int64_t elementBytes,
+                     int64_t &offset) {
+    int64_t chunk = kChunkBytes / elementBytes;
+    MemRefType type = op.sourceType();
+    op.transposed = op.dim0 == static_cast<unsigned>(type.getRank() - 1);
+    op.outer = op.transposed ? op.cols : op.rows;
+    op.inner = op.transposed ? op.rows : op.cols;
+    // A 16-byte pad per row spreads ldmatrix's eight row reads over all
+    // shared-memory banks.
+    op.innerPadded = op.inner + chunk;
+    op.async = chunksAligned(type, op.transposed ? op.dim0 : op.dim1, chunk);
+    op.byteOffset = offset;
+    op.bytes = 2 * op.outer * op.innerPadded * elementBytes;
+    offset += op.bytes;
+  }
+
+  static int64_t outBytes(const BlockProgram &program, int64_t warpsM) {
+    return (program.tileM / warpsM) * (program.tileN + kOutChunk) * 4;
+  }
+
+  Value view(OpBuilder &b, int64_t byteOffset, ArrayRef<int64_t> shape,
+             Type elementType) {
+    auto type = MemRefType::get(
+        shape, elementType, AffineMap(),
+        gpu::AddressSpaceAttr::get(b.getContext(),
+                                   gpu::AddressSpace::Workgroup));
+    return memref::ViewOp::create(b, loc, type, buffer,
+                                  cst(b, loc, byteOffset), ValueRange{});
+  }
+
+  /// Clones the loop-body computations that `v` depends on for the
+  /// iteration whose induction value is `iv`.
+  Value materialize(OpBuilder &b, Value v, IRMapping &mapping) {
+    if (mapping.contains(v))
+      return mapping.lookup(v);
+    scf::ForOp loop = program.kLoop;
+    if (!loop)
+      return v;
+    Operation *def = v.getDefiningOp();
+    if (!def || !loop.getBody()->findAncestorOpInBlock(*def))
+      return v;
+    for (Value operand : def->getOperands())
+      (void)materialize(b, operand, mapping);
+    Operation *clone = b.clone(*def, mapping);
+    return clone->getResult(cast<OpResult>(v).getResultNumber());
+  }
+
+  /// Issues the copies of operand `op` for the iteration `iv` into stage
+  /// `stage`; returns the cp.async tokens.
+  void stage(OpBuilder &b, StagedOperand &op, unsigned which, Value iv,
+             Value stage, Value enabled, SmallVectorImpl<Value> &tokens) {
+    IRMapping mapping;
+    if (program.kLoop)
+      mapping.map(program.kLoop.getInductionVar(), iv);
+    SmallVector<Value> base;
+    for (Value index : op.read.getIndices())
+      base.push_back(materialize(b, index, mapping));
+    Value maskRows =
+        op.maskRows ? materialize(b, op.maskRows, mapping) : Value();
+    Value maskCols =
+        op.maskCols ? materialize(b, op.maskCols, mapping) : Value();
+    Value source = op.read.getBase();
+    Value sizeRows = memref::DimOp::create(b, loc, source, op.dim0);
+    Value sizeCols = memref::DimOp::create(b, loc, source, op.dim1);
+    Value c0 = cst(b, loc, 0);
+
+    int64_t chunksPerRow = op.inner / chunk;
+    int64_t numChunks = op.outer * chunksPerRow;
+    int64_t threads = numThreads;
+    for (int64_t q = 0; q * threads < numChunks; ++q) {
+      Value id = addConst(b, loc, tid, q * threads);
+      auto emit = [&](OpBuilder &b) -> Value {
+        Value o = divConst(b, loc, id, chunksPerRow);
+        Value i = mul(b, loc,
+                      remConst(b, loc, id, chunksPerRow),
+                      chunk);
+        // Vector coordinates of the chunk's first element; the chunk runs
+        // along vector dim 0 when transposed, dim 1 otherwise.
+        Value r = op.transposed ? i : o, c = op.transposed ? o : i;
+        Value row = add(b, loc, base[op.dim0], r);
+        Value col = add(b, loc, base[op.dim1], c);
+        // Elements available along the chunk, and whether the other
+        // coordinate is in bounds (memref extent and mask).
+        Value along = op.transposed ? row : col;
+        Value alongSize = op.transposed ? sizeRows : sizeCols;
+        Value alongMask = op.transposed ? maskRows : maskCols;
+        Value alongStart = op.transposed ? r : c;
+        Value across = op.transposed ? col : row;
+        Value acrossSize = op.transposed ? sizeCols : sizeRows;
+        Value acrossMask = op.transposed ? maskCols : maskRows;
+        Value acrossStart = op.transposed ? c : r;
+        Value avail = arith::SubIOp::create(b, loc, alongSize, along);
+        if (alongMask)
+          avail = arith::MinSIOp::create(
+              b, loc, avail,
+              arith::SubIOp::create(b, loc, alongMask, alongStart));
+        avail = clampToRange(b, loc, avail, 0, chunk);
+        Value inside = arith::AndIOp::create(
+            b, loc, enabled,
+            cmp(b, loc, arith::CmpIPredicate::slt, across, acrossSize));
+        if (acrossMask)
+          inside = arith::AndIOp::create(
+              b, loc, inside,
+              cmp(b, loc, arith::CmpIPredicate::slt, acrossStart, acrossMask));
+        avail = arith::SelectOp::create(b, loc, inside, avail, c0);
+        // Keep the address inside the buffer even when nothing is read.
+        Value valid = cmp(b, loc, arith::CmpIPredicate::sgt, avail, c0);
+        SmallVector<Value> indices(base);
+        indices[op.dim0] = arith::SelectOp::create(b, loc, valid, row, c0);
+        indices[op.dim1] = arith::SelectOp::create(b, loc, valid, col, c0);
+        SmallVector<Value> dst = {stage, o, i};
+        if (op.async) {
+          auto copy = nvgpu::DeviceAsyncCopyOp::create(
+              b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+              stagedViews[which], dst, source, indices,
+              b.getIndexAttr(chunk), avail, b.getUnitAttr());
+          return copy.getResult();
+        }
+        // Element by element: loads of the available elements, zeros past.
+        Type elementType = program.elementType;
+        Value zero =
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+        for (int64_t e = 0; e < chunk; ++e) {
+          Value ok = cmp(b, loc, arith::CmpIPredicate::slt, cst(b, loc, e),
+                         avail);
+          SmallVector<Value> at(indices);
+          at[op.transposed ? op.dim0 : op.dim1] = arith::SelectOp::create(
+              b, loc, ok,
+              add(b, loc, at[op.transposed ? op.dim0 : op.dim1],
+                  cst(b, loc, e)),
+              at[op.transposed ? op.dim0 : op.dim1]);
+          auto load = scf::IfOp::create(
+              b, loc, ok,
+              [&](OpBuilder &b, Location loc) {
+                Value x = memref::LoadOp::create(b, loc, source, at);
+                scf::YieldOp::create(b, loc, x);
+              },
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(b, loc, zero);
+              });
+          memref::StoreOp::create(
+              b, loc, load.getResult(0), stagedViews[which],
+              ValueRange{stage, o, addConst(b, loc, i, e)});
+        }
+        return Value();
+      };
+      if (Value token = emit(b))
+        tokens.push_back(token);
+    }
+  }
+
+  /// Stages both operands for iteration `iv` into stage `stageIndex`
+  /// (zeros when `enabled` is false, which keeps the copies unconditional),
+  /// commits the copies as one group and waits until at most `pending`
+  /// groups are in flight (no wait when negative).
+  void stageAll(OpBuilder &b, Value iv, Value stageIndex, Value enabled,
+                int32_t pending) {
+    SmallVector<Value> tokens;
+    stage(b, program.lhs, 0, iv, stageIndex, enabled, tokens);
+    stage(b, program.rhs, 1, iv, stageIndex, enabled, tokens);
+    if (tokens.empty())
+      return; // element-wise copies only: complete when issued
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+    if (pending >= 0)
+      nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
+                                       b.getI32IntegerAttr(pending));
+  }
+
+  /// Reads a [rows, cols] block of staged operand `op` (vector dims as in
+  /// the contraction) at vector coordinates (r, c) of stage `s`.
+  Value readStaged(OpBuilder &b, StagedOperand &op, unsigned which, Value s,
+                   Value r, Value c, int64_t rows, int64_t cols) {
+    MLIRContext *ctx = b.getContext();
+    Type elementType =
+        cast<MemRefType>(computeViews[which].getType()).getElementType();
+    AffineExpr d1 = getAffineDimExpr(1, ctx), d2 = getAffineDimExpr(2, ctx);
+    AffineMap map =
+        op.transposed ? AffineMap::get(3, 0, {d2, d1}, ctx)
+                      : AffineMap::get(3, 0, {d1, d2}, ctx);
+    SmallVector<Value> indices =
+        op.transposed ? SmallVector<Value>{s, c, r} : SmallVector<Value>{s, r, c};
+    Value pad = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+    return vector::TransferReadOp::create(
+        b, loc, VectorType::get({rows, cols}, elementType),
+        computeViews[which], indices, pad, map, ArrayRef<bool>{true, true});
+  }
+
+  Value contractBlock(OpBuilder &b, Value lhs, Value rhs, Value acc) {
+    MLIRContext *ctx = b.getContext();
+    AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+               k = getAffineDimExpr(2, ctx);
+    return vector::ContractionOp::create(
+        b, loc, lhs, rhs, acc,
+        ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}},
+        ArrayRef<vector::IteratorType>{vector::IteratorType::parallel,
+                                       vector::IteratorType::parallel,
+                                       vector::IteratorType::reduction});
+  }
+
+  int64_t warpTileM() const { return program.tileM / warpsM; }
+  int64_t warpTileN() const { return program.tileN / warpsN; }
+
+  /// The accumulators a warp (mma) or lane (FMA) keeps in registers.
+  SmallVector<Value> zeroAccumulators(OpBuilder &b) {
+    SmallVector<Value> accs;
+    Type f32 = b.getF32Type();
+    if (mma) {
+      auto type = VectorType::get({kMmaM, kMmaN}, f32);
+      for (int64_t i = 0; i < warpTileM() / kMmaM * (warpTileN() / kMmaN); ++i)
+        accs.push_back(
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(type)));
+      return accs;
+    }
+    auto type = VectorType::get(
+        {warpTileM() / kLaneRows, warpTileN() / kLaneCols}, f32);
+    accs.push_back(arith::ConstantOp::create(b, loc, b.getZeroAttr(type)));
+    return accs;
+  }
+
+  /// One k step of the warp's math on stage `s`.
+  SmallVector<Value> compute(OpBuilder &b, Value s, ValueRange accs) {
+    SmallVector<Value> next(accs.begin(), accs.end());
+    Value rowBase = mul(b, loc, warpM, warpTileM());
+    Value colBase = mul(b, loc, warpN, warpTileN());
+    if (mma) {
+      int64_t fm = warpTileM() / kMmaM, fn = warpTileN() / kMmaN;
+      for (int64_t kk = 0; kk < program.tileK / kMmaK; ++kk) {
+        Value k = cst(b, loc, kk * kMmaK);
+        SmallVector<Value> a, w;
+        for (int64_t i = 0; i < fm; ++i)
+          a.push_back(readStaged(b, program.lhs, 0, s,
+                                 addConst(b, loc, rowBase, i * kMmaM),
+                                 k, kMmaM, kMmaK));
+        for (int64_t j = 0; j < fn; ++j)
+          w.push_back(readStaged(b, program.rhs, 1, s, k,
+                                 addConst(b, loc, colBase, j * kMmaN),
+                                 kMmaK, kMmaN));
+        for (int64_t i = 0; i < fm; ++i)
+          for (int64_t j = 0; j < fn; ++j)
+            next[i * fn + j] = contractBlock(b, a[i], w[j], next[i * fn + j]);
+      }
+      return next;
+    }
+    int64_t rows = warpTileM() / kLaneRows, cols = warpTileN() / kLaneCols;
+    Value laneRow = divConst(b, loc, lane, kLaneCols);
+    Value laneCol = remConst(b, loc, lane, kLaneCols);
+    Value r0 = add(b, loc, rowBase, mul(b, loc, laneRow, rows));
+    Value c0 = add(b, loc, colBase, mul(b, loc, laneCol, cols));
+    for (int64_t kk = 0; kk < program.tileK; ++kk) {
+      Value k = cst(b, loc, kk);
+      Value a = readStaged(b, program.lhs, 0, s, r0, k, rows, 1);
+      Value w = readStaged(b, program.rhs, 1, s, k, c0, 1, cols);
+      next[0] = contractBlock(b, a, w, next[0]);
+    }
+    return next;
+  }
+
+  /// The pipelined contraction loop; returns the final accumulators.
+  FailureOr<SmallVector<Value>> buildLoop(OpBuilder &b) {
+    Value lb, ub;
+    int64_t step = 1;
+    if (scf::ForOp loop = program.kLoop) {
+      lb = loop.getLowerBound();
+      ub = loop.getUpperBound();
+      std::optional<int64_t> constant = getConstantIntValue(loop.getStep());
+      if (!constant || *constant <= 0)
+        return failure();
+      step = *constant;
+    } else {
+      lb = cst(b, loc, 0);
+      ub = cst(b, loc, 1);
+    }
+    Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+    AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1);
+    // Prologue: stage 0 holds the first step.
+    stageAll(b, lb, c0, cmp(b, loc, arith::CmpIPredicate::slt, lb, ub), -1);
+    SmallVector<Value> init = zeroAccumulators(b);
+    // The loop runs over step numbers j, whose parity picks the stage.
+    Value trips = apply(b, loc, (d1 - d0).ceilDiv(step), {lb, ub});
+    auto loop = scf::ForOp::create(
+        b, loc, c0, trips, c1, init,
+        [&](OpBuilder &b, Location loc, Value j, ValueRange accs) {
+          Value s = remConst(b, loc, j, 2);
+          Value nextJ = addConst(b, loc, j, 1);
+          Value nextIv = apply(b, loc, d0 + d1 * step, {lb, nextJ});
+          // Step j + 1 goes to the other stage while step j is computed;
+          // waiting for all but the newest group leaves step j complete.
+          stageAll(b, nextIv, apply(b, loc, 1 - d0, {s}),
+                   cmp(b, loc, arith::CmpIPredicate::slt, nextJ, trips), 1);
+          gpu::BarrierOp::create(b, loc);
+          SmallVector<Value> next = compute(b, s, accs);
+          // The next iteration refills the stage just read.
+          gpu::BarrierOp::create(b, loc);
+          scf::YieldOp::create(b, loc, next);
+        });
+    pipelinedLoop = loop;
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// Replays the chain of elementwise ops between the block result and the
+  /// write on a [1, kOutChunk] chunk at (row, col) of the block.
+  FailureOr<Value> replay(OpBuilder &b, Value v, Value chunkValue, Value row,
+                          Value col, DenseMap<Value, Value> &done) {
+    if (v == program.result)
+      return chunkValue;
+    if (auto it = done.find(v); it != done.end())
+      return it->second;
+    Operation *def = v.getDefiningOp();
+    auto write = program.write;
+    auto shapeOf = [&](Type t) {
+      return VectorType::get({1, kOutChunk},
+                             cast<VectorType>(t).getElementType());
+    };
+    SmallVector<Value> at = {
+        add(b, loc, write.getIndices()[0], row),
+        add(b, loc, write.getIndices()[1], col)};
+    if (auto read = dyn_cast_or_null<vector::TransferReadOp>(def)) {
+      if (read.getBase() != write.getBase() ||
+          read.getIndices() != write.getIndices() || read.getMask())
+        return failure();
+      Value r = vector::TransferReadOp::create(
+          b, loc, shapeOf(read.getType()), read.getBase(), at,
+          read.getPadding(), ArrayRef<bool>{false, false});
+      done[v] = r;
+      return r;
+    }
+    if (!def || def->getNumResults() != 1 || def->getNumRegions() ||
+        !OpTrait::hasElementwiseMappableTraits(def))
+      return failure();
+    IRMapping mapping;
+    for (Value operand : def->getOperands()) {
+      FailureOr<Value> x = replay(b, operand, chunkValue, row, col, done);
+      if (failed(x))
+        return failure();
+      mapping.map(operand, *x);
+    }
+    Operation *clone = b.clone(*def, mapping);
+    clone->getResult(0).setType(shapeOf(v.getType()));
+    done[v] = clone->getResult(0);
+    return clone->getResult(0);
+  }
+
+  /// Writes the accumulators back through shared memory, one warp row at a
+  /// time, applying the tile program's epilogue per chunk.
+  LogicalResult buildEpilogue(OpBuilder &b, ValueRange accs) {
+    int64_t wtm = warpTileM(), wtn = warpTileN();
+    int64_t ldc = program.tileN + kOutChunk;
+    Value out = view(b, 0, {wtm, ldc}, b.getF32Type());
+    Value c0 = cst(b, loc, 0);
+    Value colBase = mul(b, loc, warpN, wtn);
+    auto write = program.write;
+    Value target = write.getBase();
+    Value rowsInTarget = memref::DimOp::create(b, loc, target, 0);
+    int64_t numChunks = wtm * program.tileN / kOutChunk;
+    int64_t chunksPerRow = program.tileN / kOutChunk;
+    for (int64_t phase = 0; phase < warpsM; ++phase) {
+      scf::IfOp::create(
+          b, loc,
+          cmp(b, loc, arith::CmpIPredicate::eq, warpM, cst(b, loc, phase)),
+          [&](OpBuilder &b, Location loc) {
+            if (mma) {
+              int64_t fn = wtn / kMmaN;
+              for (auto [index, acc] : llvm::enumerate(accs)) {
+                int64_t i = index / fn, j = index % fn;
+                vector::TransferWriteOp::create(
+                    b, loc, acc, out,
+                    ValueRange{cst(b, loc, i * kMmaM),
+                               addConst(b, loc, colBase, j * kMmaN)},
+                    ArrayRef<bool>{true, true});
+              }
+            } else {
+              int64_t rows = wtm / kLaneRows, cols = wtn / kLaneCols;
+              Value laneRow =
+                  divConst(b, loc, lane, kLaneCols);
+              Value laneCol =
+                  remConst(b, loc, lane, kLaneCols);
+              vector::TransferWriteOp::create(
+                  b, loc, accs[0], out,
+                  ValueRange{mul(b, loc, laneRow, rows),
+                             add(b, loc, colBase, mul(b, loc, laneCol, cols))},
+                  ArrayRef<bool>{true, true});
+            }
+            scf::YieldOp::create(b, loc);
+          });
+      gpu::BarrierOp::create(b, loc);
+      for (int64_t q = 0; q * numThreads < numChunks; ++q) {
+        Value id = addConst(b, loc, tid, q * numThreads);
+        Value r = divConst(b, loc, id, chunksPerRow);
+        Value c = mul(
+            b, loc,
+            remConst(b, loc, id, chunksPerRow),
+            kOutChunk);
+        Value row = addConst(b, loc, r, phase * wtm);
+        Value inRows = cmp(b, loc, arith::CmpIPredicate::slt, row, rowsInTarget);
+        if ((q + 1) * numThreads > numChunks)
+          inRows = arith::AndIOp::create(
+              b, loc, inRows,
+              cmp(b, loc, arith::CmpIPredicate::ult, id,
+                  cst(b, loc, numChunks)));
+        LogicalResult status = success();
+        scf::IfOp::create(
+            b, loc, inRows, [&](OpBuilder &b, Location loc) {
+              Value pad = arith::ConstantOp::create(b, loc,
+                                                    b.getF32FloatAttr(0));
+              Value chunkValue = vector::TransferReadOp::create(
+                  b, loc, VectorType::get({1, kOutChunk}, b.getF32Type()), out,
+                  ValueRange{r, c}, pad, ArrayRef<bool>{true, true});
+              DenseMap<Value, Value> done;
+              FailureOr<Value> value =
+                  replay(b, write.getVector(), chunkValue, row, c, done);
+              if (failed(value)) {
+                status = failure();
+              } else {
+                SmallVector<Value> at = {
+                    add(b, loc, write.getIndices()[0], row),
+                    add(b, loc, write.getIndices()[1], c)};
+                vector::TransferWriteOp::create(b, loc, *value, target, at,
+                                                ArrayRef<bool>{false, false});
+              }
+              scf::YieldOp::create(b, loc);
+            });
+        if (failed(status))
+          return write.emitOpError(
+              "gmm-map-to-gpu cannot replay the block epilogue (expected "
+              "elementwise ops and reads of the written block)");
+      }
+      gpu::BarrierOp::create(b, loc);
+    }
+    (void)c0;
+    return success();
+  }
+};
+
+LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
+                                  BlockProgram &program) {
+  scf::ForallOp forall = program.forall;
+  Location loc = forall.getLoc();
+  if (!forall.isNormalized() || !forall.getOutputs().empty())
+    return forall.emitOpError("gmm-map-to-gpu expects a normalized, "
+                              "bufferized scf.forall");
+  int64_t elementBytes = program.elementType.getIntOrFloatBitWidth() / 8;
+  int64_t offset = 0;
+  KernelBuilder::layout(program.lhs, elementBytes, offset);
+  KernelBuilder::layout(program.rhs, elementBytes, offset);
+  int64_t bytes = std::max(offset, KernelBuilder::outBytes(program, warpsM));
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(forall);
+  // One block per forall iteration, the last forall dimension fastest.
+  SmallVector<Value> bounds;
+  for (OpFoldResult ub : forall.getMixedUpperBound())
+    bounds.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, ub));
+  Value grid = cst(rewriter, loc, 1);
+  for (Value ub : bounds)
+    grid = arith::MulIOp::create(rewriter, loc, grid, ub);
+  Value c1 = cst(rewriter, loc, 1);
+  auto bufferType = MemRefType::get(
+      {bytes}, rewriter.getI8Type(), AffineMap(),
+      gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid, c1, c1, cst(rewriter, loc, numThreads()), c1, c1,
+      Value(), Type(), ValueRange{}, TypeRange{bufferType});
+  launch->setAttr("gmm.kernel", rewriter.getStringAttr("tile"));
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToStart(&body);
+  auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(terminator);
+
+  // Delinearize the block id into the forall's induction variables.
+  IRMapping mapping;
+  Value linear = launch.getBlockIds().x;
+  for (int64_t d = bounds.size() - 1; d >= 0; --d) {
+    Value iv = d == 0 ? linear
+                      : arith::RemUIOp::create(rewriter, loc, linear,
+                                               bounds[d]);
+    mapping.map(forall.getInductionVars()[d], iv);
+    if (d > 0)
+      linear = arith::DivUIOp::create(rewriter, loc, linear, bounds[d]);
+  }
+  // Thread coordinates, available to everything below.
+  Value tid = launch.getThreadIds().x;
+  Value warp = divConst(rewriter, loc, tid, kWarpSize);
+  Value lane = remConst(rewriter, loc, tid, kWarpSize);
+  Value warpM = divConst(rewriter, loc, warp, warpsN);
+  Value warpN = remConst(rewriter, loc, warp, warpsN);
+
+  // The forall body, as is: metadata loads, the visit's rows, the guards.
+  for (Operation &op : forall.getBody()->without_terminator())
+    rewriter.clone(op, mapping);
+
+  // Rebuild the contraction in the clone.
+  BlockProgram cloned = program;
+  cloned.contract = cast<vector::ContractionOp>(
+      mapping.lookup(program.contract.getOperation()));
+  for (StagedOperand *op : {&cloned.lhs, &cloned.rhs}) {
+    bool isLhs = op == &cloned.lhs;
+    Operation *read = mapping.lookup(
+        (isLhs ? program.lhs : program.rhs).read.getOperation());
+    op->read = cast<vector::TransferReadOp>(read);
+    for (Value *mask : {&op->maskRows, &op->maskCols})
+      if (*mask)
+        *mask = mapping.lookupOrDefault(*mask);
+  }
+  if (program.kLoop)
+    cloned.kLoop =
+        cast<scf::ForOp>(mapping.lookup(program.kLoop.getOperation()));
+  cloned.result = mapping.lookup(program.result);
+  cloned.write = cast<vector::TransferWriteOp>(
+      mapping.lookup(program.write.getOperation()));
+  KernelBuilder kb(warpsM, warpsN, cloned, loc);
+  kb.buffer = launch.getWorkgroupAttributions().front();
+  kb.tid = tid;
+  kb.warp = warp;
+  kb.lane = lane;
+  kb.warpM = warpM;
+  kb.warpN = warpN;
+
+  Operation *anchor = cloned.kLoop ? cloned.kLoop.getOperation()
+                                   : cloned.contract.getOperation();
+  rewriter.setInsertionPoint(anchor);
+  for (StagedOperand *op : {&kb.program.lhs, &kb.program.rhs}) {
+    Type staged = kb.program.elementType;
+    // ldmatrix and mma.sync come from upstream's f16 path; bf16 data is
+    // read through an f16 view and the mma ops are retyped afterwards.
+    Type computed = staged.isBF16() ? rewriter.getF16Type() : staged;
+    SmallVector<int64_t> shape = {2, op->outer, op->innerPadded};
+    kb.stagedViews.push_back(kb.view(rewriter, op->byteOffset, shape, staged));
+    kb.computeViews.push_back(
+        kb.view(rewriter, op->byteOffset, shape, computed));
+  }
+  FailureOr<SmallVector<Value>> accs = kb.buildLoop(rewriter);
+  if (failed(accs))
+    return program.kLoop.emitOpError(
+        "gmm-map-to-gpu expects a contraction loop with a constant step");
+  rewriter.setInsertionPoint(kb.program.write);
+  if (failed(kb.buildEpilogue(rewriter, *accs)))
+    return failure();
+
+  // Drop the old contraction and its write; what fed only them goes too.
+  rewriter.eraseOp(kb.program.write);
+  Operation *oldLoop = cloned.kLoop ? cloned.kLoop.getOperation() : nullptr;
+  for (bool changed = true; changed;) {
+    SmallVector<Operation *> dead;
+    launch.getBody().walk([&](Operation *op) {
+      if (!op->use_empty() || op->hasTrait<OpTrait::IsTerminator>())
+        return;
+      if (op == oldLoop || isa<vector::TransferReadOp>(op) ||
+          isMemoryEffectFree(op))
+        dead.push_back(op);
+    });
+    changed = !dead.empty();
+    for (Operation *op : dead)
+      rewriter.eraseOp(op);
+  }
+  rewriter.eraseOp(forall);
+  return finalizeKernel(rewriter, launch, kb.pipelinedLoop,
+                        program.elementType.isBF16());
+}
+
+/// Upstream's vector-to-nvgpu conversion for the 16-bit path, then the bf16
+/// retyping of its f16 mma.sync ops.
+/// MLIR 22's vector-to-nvgpu conversion takes every arith op that has an
+/// mma elementwise counterpart (addi, subi, muli, divui, ...) under its root
+/// for a matrix op, scalars included, and then fails on them. The index
+/// computations under the root use the index dialect instead, which means
+/// the same and lowers the same.
+void hideIndexArith(RewriterBase &rewriter, Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (op->getNumResults() == 1 && op->getResult(0).getType().isIndex() &&
+        isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
+            arith::DivSIOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    Value x = op->getOperand(0), y = op->getOperand(1);
+    Location loc = op->getLoc();
+    Value r = TypeSwitch<Operation *, Value>(op)
+                  .Case([&](arith::AddIOp) {
+                    return index::AddOp::create(rewriter, loc, x, y);
+                  })
+                  .Case([&](arith::SubIOp) {
+                    return index::SubOp::create(rewriter, loc, x, y);
+                  })
+                  .Case([&](arith::MulIOp) {
+                    return index::MulOp::create(rewriter, loc, x, y);
+                  })
+                  .Case([&](arith::DivUIOp) {
+                    return index::DivUOp::create(rewriter, loc, x, y);
+                  })
+                  .Default([&](Operation *) {
+                    return index::DivSOp::create(rewriter, loc, x, y);
+                  });
+    rewriter.replaceOp(op, r);
+  }
+}
+
+/// Lowers what is left of the vector dialect in a kernel (FMA contractions,
+/// epilogue and FMA-path transfers) to 1-D loads, stores and FMAs that
+/// convert-gpu-to-nvvm handles in every address space.
+LogicalResult lowerKernelVectors(gpu::LaunchOp launch) {
+  MLIRContext *ctx = launch.getContext();
+  {
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorContractLoweringPatterns(
+        patterns, vector::VectorContractLowering::OuterProduct);
+    vector::populateVectorOuterProductLoweringPatterns(patterns);
+    vector::populateVectorTransposeLoweringPatterns(
+        patterns, vector::VectorTransposeLowering::EltWise);
+    VectorTransferToSCFOptions options;
+    options.enableFullUnroll(true);
+    populateVectorToSCFConversionPatterns(patterns, options);
+    if (failed(applyPatternsGreedily(launch, std::move(patterns))))
+      return failure();
+  }
+  RewritePatternSet patterns(ctx);
+  vector::populateVectorMaskMaterializationPatterns(
+      patterns, /*force32BitVectorIndices=*/true);
+  vector::populateVectorTransferLoweringPatterns(patterns,
+                                                 /*maxTransferRank=*/1);
+  vector::populateVectorMaskOpLoweringPatterns(patterns);
+  vector::populateVectorBroadcastLoweringPatterns(patterns);
+  vector::populateVectorShapeCastLoweringPatterns(patterns);
+  return applyPatternsGreedily(launch, std::move(patterns));
+}
+
+LogicalResult MapToGPU::finalizeKernel(RewriterBase &rewriter,
+                                       gpu::LaunchOp launch, scf::ForOp loop,
+                                       bool bf16) {
+  if (failed(finalizeMma(rewriter, launch, loop, bf16)) ||
+      failed(lowerKernelVectors(launch)))
+    return launch.emitOpError("could not lower the kernel's vector ops");
+  return success();
+}
+
+LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
+                                    gpu::LaunchOp launch, scf::ForOp loop,
+                                    bool bf16) {
+  // Dead-code removal first, so that the old block contraction is gone.
+  {
+    RewritePatternSet patterns(launch.getContext());
+    if (failed(applyPatternsGreedily(launch, std::move(patterns))))
+      return failure();
+  }
+  bool has16Bit = false;
+  launch.walk([&](vector::ContractionOp op) {
+    has16Bit |= getElementTypeOrSelf(op.getLhsType()).getIntOrFloatBitWidth() ==
+                16;
+  });
+  if (!has16Bit || !convertMma)
+    return success();
+  hideIndexArith(rewriter, launch);
+  {
+    // The conversion expects contractions in mma.sync's row x col form,
+    // with the transposes folded into the reads.
+    RewritePatternSet patterns(launch.getContext());
+    populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
+    if (failed(applyPatternsGreedily(loop, std::move(patterns))))
+      return launch.emitOpError("could not prepare the warp contractions");
+  }
+  if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, launch)))
+    return launch.emitOpError("vector-to-nvgpu conversion of the warp "
+                              "contractions failed");
+  {
+    // The conversion leaves the replaced vector ops behind, dead.
+    RewritePatternSet patterns(launch.getContext());
+    if (failed(applyPatternsGreedily(launch, std::move(patterns))))
+      return failure();
+  }
+  if (!bf16)
+    return success();
+  SmallVector<nvgpu::MmaSyncOp> mmas;
+  launch.walk([&](nvgpu::MmaSyncOp op) { mmas.push_back(op); });
+  MLIRContext *ctx = launch.getContext();
+  Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
+  for (nvgpu::MmaSyncOp op : mmas) {
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    // Each row of an f16 fragment is one 32-bit register of two bf16.
+    auto registers = [&](Value fragment) -> SmallVector<Value> {
+      SmallVector<Value> regs;
+      auto type = cast<VectorType>(fragment.getType());
+      for (int64_t r = 0; r < type.getDimSize(0); ++r) {
+        Value row = vector::ExtractOp::create(rewriter, loc, fragment,
+                                              ArrayRef<int64_t>{r});
+        Value cast = vector::BitCastOp::create(
+            rewriter, loc, VectorType::get({1}, i32), row);
+        regs.push_back(vector::ExtractOp::create(rewriter, loc, cast,
+                                                 ArrayRef<int64_t>{0}));
+      }
+      return regs;
+    };
+    SmallVector<Value> a = registers(op.getMatrixA());
+    SmallVector<Value> bReg = registers(op.getMatrixB());
+    SmallVector<Value> c;
+    auto accType = cast<VectorType>(op.getMatrixC().getType());
+    if (!accType.getElementType().isF32())
+      return op.emitOpError("bf16 mma.sync needs an f32 accumulator");
+    for (int64_t r = 0; r < accType.getDimSize(0); ++r)
+      for (int64_t e = 0; e < accType.getDimSize(1); ++e)
+        c.push_back(vector::ExtractOp::create(rewriter, loc, op.getMatrixC(),
+                                              ArrayRef<int64_t>{r, e}));
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(c.size(), f32));
+    std::array<NVVM::MMATypes, 2> types = {NVVM::MMATypes::bf16,
+                                           NVVM::MMATypes::bf16};
+    std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
+                                              NVVM::MMALayout::col};
+    SmallVector<int64_t> shape = llvm::to_vector(op.getMmaShapeAsArray());
+    auto mma = NVVM::MmaOp::create(rewriter, loc, structType, a, bReg, c,
+                                   shape, std::nullopt, std::nullopt, types,
+                                   layouts);
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < static_cast<int64_t>(c.size()); ++i)
+      elements.push_back(LLVM::ExtractValueOp::create(rewriter, loc,
+                                                      mma.getResult(), i));
+    Value result =
+        vector::FromElementsOp::create(rewriter, loc, accType, elements);
+    rewriter.replaceOp(op, result);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Host code
+//===----------------------------------------------------------------------===//
+
+bool isOurLaunch(Operation *op) {
+  return isa<gpu::LaunchOp>(op);
+}
+
+/// Whether `op` may stay on the host: it touches no memory (views and dims
+/// are fine) and holds nothing that does.
+bool isHostPure(Operation *op) {
+  if (isa<memref::DimOp, memref::ExtractStridedMetadataOp>(op))
+    return true;
+  if (!isMemoryEffectFree(op))
+    return false;
+  bool pure = true;
+  op->walk([&](Operation *nested) {
+    if (nested != op && !isMemoryEffectFree(nested) &&
+        !isa<memref::DimOp>(nested))
+      pure = false;
+  });
+  return pure;
+}
+
+/// Whether `op` holds work that must stay under host control: a launch, or
+/// a device allocation, copy or fill.
+bool holdsHostWork(Operation *op) {
+  bool found = false;
+  op->walk([&](Operation *nested) {
+    if (isa<gpu::LaunchOp, gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
+            gpu::MemsetOp, gpu::WaitOp>(nested))
+      found = true;
+  });
+  return found;
+}
+
+/// Makes `op` (an async-capable gpu op created without dependencies) wait
+/// for a fresh token and be waited for.
+template <typename OpTy, typename... Args>
+OpTy createSynchronous(OpBuilder &b, Location loc, Args &&...args) {
+  Type token = gpu::AsyncTokenType::get(b.getContext());
+  Value start =
+      gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
+  auto op = OpTy::create(b, loc, std::forward<Args>(args)..., token,
+                         ValueRange{start});
+  return op;
+}
+
+LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
+                                          func::FuncOp func) {
+  Type tokenType = gpu::AsyncTokenType::get(func.getContext());
+  auto waitFor = [&](Location loc, Value token) {
+    gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});
+  };
+  auto startToken = [&](Location loc) {
+    return gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+        .getAsyncToken();
+  };
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (op->getParentOfType<gpu::LaunchOp>())
+      return;
+    if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
+            memref::CopyOp, linalg::FillOp>(op))
+      ops.push_back(op);
+  });
+  SmallVector<gpu::AllocOp> allocs;
+  for (Operation *op : ops) {
+    Location loc = op->getLoc();
+    rewriter.setInsertionPoint(op);
+    if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+      auto type = cast<MemRefType>(op->getResult(0).getType());
+      if (type.getMemorySpace())
+        return op->emitOpError("gmm-map-to-gpu: unexpected memory space");
+      Value start = startToken(loc);
+      auto alloc = gpu::AllocOp::create(
+          rewriter, loc, type, tokenType, ValueRange{start},
+          op->getOperands(), ValueRange{}, /*hostShared=*/false);
+      waitFor(loc, alloc.getAsyncToken());
+      rewriter.replaceOp(op, alloc.getMemref());
+      allocs.push_back(alloc);
+      continue;
+    }
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      Value start = startToken(loc);
+      auto free = gpu::DeallocOp::create(rewriter, loc, tokenType,
+                                         ValueRange{start},
+                                         dealloc.getMemref());
+      waitFor(loc, free.getAsyncToken());
+      rewriter.eraseOp(op);
+      continue;
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      auto source = cast<MemRefType>(copy.getSource().getType());
+      auto target = cast<MemRefType>(copy.getTarget().getType());
+      // The driver copies contiguous buffers; strided copies run in a
+      // kernel (left to the partitioning).
+      if (!source.getLayout().isIdentity() ||
+          !target.getLayout().isIdentity())
+        continue;
+      Value start = startToken(loc);
+      auto memcpy = gpu::MemcpyOp::create(rewriter, loc, tokenType,
+                                          ValueRange{start}, copy.getTarget(),
+                                          copy.getSource());
+      waitFor(loc, memcpy.getAsyncToken());
+      rewriter.eraseOp(op);
+      continue;
+    }
+    auto fill = cast<linalg::FillOp>(op);
+    if (!fill.hasPureBufferSemantics() || fill.getOutputs().size() != 1)
+      continue;
+    Value target = fill.getOutputs().front();
+    auto type = cast<MemRefType>(target.getType());
+    Type element = type.getElementType();
+    unsigned width = element.isIntOrFloat() ? element.getIntOrFloatBitWidth()
+                                            : 0;
+    if (!type.getLayout().isIdentity() || (width != 16 && width != 32))
+      continue;
+    Value start = startToken(loc);
+    auto memset = gpu::MemsetOp::create(rewriter, loc, tokenType,
+                                        ValueRange{start}, target,
+                                        fill.getInputs().front());
+    waitFor(loc, memset.getAsyncToken());
+    rewriter.eraseOp(op);
+  }
+
+  // Free what does not leave the function, at the end of its block.
+  for (gpu::AllocOp alloc : allocs) {
+    Block *block = alloc->getBlock();
+    SmallVector<Value> worklist = {alloc.getMemref()};
+    bool escapes = false, freed = false;
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        if (user->hasTrait<OpTrait::IsTerminator>() &&
+            !isa<gpu::TerminatorOp>(user))
+          escapes = true;
+        if (isa<gpu::DeallocOp>(user))
+          freed = true;
+        if (isa<ViewLikeOpInterface>(user) || isa<memref::CastOp>(user))
+          for (Value r : user->getResults())
+            worklist.push_back(r);
+      }
+    }
+    if (freed)
+      continue;
+    if (escapes) {
+      if (block != &func.getBody().front())
+        return alloc.emitOpError(
+            "gmm-map-to-gpu: a buffer allocated in a loop leaves it");
+      continue;
+    }
+    rewriter.setInsertionPoint(block->getTerminator());
+    Location loc = alloc.getLoc();
+    Value start = startToken(loc);
+    auto free = gpu::DeallocOp::create(rewriter, loc, tokenType,
+                                       ValueRange{start}, alloc.getMemref());
+    waitFor(loc, free.getAsyncToken());
+  }
+  return success();
+}
+
+/// Moves runs of memory-touching host ops into single-thread kernels.
+/// Scalars such a kernel computes for later kernels go through one-element
+/// device buffers.
+LogicalResult MapToGPU::partitionHost(RewriterBase &rewriter, Block &block) {
+  SmallVector<Operation *> run;
+  auto flush = [&]() -> LogicalResult {
+    if (run.empty())
+      return success();
+    Location loc = run.front()->getLoc();
+    llvm::SmallPtrSet<Operation *, 8> inRun(run.begin(), run.end());
+    // Pure host ops between the run's ops stay where they are, so the
+    // kernel goes after the run's last op.
+    rewriter.setInsertionPointAfter(run.back());
+    Type tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+    SmallVector<std::pair<Value, Value>> spilled;
+    for (Operation *op : run)
+      for (Value result : op->getResults()) {
+        bool usedOutside = llvm::any_of(result.getUsers(), [&](Operation *u) {
+          Operation *ancestor = block.findAncestorOpInBlock(*u);
+          return !ancestor || !inRun.contains(ancestor);
+        });
+        if (!usedOutside)
+          continue;
+        Type type = result.getType();
+        if (!type.isIntOrIndexOrFloat())
+          return op->emitOpError("gmm-map-to-gpu: a value of type ")
+                 << type << " computed on the device is used on the host";
+        Value start =
+            gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+                .getAsyncToken();
+        auto alloc = gpu::AllocOp::create(
+            rewriter, loc, MemRefType::get({1}, type), tokenType,
+            ValueRange{start}, ValueRange{}, ValueRange{}, false);
+        gpu::WaitOp::create(rewriter, loc, Type(),
+                            ValueRange{alloc.getAsyncToken()});
+        spilled.push_back({result, alloc.getMemref()});
+      }
+    Value c1 = cst(rewriter, loc, 1);
+    auto launch = gpu::LaunchOp::create(rewriter, loc, c1, c1, c1, c1, c1, c1);
+    launch->setAttr("gmm.kernel", rewriter.getStringAttr("serial"));
+    Block &body = launch.getBody().front();
+    rewriter.setInsertionPointToStart(&body);
+    auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+    for (Operation *op : run)
+      op->moveBefore(terminator);
+    rewriter.setInsertionPoint(terminator);
+    Value c0 = cst(rewriter, loc, 0);
+    for (auto [value, buffer] : spilled) {
+      memref::StoreOp::create(rewriter, loc, value, buffer, ValueRange{c0});
+      spills.push_back({value, buffer, launch});
+      // Free the buffer at the end of the block.
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(block.getTerminator());
+      Value start =
+          gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+              .getAsyncToken();
+      auto free = gpu::DeallocOp::create(rewriter, loc, tokenType,
+                                         ValueRange{start}, buffer);
+      gpu::WaitOp::create(rewriter, loc, Type(),
+                          ValueRange{free.getAsyncToken()});
+    }
+    run.clear();
+    return success();
+  };
+
+  SmallVector<Operation *> ops;
+  for (Operation &op : block)
+    ops.push_back(&op);
+  for (Operation *op : ops) {
+    if (op->hasTrait<OpTrait::IsTerminator>()) {
+      if (failed(flush()))
+        return failure();
+      continue;
+    }
+    if (isOurLaunch(op) || isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
+                               gpu::MemsetOp, gpu::WaitOp>(op)) {
+      if (failed(flush()))
+        return failure();
+      continue;
+    }
+    // Pure ops that consume a value of the current run join it.
+    bool feedsFromRun = llvm::any_of(op->getOperands(), [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return def && llvm::is_contained(run, def);
+    });
+    if (isHostPure(op) && !feedsFromRun)
+      continue;
+    if (op->getNumRegions() && holdsHostWork(op)) {
+      if (failed(flush()))
+        return failure();
+      for (Region &region : op->getRegions())
+        for (Block &nested : region)
+          if (failed(partitionHost(rewriter, nested)))
+            return failure();
+      continue;
+    }
+    run.push_back(op);
+  }
+  return flush();
+}
+
+/// Later kernels read spilled scalars from their buffers.
+LogicalResult MapToGPU::reloadSpills(RewriterBase &rewriter) {
+  for (auto [value, buffer, producer] : spills) {
+    DenseMap<Operation *, Value> loaded;
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : value.getUses())
+      if (!producer->isAncestor(use.getOwner()))
+        uses.push_back(&use);
+    for (OpOperand *use : uses) {
+      auto user = use->getOwner()->getParentOfType<gpu::LaunchOp>();
+      if (!user)
+        return use->getOwner()->emitOpError(
+            "gmm-map-to-gpu: uses a value computed on the device on the "
+            "host");
+      Value &load = loaded[user];
+      if (!load) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(&user.getBody().front());
+        Location loc = user.getLoc();
+        load = memref::LoadOp::create(rewriter, loc, buffer,
+                                      ValueRange{cst(rewriter, loc, 0)});
+      }
+      use->set(load);
+    }
+  }
+  spills.clear();
+  return success();
+}
+
+/// Looks through casts, and through scf.if / scf.for results that hand back
+/// the buffer they were given, to the buffer a memref value aliases.
+Value stripAlias(Value v) {
+  while (true) {
+    if (auto cast = v.getDefiningOp<memref::CastOp>()) {
+      v = cast.getSource();
+      continue;
+    }
+    if (auto ifOp = v.getDefiningOp<scf::IfOp>()) {
+      unsigned i = cast<OpResult>(v).getResultNumber();
+      if (ifOp.getElseRegion().empty())
+        return v;
+      Value a = stripAlias(ifOp.thenYield().getOperand(i));
+      Value b = stripAlias(ifOp.elseYield().getOperand(i));
+      if (a != b || ifOp->isAncestor(a.getParentRegion()->getParentOp()))
+        return v;
+      v = a;
+      continue;
+    }
+    if (auto forOp = v.getDefiningOp<scf::ForOp>()) {
+      unsigned i = cast<OpResult>(v).getResultNumber();
+      Value yielded = forOp.getBody()->getTerminator()->getOperand(i);
+      if (stripAlias(yielded) != forOp.getRegionIterArgs()[i])
+        return v;
+      v = forOp.getInitArgs()[i];
+      continue;
+    }
+    return v;
+  }
+}
+
+/// One-Shot Bufferize leaves buffers that loops and branches hand back
+/// unchanged as loop-carried memrefs; forward them to the buffer itself, so
+/// that no buffer value flows out of device code, and drop the self-copies
+/// this reveals.
+void forwardBuffers(RewriterBase &rewriter, func::FuncOp func) {
+  auto replaceWith = [&](Value from, Value to) {
+    if (from == to || from.use_empty())
+      return;
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (auto arg = dyn_cast<BlockArgument>(to))
+      rewriter.setInsertionPointToStart(arg.getOwner());
+    else
+      rewriter.setInsertionPointAfterValue(to);
+    Value replacement = to;
+    if (to.getType() != from.getType())
+      replacement = memref::CastOp::create(rewriter, from.getLoc(),
+                                           from.getType(), to);
+    rewriter.replaceAllUsesExcept(from, replacement,
+                                  replacement.getDefiningOp());
+  };
+  func.walk([&](Operation *op) {
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
+        if (!isa<MemRefType>(arg.getType()))
+          continue;
+        Value yielded = forOp.getBody()->getTerminator()->getOperand(i);
+        if (stripAlias(yielded) != arg)
+          continue;
+        Value init = forOp.getInitArgs()[i];
+        replaceWith(forOp.getResult(i), init);
+        replaceWith(arg, init);
+      }
+      return;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      for (Value result : ifOp.getResults())
+        if (isa<MemRefType>(result.getType()))
+          replaceWith(result, stripAlias(result));
+    }
+  });
+  SmallVector<memref::CopyOp> copies;
+  func.walk([&](memref::CopyOp copy) {
+    if (stripAlias(copy.getSource()) == stripAlias(copy.getTarget()))
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies)
+    rewriter.eraseOp(copy);
+}
+
+void MapToGPU::runOnOperation() {
+  auto module = getOperation();
+  if (warpsM <= 0 || warpsN <= 0) {
+    module.emitError("gmm-map-to-gpu: warps-m and warps-n must be positive");
+    return signalPassFailure();
+  }
+  IRRewriter rewriter(&getContext());
+  bool any = false;
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+    if (func.isExternal())
+      continue;
+    forwardBuffers(rewriter, func);
+    {
+      RewritePatternSet patterns(&getContext());
+      for (Dialect *dialect : getContext().getLoadedDialects())
+        dialect->getCanonicalizationPatterns(patterns);
+      for (RegisteredOperationName op :
+           getContext().getRegisteredOperations())
+        op.getCanonicalizationPatterns(patterns, &getContext());
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+    SmallVector<scf::ForallOp> foralls;
+    func.walk([&](scf::ForallOp op) {
+      if (!op->getParentOfType<scf::ForallOp>())
+        foralls.push_back(op);
+    });
+    for (scf::ForallOp forall : foralls) {
+      BlockProgram program;
+      if (failed(analyze(forall, program)) ||
+          failed(mapForall(rewriter, program)))
+        return signalPassFailure();
+    }
+    if (failed(convertHostMemory(rewriter, func)) ||
+        failed(partitionHost(rewriter, func.getBody().front())) ||
+        failed(reloadSpills(rewriter)))
+      return signalPassFailure();
+    any = true;
+  }
+  if (any)
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+}
+
+} // namespace
