@@ -13,6 +13,9 @@
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
@@ -26,6 +29,9 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -111,7 +117,125 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   addLowerToLLVM(pm);
 }
 
+void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
+                                 const GPUPipelineOptions &options) {
+  // The tile program, as on the CPU but with block-sized tiles.
+  pm.addPass(createGMMNormalize());
+  GMMTileOptions tile;
+  tile.tileM = options.tileM;
+  tile.tileN = options.tileN;
+  tile.tileK = options.tileK;
+  tile.target = "gpu";
+  pm.addPass(createGMMTile(tile));
+  pm.addPass(createGMMMaterializeMetadata());
+  pm.addPass(createConvertGMMToLoops());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Buffers without the deallocation pipeline: gmm-map-to-gpu turns the
+  // allocations into device allocations and frees them itself.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Blocks, warps, shared memory, tensor cores; then kernels.
+  GMMMapToGPUOptions map;
+  map.warpsM = options.warpsM;
+  map.warpsN = options.warpsN;
+  pm.addPass(createGMMMapToGPU(map));
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // No canonicalization here: it would fold the kernels' lowered vector ops
+  // back into n-D forms that convert-gpu-to-nvvm does not handle.
+  pm.addPass(createCSEPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  // Device code to NVVM.
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createLowerAffinePass());
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  device.addPass(arith::createArithExpandOpsPass(expand));
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(createConvertNVGPUToNVVMPass());
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createConvertIndexToLLVMPass());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+
+  // Host code to LLVM: launches and device memory through mgpu* calls.
+  OpPassManager &host = pm.nest<func::FuncOp>();
+  host.addPass(memref::createExpandStridedMetadataPass());
+  host.addPass(createLowerAffinePass());
+  host.addPass(arith::createArithExpandOpsPass(expand));
+  host.addPass(createSCFToControlFlowPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (!options.ptxDir.empty()) {
+    GMMWritePTXOptions write;
+    write.directory = options.ptxDir;
+    pm.addPass(createGMMWritePTX(write));
+  }
+}
+
 namespace {
+struct GPUPipelineCLOptions : public PassPipelineOptions<GPUPipelineCLOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target SM, e.g. sm_80 or sm_90"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features, e.g. +ptx80 (empty: LLVM's default)"),
+      llvm::cl::init("")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Embedded object: isa (PTX), bin (cubin) or fatbin"),
+      llvm::cl::init("isa")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level"),
+                            llvm::cl::init(3)};
+  Option<int64_t> tileM{*this, "tile-m",
+                        llvm::cl::desc("Rows of a block tile (0: heuristic)"),
+                        llvm::cl::init(0)};
+  Option<int64_t> tileN{*this, "tile-n",
+                        llvm::cl::desc("Columns of a block tile (0: heuristic)"),
+                        llvm::cl::init(0)};
+  Option<int64_t> tileK{*this, "tile-k",
+                        llvm::cl::desc("Contraction step (0: heuristic)"),
+                        llvm::cl::init(0)};
+  Option<int64_t> warpsM{*this, "warps-m",
+                         llvm::cl::desc("Warps along a tile's rows"),
+                         llvm::cl::init(2)};
+  Option<int64_t> warpsN{*this, "warps-n",
+                         llvm::cl::desc("Warps along a tile's columns"),
+                         llvm::cl::init(4)};
+  Option<std::string> ptxDir{
+      *this, "ptx-dir",
+      llvm::cl::desc("Write each kernel module's PTX to this directory"),
+      llvm::cl::init("")};
+};
+
 struct CPUPipelineCLOptions : public PassPipelineOptions<CPUPipelineCLOptions> {
   Option<int64_t> tileM{*this, "tile-m",
                         llvm::cl::desc("Rows of a tile (0: heuristic)"),
@@ -141,6 +265,25 @@ void mlir::gmm::registerGMMPipelines() {
         options.tileK = cl.tileK;
         options.parallel = cl.parallel;
         buildCPUPipeline(pm, options);
+      });
+  PassPipelineRegistration<GPUPipelineCLOptions>(
+      "gmm-to-ptx",
+      "Normalize, tile over group visits into CUDA blocks, stage through "
+      "shared memory, use tensor cores (mma.sync) and compile the kernels "
+      "to PTX; host code calls the mgpu* runtime ABI",
+      [](OpPassManager &pm, const GPUPipelineCLOptions &cl) {
+        GPUPipelineOptions options;
+        options.chip = cl.chip;
+        options.features = cl.features;
+        options.format = cl.format;
+        options.optLevel = cl.optLevel;
+        options.tileM = cl.tileM;
+        options.tileN = cl.tileN;
+        options.tileK = cl.tileK;
+        options.warpsM = cl.warpsM;
+        options.warpsN = cl.warpsN;
+        options.ptxDir = cl.ptxDir;
+        buildGPUPipeline(pm, options);
       });
   PassPipelineRegistration<>(
       "gmm-reference-to-llvm",

@@ -14,6 +14,7 @@
 #define GMM_PIPELINES_PIPELINES_H
 
 #include <cstdint>
+#include <string>
 
 namespace mlir {
 class OpPassManager;
@@ -36,6 +37,29 @@ struct CPUPipelineOptions {
 /// then the LLVM dialect. The JIT needs the OpenMP runtime (libomp) when
 /// `parallel` is set.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+struct GPUPipelineOptions {
+  /// The SM the kernels are compiled for (sm_80, sm_90, ...).
+  std::string chip = "sm_90";
+  /// PTX features, e.g. "+ptx80"; empty lets LLVM pick for the chip.
+  std::string features;
+  /// What gpu-module-to-binary embeds: "isa" (PTX text, no CUDA install
+  /// needed), "bin" (cubin) or "fatbin"; the latter two run ptxas.
+  std::string format = "isa";
+  /// LLVM optimization level for the kernels.
+  unsigned optLevel = 3;
+  /// Block tile (m, n, k); 0 leaves the choice to gmm-tile's GPU heuristic.
+  int64_t tileM = 0, tileN = 0, tileK = 0;
+  /// Warps per block along the tile's rows and columns.
+  int64_t warpsM = 2, warpsN = 4;
+  /// When set, the PTX of every kernel module is written to this directory.
+  std::string ptxDir;
+};
+
+/// gmm.ragged_dot to kernels for NVIDIA GPUs and host code that launches
+/// them through the mgpu* runtime ABI (see lib/Runtime), in the LLVM
+/// dialect.
+void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
 
 /// `gmm-reference-to-llvm`: lowers every gmm.ragged_dot directly to loops
 /// (convert-gmm-to-loops), bufferizes (function boundaries included, identity

@@ -143,6 +143,10 @@ struct BlockProgram {
   StagedOperand lhs, rhs;
   vector::TransferWriteOp write;
   Value result; // the accumulated block, as the epilogue consumes it
+  /// The contraction's initial accumulator when it is not zero: the block's
+  /// current values (accumulation into init folded into the contraction).
+  /// The kernel accumulates from zero and the epilogue adds it.
+  Value init;
   Type elementType;
   int64_t tileM = 0, tileN = 0, tileK = 0;
 };
@@ -278,8 +282,12 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
   } else {
     program.result = contract.getResult();
   }
-  if (!matchPattern(init, m_AnyZeroFloat()))
-    return contract.emitOpError("gmm-map-to-gpu expects a zero accumulator");
+  if (!matchPattern(init, m_AnyZeroFloat())) {
+    if (program.kLoop && program.kLoop->isAncestor(init.getParentRegion()->getParentOp()))
+      return contract.emitOpError(
+          "gmm-map-to-gpu expects the initial accumulator outside the loop");
+    program.init = init;
+  }
 
   SmallVector<vector::TransferWriteOp> writes;
   forall.walk([&](vector::TransferWriteOp op) { writes.push_back(op); });
@@ -593,11 +601,36 @@ struct KernelBuilder {
     Value c0 = add(b, loc, colBase, mul(b, loc, laneCol, cols));
     for (int64_t kk = 0; kk < program.tileK; ++kk) {
       Value k = cst(b, loc, kk);
-      Value a = readStaged(b, program.lhs, 0, s, r0, k, rows, 1);
-      Value w = readStaged(b, program.rhs, 1, s, k, c0, 1, cols);
-      next[0] = contractBlock(b, a, w, next[0]);
+      // Column kk of the lane's lhs rows and row kk of its rhs columns;
+      // one FMA per accumulator element.
+      Value a = loadLine(b, program.lhs, 0, s, k, r0, rows, /*alongRows=*/true);
+      Value w =
+          loadLine(b, program.rhs, 1, s, k, c0, cols, /*alongRows=*/false);
+      next[0] = vector::OuterProductOp::create(b, loc, next[0].getType(), a,
+                                               w, next[0]);
     }
     return next;
+  }
+
+  /// Loads `count` staged elements of operand `op` at contraction index `k`,
+  /// starting at `start` along its non-contraction vector dim (rows for the
+  /// lhs, columns for the rhs): one vector load when that dim is the stored
+  /// inner dim, element loads otherwise.
+  Value loadLine(OpBuilder &b, StagedOperand &op, unsigned which, Value s,
+                 Value k, Value start, int64_t count, bool alongRows) {
+    Value view = computeViews[which];
+    Type elementType = cast<MemRefType>(view.getType()).getElementType();
+    // The stored layout is [rows][cols], or [cols][rows] when transposed.
+    bool lineIsInner = alongRows == op.transposed;
+    auto type = VectorType::get({count}, elementType);
+    if (lineIsInner)
+      return vector::LoadOp::create(b, loc, type, view,
+                                    ValueRange{s, k, start});
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < count; ++e)
+      elements.push_back(memref::LoadOp::create(
+          b, loc, view, ValueRange{s, addConst(b, loc, start, e), k}));
+    return vector::FromElementsOp::create(b, loc, type, elements);
   }
 
   /// The pipelined contraction loop; returns the final accumulators.
@@ -751,8 +784,17 @@ struct KernelBuilder {
                   b, loc, VectorType::get({1, kOutChunk}, b.getF32Type()), out,
                   ValueRange{r, c}, pad, ArrayRef<bool>{true, true});
               DenseMap<Value, Value> done;
-              FailureOr<Value> value =
-                  replay(b, write.getVector(), chunkValue, row, c, done);
+              FailureOr<Value> value = success(chunkValue);
+              if (program.init) {
+                FailureOr<Value> init =
+                    replay(b, program.init, chunkValue, row, c, done);
+                if (succeeded(init))
+                  chunkValue =
+                      arith::AddFOp::create(b, loc, chunkValue, *init);
+                value = init;
+              }
+              if (succeeded(value))
+                value = replay(b, write.getVector(), chunkValue, row, c, done);
               if (failed(value)) {
                 status = failure();
               } else {
@@ -851,6 +893,8 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
     cloned.kLoop =
         cast<scf::ForOp>(mapping.lookup(program.kLoop.getOperation()));
   cloned.result = mapping.lookup(program.result);
+  if (program.init)
+    cloned.init = mapping.lookupOrDefault(program.init);
   cloned.write = cast<vector::TransferWriteOp>(
       mapping.lookup(program.write.getOperation()));
   KernelBuilder kb(warpsM, warpsN, cloned, loc);
@@ -1310,10 +1354,12 @@ LogicalResult MapToGPU::partitionHost(RewriterBase &rewriter, Block &block) {
         return failure();
       continue;
     }
-    // Pure ops that consume a value of the current run join it.
+    // Pure ops that consume a value computed on the device (in the current
+    // run or an earlier kernel) run on the device too.
     bool feedsFromRun = llvm::any_of(op->getOperands(), [&](Value v) {
       Operation *def = v.getDefiningOp();
-      return def && llvm::is_contained(run, def);
+      return def && (llvm::is_contained(run, def) ||
+                     def->getParentOfType<gpu::LaunchOp>());
     });
     if (isHostPure(op) && !feedsFromRun)
       continue;
