@@ -26,7 +26,7 @@ set(GMM_INSTALL_PACKAGE_DIR lib${LLVM_LIBDIR_SUFFIX}/cmake/gmm)
 # that set is installed below under gmm's own file name and namespace. Plain
 # add_library targets that the exported libraries link join it here.
 get_property(gmm_exported_libs GLOBAL PROPERTY MLIR_EXPORTS)
-foreach(lib GMMReference)
+foreach(lib GMMReference gmm_cuda_runtime)
   if(TARGET ${lib} AND NOT ${lib} IN_LIST gmm_exported_libs)
     install(TARGETS ${lib}
       EXPORT MLIRTargets

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Runner/JitRunner.h"
+#include "gmm/Runtime/CudaRuntime.h"
 
 #include "gmm/Pipelines/Pipelines.h"
 
@@ -474,6 +475,16 @@ llvm::ArrayRef<PipelineInfo> getPipelines() {
       {"reference",
        "gmm.ragged_dot lowered directly to loops (gmm-reference-to-llvm)",
        [](OpPassManager &pm) { mlir::gmm::buildReferenceToLLVMPipeline(pm); }},
+      {"cuda",
+       "tiled into CUDA blocks with tensor cores, PTX for the device's SM "
+       "(gmm-to-ptx; --target=cuda)",
+       [](OpPassManager &pm) {
+         mlir::gmm::GPUPipelineOptions options;
+         GmmCudaDeviceInfo info;
+         if (gmmCudaAvailable() && gmmCudaGetDeviceInfo(0, info))
+           options.chip = info.chip();
+         mlir::gmm::buildGPUPipeline(pm, options);
+       }},
   };
   return pipelines;
 }
@@ -542,6 +553,12 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
     return makeError("cannot lower @" + name + " to the LLVM dialect" +
                      (firstError ? ": " + *firstError : std::string()));
 
+  if (options.cuda) {
+    std::string why;
+    if (!gmmCudaAvailable(&why))
+      return makeError("cannot run @" + name + " on CUDA: " + why);
+  }
+
   static std::once_flag initTarget;
   std::call_once(initTarget, [] {
     llvm::InitializeNativeTarget();
@@ -563,6 +580,7 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
                      " failed: " + llvm::toString(engine.takeError()));
   result->engine = std::move(*engine);
   result->guardPages = options.guardPages;
+  result->cuda = options.cuda;
   result->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     auto add = [&](llvm::StringRef name, auto *function) {
@@ -582,6 +600,154 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
   return result;
 }
 
+namespace {
+/// The row-major descriptor (allocated, aligned, offset, sizes, strides) of
+/// a dense buffer of `shape` at `data`.
+std::vector<int64_t> denseDescriptor(void *data, ArrayRef<int64_t> shape) {
+  size_t rank = shape.size();
+  std::vector<int64_t> desc(3 + 2 * rank, 0);
+  desc[0] = desc[1] = reinterpret_cast<int64_t>(data);
+  int64_t stride = 1;
+  for (size_t d = rank; d-- > 0;) {
+    desc[3 + d] = shape[d];
+    desc[3 + rank + d] = stride;
+    stride *= std::max<int64_t>(shape[d], 1);
+  }
+  return desc;
+}
+
+/// Elements from the aligned pointer that a strided descriptor reaches.
+int64_t descriptorSpan(const int64_t *desc, size_t rank) {
+  int64_t last = desc[2];
+  for (size_t d = 0; d < rank; ++d) {
+    if (desc[3 + d] <= 0)
+      return 0;
+    last += (desc[3 + d] - 1) * desc[3 + rank + d];
+  }
+  return last + 1;
+}
+
+/// Device memory for one call; freed with the object.
+struct DeviceBuffers {
+  std::vector<std::pair<void *, size_t>> buffers;
+  void *stream = nullptr;
+  ~DeviceBuffers() {
+    for (auto [pointer, size] : buffers)
+      mgpuMemFree(pointer, nullptr);
+    if (stream)
+      mgpuStreamDestroy(stream);
+  }
+  bool owns(const void *p) const {
+    return llvm::any_of(buffers, [&](const std::pair<void *, size_t> &b) {
+      auto *begin = static_cast<const uint8_t *>(b.first);
+      return p >= begin && p < begin + std::max<size_t>(b.second, 1);
+    });
+  }
+};
+
+llvm::Error takeCudaError(StringRef what) {
+  std::string message;
+  if (gmmCudaTakeError(&message))
+    return makeError(what.str() + ": " + message);
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<std::vector<HostTensor>>
+JitFunction::callOnDevice(llvm::ArrayRef<HostTensor> arguments,
+                          double *seconds) {
+  const std::vector<TensorSpec> &argSpecs = signature.arguments;
+  // Failures become errors of this call rather than aborting the process.
+  gmmCudaSetErrorMode(GmmCudaErrorMode::Record);
+  (void)gmmCudaTakeError();
+  DeviceBuffers device;
+  device.stream = mgpuStreamCreate();
+  std::vector<std::vector<int64_t>> descriptors;
+  for (const HostTensor &argument : arguments) {
+    size_t size = argument.bytes.size();
+    void *pointer = mgpuMemAlloc(size, nullptr, /*isHostShared=*/0);
+    if (size && !pointer)
+      break;
+    device.buffers.push_back({pointer, size});
+    mgpuMemcpy(pointer, const_cast<uint8_t *>(argument.bytes.data()), size,
+               device.stream);
+    descriptors.push_back(denseDescriptor(pointer, argument.shape));
+  }
+  mgpuStreamSynchronize(device.stream);
+  if (llvm::Error error = takeCudaError("copying the arguments to the GPU"))
+    return std::move(error);
+
+  std::vector<size_t> resultOffsets;
+  size_t resultWords = 0;
+  for (const TensorSpec &spec : signature.results) {
+    resultOffsets.push_back(resultWords);
+    resultWords += 3 + 2 * spec.shape.size();
+  }
+  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1), 0);
+  void *resultPointer = resultStorage.data();
+  std::vector<void *> argumentPointers;
+  for (std::vector<int64_t> &desc : descriptors)
+    argumentPointers.push_back(desc.data());
+  llvm::SmallVector<void *> packed;
+  if (!signature.results.empty())
+    packed.push_back(&resultPointer);
+  for (void *&pointer : argumentPointers)
+    packed.push_back(&pointer);
+
+  // The compiled code synchronizes after every launch and copy, so the
+  // call's wall time covers the work on the device.
+  auto start = std::chrono::steady_clock::now();
+  llvm::Error error =
+      engine->invokePacked("_mlir_ciface_" + signature.name, packed);
+  auto stop = std::chrono::steady_clock::now();
+  if (error)
+    return makeError("calling @" + signature.name +
+                     " failed: " + llvm::toString(std::move(error)));
+  if (seconds)
+    *seconds = std::chrono::duration<double>(stop - start).count();
+  if (llvm::Error error = takeCudaError("running @" + signature.name))
+    return std::move(error);
+
+  // Results: copy each device buffer to the host, then read it as usual.
+  std::vector<HostTensor> outputs;
+  llvm::SmallVector<void *> freed;
+  for (auto [i, spec] : llvm::enumerate(signature.results)) {
+    int64_t *desc = resultStorage.data() + resultOffsets[i];
+    size_t rank = spec.shape.size();
+    size_t width = getByteWidth(spec.type);
+    std::vector<uint8_t> staging(descriptorSpan(desc, rank) * width);
+    mgpuMemcpy(staging.data(), reinterpret_cast<void *>(desc[1]),
+               staging.size(), device.stream);
+    mgpuStreamSynchronize(device.stream);
+    if (llvm::Error error = takeCudaError("copying the results back"))
+      return std::move(error);
+    std::vector<int64_t> host(desc, desc + 3 + 2 * rank);
+    host[0] = host[1] = reinterpret_cast<int64_t>(staging.data());
+    llvm::Expected<HostTensor> tensor = copyOut(host.data(), spec, i);
+    if (!tensor)
+      return tensor.takeError();
+    outputs.push_back(std::move(*tensor));
+    auto *allocated = reinterpret_cast<void *>(desc[0]);
+    if (allocated && !device.owns(allocated) &&
+        !llvm::is_contained(freed, allocated)) {
+      freed.push_back(allocated);
+      mgpuMemFree(allocated, nullptr);
+    }
+  }
+  for (auto [i, spec] : llvm::enumerate(argSpecs)) {
+    if (!spec.isMemRef)
+      continue;
+    HostTensor tensor = arguments[i];
+    mgpuMemcpy(tensor.bytes.data(), device.buffers[i].first,
+               tensor.bytes.size(), device.stream);
+    mgpuStreamSynchronize(device.stream);
+    outputs.push_back(std::move(tensor));
+  }
+  if (llvm::Error error = takeCudaError("copying the results back"))
+    return std::move(error);
+  return outputs;
+}
+
 llvm::Expected<std::vector<HostTensor>>
 JitFunction::call(llvm::ArrayRef<HostTensor> arguments, double *seconds) {
   const std::vector<TensorSpec> &argSpecs = signature.arguments;
@@ -592,6 +758,8 @@ JitFunction::call(llvm::ArrayRef<HostTensor> arguments, double *seconds) {
   for (auto [i, argument] : llvm::enumerate(arguments))
     if (llvm::Error error = checkArgument(argSpecs[i], argument, i))
       return std::move(error);
+  if (cuda)
+    return callOnDevice(arguments, seconds);
 
   // Descriptors over copies of the arguments.
   if (guardPages != GuardPages::None)

@@ -71,8 +71,11 @@ cl::alias entryAlias("e", cl::desc("Alias for --entry"),
 cl::opt<std::string>
     targetName("target",
                cl::desc("Where to run: cpu (JIT through MLIR's "
-                        "ExecutionEngine); cuda is not available yet"),
-               cl::value_desc("cpu"), cl::init("cpu"), cl::cat(runnerCategory));
+                        "ExecutionEngine) or cuda (the gmm-to-ptx kernels on "
+                        "the first CUDA device, through libgmm_cuda_runtime; "
+                        "implies --pipeline=cuda)"),
+               cl::value_desc("cpu|cuda"), cl::init("cpu"),
+               cl::cat(runnerCategory));
 
 // The description lists the pipelines; main() fills it in.
 cl::opt<std::string> pipelineName("pipeline", cl::value_desc("name"),
@@ -808,11 +811,16 @@ int main(int argc, char **argv) {
   if (!parseCommandLine(argc, argv))
     return 1;
 
-  if (targetName == "cuda")
-    return reportError("the CUDA target is not available yet");
-  if (targetName != "cpu")
+  if (targetName != "cpu" && targetName != "cuda")
     return reportError("unknown --target=" + targetName +
                        " (expected cpu or cuda)");
+  bool cuda = targetName == "cuda";
+  if (cuda && !pipelineName.getNumOccurrences())
+    pipelineName = "cuda";
+  if (cuda != (pipelineName == "cuda"))
+    return reportError("--pipeline=cuda and --target=cuda go together (got "
+                       "--pipeline=" +
+                       pipelineName + " --target=" + targetName + ")");
   const PipelineInfo *pipeline = lookupPipeline(pipelineName);
   if (!pipeline) {
     std::string names;
@@ -833,6 +841,9 @@ int main(int argc, char **argv) {
                          ": expected end, start or none");
     guardPages = *mode;
   }
+  if (cuda && guardPages != GuardPages::None)
+    return reportError("--guard-pages guards host memory; it does not apply "
+                       "to --target=cuda");
   if (groupSizesOption.getNumOccurrences() && groupSizesOption != "uniform" &&
       groupSizesOption != "skewed") {
     auto list =
@@ -932,6 +943,7 @@ int main(int argc, char **argv) {
 
   JitOptions jitOptions;
   jitOptions.guardPages = guardPages;
+  jitOptions.cuda = cuda;
   jitOptions.configurePassManager = [](PassManager &pm) {
     return applyPassManagerCLOptions(pm);
   };
@@ -1001,6 +1013,8 @@ int main(int argc, char **argv) {
                                     *flops / median * 1e-9);
     if (pipelineName == "cpu")
       llvm::outs() << " on " << getNumThreads() << " threads";
+    if (cuda)
+      llvm::outs() << " on the GPU";
     llvm::outs() << "\n";
   }
   llvm::outs().flush();

@@ -155,6 +155,10 @@ struct JitOptions {
   /// Where call() places the argument buffers and the compiled code's own
   /// allocations; JitFunction::setGuardPages() changes it between calls.
   GuardPages guardPages = GuardPages::None;
+  /// Run on the GPU: the pipeline emits mgpu* calls (gmm-to-ptx), compile()
+  /// checks gmmCudaAvailable() before it creates the ExecutionEngine, and
+  /// call() places the arguments in device memory and copies results back.
+  bool cuda = false;
 };
 
 /// The entry function of a module, lowered and JIT-compiled, ready to call.
@@ -195,6 +199,10 @@ private:
   FunctionSignature signature;
   std::unique_ptr<mlir::ExecutionEngine> engine;
   GuardPages guardPages = GuardPages::None;
+  bool cuda = false;
+
+  llvm::Expected<std::vector<HostTensor>>
+  callOnDevice(llvm::ArrayRef<HostTensor> arguments, double *seconds);
 };
 
 } // namespace runner
