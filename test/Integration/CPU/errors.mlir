@@ -46,13 +46,19 @@
 // RUN: not gmm-runner %s -e ragged --arg-shape=0:4 2>&1 | FileCheck %s --check-prefix=RANK
 // RANK: gmm-runner: error: --arg-shape=0:4 has shape [4], but argument 0 (tensor<4x2xf32>) needs shape [4, 2]
 
-// RUN: not gmm-runner %s -e ragged --target=cuda 2>&1 | FileCheck %s --check-prefix=CUDA
-// CUDA: gmm-runner: error: the CUDA target is not available yet
-// RUN: not gmm-runner %s -e ragged --target=cuda 2>&1 | count 1
+// Without a CUDA driver (forced even on a GPU machine), --target=cuda
+// compiles the module for the GPU and then stops with the runtime's reason.
+// RUN: env GMM_CUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1 not gmm-runner %s -e ragged --target=cuda 2>&1 | FileCheck %s --check-prefix=CUDA
+// CUDA: gmm-runner: error: cannot run @ragged on CUDA: no CUDA driver ({{.*}}/nonexistent/libcuda.so.1{{.*}})
+// RUN: env GMM_CUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1 not gmm-runner %s -e ragged --target=cuda 2>&1 | count 1
+// RUN: not gmm-runner %s -e ragged --target=cuda --pipeline=reference 2>&1 | FileCheck %s --check-prefix=CUDA-PIPE
+// CUDA-PIPE: gmm-runner: error: --pipeline=cuda and --target=cuda go together (got --pipeline=reference --target=cuda)
+// RUN: not gmm-runner %s -e ragged --target=cuda --guard-pages 2>&1 | FileCheck %s --check-prefix=CUDA-GUARD
+// CUDA-GUARD: gmm-runner: error: --guard-pages guards host memory; it does not apply to --target=cuda
 // RUN: not gmm-runner %s -e ragged --target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: gmm-runner: error: unknown --target=tpu (expected cpu or cuda)
 // RUN: not gmm-runner %s -e ragged --pipeline=fast 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// PIPELINE: gmm-runner: error: unknown --pipeline=fast (available: cpu, reference)
+// PIPELINE: gmm-runner: error: unknown --pipeline=fast (available: cpu, reference, cuda)
 
 // Bad .npy files.
 // RUN: echo "not numpy" > %t.bad.npy

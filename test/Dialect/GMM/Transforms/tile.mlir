@@ -93,9 +93,10 @@ func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x
 
 // Mode 2 (weight gradient, k-major operands, as the normalized form of
 // x^T dy): a forall over (local group, m-tile, n-tile); global group
-// offset + i is valid when -i <= offset < g - i; the ragged k loop runs over
-// the group's bounds only, and contraction indices past the group's end are
-// zeroed in both operands.
+// offset + i is valid when -i <= offset < g - i; one loop runs over the
+// group's k steps only (kr = start + j * tile_k; with Kc = 1 the kc index
+// folds away), and contraction indices past the group's end are zeroed in
+// both operands.
 
 // CHECK-LABEL: func.func @mode2
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<1x16x1x4xf32>, %[[DY:[a-z0-9]+]]: tensor<1x16x1x3xf32>, %{{.+}}: tensor<1x5xi32>, %[[OFF:[a-z0-9]+]]: tensor<i32>, %[[ACC:[a-z0-9]+]]: tensor<2x1x4x3xbf16>
@@ -115,7 +116,12 @@ func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x
 // CHECK:             %[[G:.+]] = arith.addi %[[OI]], %[[I]]
 // CHECK:             tensor.extract %[[STARTS]][%[[G]]]
 // CHECK:             tensor.extract %[[ENDS]][%[[G]]]
-// CHECK:           scf.for %[[KR:.+]] = %[[B]]#0 to %[[B]]#1 step %[[C8]]
+// CHECK:           %[[SPAN:.+]] = arith.subi %[[B]]#1, %[[B]]#0
+// CHECK:           %[[POS:.+]] = arith.maxsi %[[SPAN]], %[[C0]]
+// CHECK:           %[[STEPS:.+]] = arith.ceildivsi %[[POS]], %[[C8]]
+// CHECK:           scf.for %[[J:.+]] = %[[C0]] to %[[STEPS]] step %{{.+}} iter_args
+// CHECK:             %[[JK:.+]] = arith.muli %[[J]], %[[C8]]
+// CHECK:             %[[KR:.+]] = arith.addi %[[B]]#0, %[[JK]]
 // CHECK:             %[[A:.+]] = vector.transfer_read %[[X]][%[[C0]], %[[KR]], %[[C0]], %[[C0]]]{{.*}} : tensor<1x16x1x4xf32>, vector<8x8xf32>
 // CHECK:             %[[W:.+]] = vector.transfer_read %[[DY]][%[[C0]], %[[KR]], %[[C0]], %[[C0]]]{{.*}} : tensor<1x16x1x3xf32>, vector<8x32xf32>
 // CHECK:             %[[LEFT:.+]] = arith.subi %[[B]]#1, %[[KR]]
