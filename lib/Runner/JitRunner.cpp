@@ -653,6 +653,33 @@ llvm::Error takeCudaError(StringRef what) {
 }
 } // namespace
 
+llvm::Expected<std::vector<int64_t>> JitFunction::invokeOnDescriptors(
+    std::vector<std::vector<int64_t>> &arguments) {
+  if (arguments.size() != signature.arguments.size())
+    return makeError(llvm::formatv("@{0} takes {1} arguments, got {2}",
+                                   signature.name, signature.arguments.size(),
+                                   arguments.size()));
+  size_t resultWords = 0;
+  for (const TensorSpec &spec : signature.results)
+    resultWords += 3 + 2 * spec.shape.size();
+  std::vector<int64_t> results(std::max<size_t>(resultWords, 1), 0);
+  void *resultPointer = results.data();
+  std::vector<void *> argumentPointers;
+  for (std::vector<int64_t> &desc : arguments)
+    argumentPointers.push_back(desc.data());
+  llvm::SmallVector<void *> packed;
+  if (!signature.results.empty())
+    packed.push_back(&resultPointer);
+  for (void *&pointer : argumentPointers)
+    packed.push_back(&pointer);
+  if (llvm::Error error =
+          engine->invokePacked("_mlir_ciface_" + signature.name, packed))
+    return makeError("calling @" + signature.name +
+                     " failed: " + llvm::toString(std::move(error)));
+  results.resize(resultWords);
+  return results;
+}
+
 llvm::Expected<std::vector<HostTensor>>
 JitFunction::callOnDevice(llvm::ArrayRef<HostTensor> arguments,
                           double *seconds) {

@@ -193,6 +193,15 @@ public:
   llvm::Expected<std::vector<HostTensor>>
   call(llvm::ArrayRef<HostTensor> arguments, double *seconds = nullptr);
 
+  /// Calls the compiled function on ready-made memref descriptors (the
+  /// argument buffers may be device pointers, e.g. for benchmarks that keep
+  /// their data on the GPU). Each argument descriptor is {allocated, aligned,
+  /// offset, sizes..., strides...}; the result descriptors come back in the
+  /// same layout, concatenated in result order, and the caller owns their
+  /// buffers (for --target=cuda results, free them with mgpuMemFree).
+  llvm::Expected<std::vector<int64_t>>
+  invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments);
+
 private:
   JitFunction() = default;
 

@@ -721,6 +721,10 @@ struct KernelBuilder {
   /// Writes the accumulators back through shared memory, one warp row at a
   /// time, applying the tile program's epilogue per chunk.
   LogicalResult buildEpilogue(OpBuilder &b, ValueRange accs) {
+    // The last iteration's (zero-filling) copies may still be in flight and
+    // the output staging reuses their bytes: drain them first.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
+    gpu::BarrierOp::create(b, loc);
     int64_t wtm = warpTileM(), wtn = warpTileN();
     int64_t ldc = program.tileN + kOutChunk;
     Value out = view(b, 0, {wtm, ldc}, b.getF32Type());
@@ -1018,8 +1022,12 @@ LogicalResult lowerKernelVectors(gpu::LaunchOp launch) {
 LogicalResult MapToGPU::finalizeKernel(RewriterBase &rewriter,
                                        gpu::LaunchOp launch, scf::ForOp loop,
                                        bool bf16) {
-  if (failed(finalizeMma(rewriter, launch, loop, bf16)) ||
-      failed(lowerKernelVectors(launch)))
+  if (failed(finalizeMma(rewriter, launch, loop, bf16)))
+    return failure();
+  // With convert-mma=0 the warp-level vector ops stay, for inspection.
+  if (!convertMma)
+    return success();
+  if (failed(lowerKernelVectors(launch)))
     return launch.emitOpError("could not lower the kernel's vector ops");
   return success();
 }

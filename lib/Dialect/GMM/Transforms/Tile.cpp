@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -169,6 +170,21 @@ struct Tiler {
   TileSizes tiles;
   Type accType;
   Value offset; // index, 0 without a group offset
+  /// For target=gpu, the tile foralls are mapped to CUDA blocks (the last
+  /// dimension to x). Besides documenting the intent, a mapping keeps
+  /// canonicalization from folding away single-iteration dimensions, so that
+  /// gmm-map-to-gpu always finds the forall.
+  bool gpu = false;
+
+  std::optional<ArrayAttr> mapping(OpBuilder &b, unsigned rank) const {
+    if (!gpu)
+      return std::nullopt;
+    SmallVector<Attribute> dims;
+    for (unsigned d = 0; d < rank; ++d)
+      dims.push_back(gpu::GPUBlockMappingAttr::get(
+          b.getContext(), static_cast<gpu::MappingId>(rank - 1 - d)));
+    return b.getArrayAttr(dims);
+  }
 
   VectorType accVectorType() const {
     return VectorType::get({tiles.m, tiles.n}, accType);
@@ -268,7 +284,7 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
             tensor::DimOp::create(b, loc, schedule.getGroupIds(), 0);
         auto forall = scf::ForallOp::create(
             b, loc, ArrayRef<OpFoldResult>{numNTiles, maxVisits},
-            ValueRange{args[0]}, std::nullopt);
+            ValueRange{args[0]}, mapping(b, 2));
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(forall.getBody());
         Value nTile = forall.getInductionVars()[0];
@@ -384,7 +400,7 @@ Value Tiler::tileMode2(OpBuilder &b, Location loc) {
         Value numGroups = tensor::DimOp::create(b, loc, sizesRow, 0);
         auto forall = scf::ForallOp::create(
             b, loc, ArrayRef<OpFoldResult>{localGroups, numMTiles, numNTiles},
-            ValueRange{args[0]}, std::nullopt);
+            ValueRange{args[0]}, mapping(b, 3));
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(forall.getBody());
         Value i = forall.getInductionVars()[0];
@@ -517,7 +533,7 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);
     Location loc = op.getLoc();
-    Tiler tiler{op, sizes, accType, Value()};
+    Tiler tiler{op, sizes, accType, Value(), target == "gpu"};
     if (Value offsetTensor = op.getGroupOffset()) {
       auto type = cast<RankedTensorType>(offsetTensor.getType());
       SmallVector<Value> indices(type.getRank(), cst(rewriter, loc, 0));

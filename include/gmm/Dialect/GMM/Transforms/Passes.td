@@ -89,6 +89,7 @@ def GMMTile : Pass<"gmm-tile"> {
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
