@@ -32,3 +32,33 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # Tests that execute compiled code need gmm-runner.
 if os.path.exists(os.path.join(config.gmm_tools_dir, "gmm-runner")):
     config.available_features.add("gmm-runner")
+
+# GPU features, for every directory:
+#   cuda-device  the CUDA driver loads and has a device (GPU execution tests)
+#   ptxas        the CUDA toolkit's ptxas is found (%ptxas): PTX tests
+#                assemble each kernel and check its spills
+import ctypes
+import shutil
+
+
+def has_cuda_device():
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    if driver.cuInit(0) != 0:
+        return False
+    count = ctypes.c_int(0)
+    return driver.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+
+
+if has_cuda_device():
+    config.available_features.add("cuda-device")
+
+ptxas = shutil.which("ptxas")
+for root in [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]:
+    if not ptxas and root and os.path.exists(os.path.join(root, "bin", "ptxas")):
+        ptxas = os.path.join(root, "bin", "ptxas")
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

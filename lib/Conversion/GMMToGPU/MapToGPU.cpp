@@ -315,7 +315,8 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
           (numWarps() * kWarpSize))
     return forall.emitOpError("tile sizes ")
            << program.tileM << "x" << program.tileN << "x" << program.tileK
-           << " do not split over " << warpsM << "x" << warpsN << " warps of "
+           << " do not split over " << int64_t(warpsM) << "x" << int64_t(warpsN)
+           << " warps of "
            << unitM << "x" << unitN << "x" << unitK << " "
            << (mma ? "mma.sync" : "FMA") << " steps with " << chunk
            << "-element copies spread evenly over " << numWarps() * kWarpSize

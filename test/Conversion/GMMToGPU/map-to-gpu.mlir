@@ -1,0 +1,99 @@
+// gmm-map-to-gpu on the bufferized output of gmm-tile{target=gpu} and
+// gmm-materialize-metadata: one block per tile visit and n-tile, operand
+// tiles staged through shared memory with cp.async in two stages, warp
+// contractions of m16n8k16 shape, an epilogue through shared memory, and
+// the group metadata in single-thread kernels on device buffers.
+
+// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-tile=target=gpu --gmm-materialize-metadata --canonicalize --cse \
+// RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
+// RUN:   --gmm-map-to-gpu=convert-mma=0 | FileCheck %s
+// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-tile=target=gpu --gmm-materialize-metadata --canonicalize --cse \
+// RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
+// RUN:   --gmm-map-to-gpu | FileCheck %s --check-prefix=MMA
+
+// CHECK-LABEL: func.func @bf16
+// The result lives in device memory and starts as zeros.
+// CHECK:         %[[OUT:.+]], %{{.+}} = gpu.alloc async [%{{.+}}] () : memref<1x1x256x96xbf16>
+// CHECK:         gpu.memset async [%{{.+}}] %[[OUT]], %{{.+}} : memref<1x1x256x96xbf16>, bf16
+// The group bounds (prefix sums) and the visit schedule: serial kernels.
+// CHECK:         gpu.launch blocks
+// CHECK:         } {gmm.kernel = "serial"}
+// CHECK:         %[[COUNT:.+]], %{{.+}} = gpu.alloc async [%{{.+}}] () : memref<1xindex>
+// CHECK:         gpu.launch blocks
+// CHECK:           memref.store %{{.+}}, %[[COUNT]][%{{.+}}] : memref<1xindex>
+// CHECK:         } {gmm.kernel = "serial"}
+// The tile kernel: 256 threads and a 37888-byte workgroup buffer; the
+// visit count comes from the device.
+// CHECK:         gpu.launch blocks(%{{.+}}) in (%{{.+}} = %[[GRID:.+]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:[a-z0-9]+]], %{{.+}}) in (%{{.+}} = %c256{{.*}}, %{{.+}}) workgroup(%[[SMEM:.+]] : memref<37888xi8, #gpu.address_space<workgroup>>)
+// CHECK:           %[[N:.+]] = memref.load %[[COUNT]][%{{.+}}] : memref<1xindex>
+// CHECK:           arith.cmpi ult, %{{.+}}, %[[N]] : index
+// Two stages of the lhs tile (128 x 32, rows padded to 40) and the rhs tile
+// (32 x 128, padded to 136), written as bf16 and read as f16.
+// CHECK:           %[[A:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<37888xi8, #gpu.address_space<workgroup>> to memref<2x128x40xbf16, #gpu.address_space<workgroup>>
+// CHECK:           %[[A16:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<37888xi8, #gpu.address_space<workgroup>> to memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// CHECK:           %[[B:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<37888xi8, #gpu.address_space<workgroup>> to memref<2x32x136xbf16, #gpu.address_space<workgroup>>
+// Prologue: step 0 into stage 0, 16 bytes per copy, zero-filled past the
+// operands' ends.
+// CHECK:           nvgpu.device_async_copy %{{.+}}, %[[A]][%{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x1x256x64xbf16> to memref<2x128x40xbf16, #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.device_async_copy %{{.+}}, %[[B]][%{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x4x64x96xbf16> to memref<2x32x136xbf16, #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.device_async_create_group
+// The k loop: step j + 1 is copied while step j is computed.
+// CHECK:           %[[ACC:.+]]:16 = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args({{.*}}) -> (vector<16x8xf32>,
+// CHECK:             nvgpu.device_async_copy
+// CHECK:             %[[GROUP:.+]] = nvgpu.device_async_create_group
+// CHECK:             nvgpu.device_async_wait %[[GROUP]] {numGroups = 1 : i32}
+// CHECK:             gpu.barrier
+// CHECK:             vector.transfer_read %[[A16]][{{.*}}], %{{.+}} {in_bounds = [true, true]} : memref<2x128x40xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
+// CHECK:             vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// CHECK:             gpu.barrier
+// CHECK:             scf.yield
+// Epilogue: drain the copies, then per warp row: fragments to shared memory,
+// 4-element chunks converted to bf16 and written to the visit's rows only.
+// CHECK:           nvvm.cp.async.wait.group 0
+// CHECK:           %[[C:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<37888xi8, #gpu.address_space<workgroup>> to memref<64x132xf32, #gpu.address_space<workgroup>>
+// CHECK:           vector.transfer_write %[[ACC]]#0, %[[C]]
+// CHECK:           gpu.barrier
+// CHECK:           scf.if
+// CHECK:             vector.transfer_read %[[C]]{{.*}} : memref<64x132xf32, #gpu.address_space<workgroup>>, vector<1x4xf32>
+// CHECK:             arith.truncf %{{.+}} : vector<1x4xf32> to vector<1x4xbf16>
+// CHECK:             vector.transfer_write %{{.+}} : vector<1x4xbf16>, memref<?x96xbf16, strided<[96, 1], offset: ?>>
+// CHECK:         } {gmm.kernel = "tile"}
+// Device buffers that do not leave the function are freed.
+// CHECK:         gpu.dealloc async
+// CHECK:         return %{{.+}} : memref<256x96xbf16>
+
+// MMA-LABEL: func.func @bf16
+// MMA:         gpu.launch
+// MMA:         gpu.launch
+// MMA:         gpu.launch
+// MMA:         gpu.launch
+// MMA:           scf.for
+// MMA:             nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<2x128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// MMA:             nvgpu.ldmatrix %{{.+}} {numTiles = 2 : i32, transpose = true} : memref<2x32x136xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// MMA:             nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// MMA-NOT:         vector.contract
+// MMA:         } {gmm.kernel = "tile"}
+func.func @bf16(%lhs: tensor<256x64xbf16>, %rhs: tensor<4x64x96xbf16>, %gs: tensor<4xi32>) -> tensor<256x96xbf16> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<256x64xbf16>, tensor<4x64x96xbf16>, tensor<4xi32> -> tensor<256x96xbf16>
+  return %0 : tensor<256x96xbf16>
+}
+
+// -----
+
+// K = 6 is not a multiple of 8 elements: rows are not 16-byte aligned, so
+// the lhs is staged with element loads (zero past the end), not cp.async;
+// the weights, 16-byte aligned, still use cp.async.
+// CHECK-LABEL: func.func @unaligned
+// CHECK:         } {gmm.kernel = "tile"}
+// MMA-LABEL: func.func @unaligned
+// MMA:         gpu.launch
+// MMA-NOT:       nvgpu.device_async_copy {{.*}} : memref<1x1x64x6xf16>
+// MMA:           scf.if
+// MMA:             memref.load %{{.+}} : memref<1x1x64x6xf16>
+// MMA:           memref.store %{{.+}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// MMA:           nvgpu.device_async_copy {{.*}} : memref<1x2x6x64xf16> to memref<2x32x136xf16, #gpu.address_space<workgroup>>
+// MMA:         } {gmm.kernel = "tile"}
+func.func @unaligned(%lhs: tensor<64x6xf16>, %rhs: tensor<2x6x64xf16>, %gs: tensor<2xi32>) -> tensor<64x64xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x6xf16>, tensor<2x6x64xf16>, tensor<2xi32> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}

@@ -1,0 +1,74 @@
+// gmm-to-ptx on one bf16, one f16 and one f32 ragged dot: each function's
+// tile kernel is PTX for the chip with tensor-core mma.sync (16-bit inputs)
+// or FMAs (f32), ldmatrix and cp.async into shared memory, and no local
+// memory (the CHECK-NOTs run over all kernels of the function).
+
+// RUN: rm -rf %t && gmm-opt %s -split-input-file --gmm-to-ptx="chip=sm_80 ptx-dir=%t/sm80" -o %t.sm80.mlir
+// RUN: cat %t/sm80/bf16_kernel*.ptx | FileCheck %s --check-prefixes=BF16,SM80
+// RUN: cat %t/sm80/f16_kernel*.ptx | FileCheck %s --check-prefixes=F16,SM80
+// RUN: cat %t/sm80/f32_kernel*.ptx | FileCheck %s --check-prefixes=F32,SM80
+// RUN: gmm-opt %s -split-input-file --gmm-to-ptx="chip=sm_90 ptx-dir=%t/sm90" -o %t.sm90.mlir
+// RUN: cat %t/sm90/bf16_kernel*.ptx | FileCheck %s --check-prefixes=BF16,SM90
+// RUN: cat %t/sm90/f16_kernel*.ptx | FileCheck %s --check-prefixes=F16,SM90
+// RUN: cat %t/sm90/f32_kernel*.ptx | FileCheck %s --check-prefixes=F32,SM90
+// The host module keeps the PTX in gpu.binary ops.
+// RUN: FileCheck %s --input-file=%t.sm80.mlir --check-prefix=HOST
+
+// SM80: .target sm_80
+// SM90: .target sm_90
+// HOST-LABEL: llvm.func @bf16(
+// HOST: llvm.call @mgpuMemAlloc
+// HOST: llvm.call @mgpuMemset
+// HOST: gpu.launch_func @bf16_kernel::@bf16_kernel blocks in
+// HOST: gpu.launch_func @bf16_kernel_2::@bf16_kernel blocks in ({{.*}}) threads in ({{.*}}) : i64 args(
+// HOST: llvm.call @mgpuMemFree
+// HOST: gpu.binary @bf16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {{.*}}, assembly = "
+
+// The tile kernel: a 37 KiB shared buffer, 16-byte asynchronous copies with
+// zero fill, a commit and a wait per step, warp-level ldmatrix and
+// m16n8k16 bf16 mma.sync with f32 accumulators, barriers.
+// BF16-NOT: .local
+// BF16: .shared .align {{[0-9]+}} .b8 {{.*}}[37888]
+// BF16: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{%r[0-9]+}};
+// BF16: cp.async.commit_group;
+// BF16: cp.async.wait_group 1;
+// BF16: bar.sync 0;
+// BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// BF16: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// BF16: cp.async.wait_group 0;
+// BF16-NOT: .local
+func.func @bf16(%lhs: tensor<256x64xbf16>, %rhs: tensor<4x64x96xbf16>, %gs: tensor<4xi32>) -> tensor<256x96xbf16> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<256x64xbf16>, tensor<4x64x96xbf16>, tensor<4xi32> -> tensor<256x96xbf16>
+  return %0 : tensor<256x96xbf16>
+}
+
+// -----
+
+// Transposed weights [g, n, k]: both operands are staged k-contiguous and
+// read without transposition; f16 multiplicands.
+// F16-NOT: .local
+// F16: cp.async.cg.shared.global
+// F16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// F16-NOT: .trans
+// F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// F16-NOT: .local
+func.func @f16(%lhs: tensor<128x64xf16>, %rhs: tensor<2x64x64xf16>, %gs: tensor<2xi32>, %off: tensor<i32>, %acc: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs group_offset(%off : tensor<i32>) init(%acc : tensor<128x64xf32>) dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<128x64xf16>, tensor<2x64x64xf16>, tensor<2xi32> -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+// f32 (mode 2, the weight gradient): FMAs on 4-element chunks, no tensor
+// cores.
+// F32-NOT: .local
+// F32-NOT: mma.sync
+// F32: cp.async.cg.shared.global
+// F32: fma.rn.f32
+// F32-NOT: mma.sync
+// F32-NOT: .local
+func.func @f32(%x: tensor<64x32xf32>, %dy: tensor<64x48xf32>, %gs: tensor<4xi32>) -> tensor<4x32x48xf32> {
+  %0 = gmm.ragged_dot %x, %dy, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0]> : tensor<64x32xf32>, tensor<64x48xf32>, tensor<4xi32> -> tensor<4x32x48xf32>
+  return %0 : tensor<4x32x48xf32>
+}
