@@ -59,6 +59,11 @@ static llvm::cl::opt<int64_t>
 static llvm::cl::opt<int64_t>
     tileK("tile-k", llvm::cl::desc("gmm-tile's tile-k for --pipeline=cpu"),
           llvm::cl::init(0));
+static llvm::cl::opt<std::string> tileTarget(
+    "tile-target",
+    llvm::cl::desc("gmm-tile's target for --pipeline=cpu: cpu, or gpu for "
+                   "the GPU-shaped tile program that gmm-map-to-gpu maps"),
+    llvm::cl::init("cpu"));
 static llvm::cl::opt<bool> verbose("v",
                                    llvm::cl::desc("Print every configuration"));
 static llvm::cl::opt<std::string> guardPagesOption(
@@ -263,16 +268,19 @@ int main(int argc, char **argv) {
     return 1;
   }
   runner::PipelineInfo custom = *known;
-  if (tileM || tileN || tileK) {
-    if (pipelineName != "cpu" || tileM < 0 || tileN < 0 || tileK < 0) {
+  if (tileM || tileN || tileK || tileTarget != "cpu") {
+    if (pipelineName != "cpu" || tileM < 0 || tileN < 0 || tileK < 0 ||
+        (tileTarget != "cpu" && tileTarget != "gpu")) {
       llvm::errs() << "gmm-difftest: error: --tile-m/n/k are non-negative "
-                      "sizes for --pipeline=cpu\n";
+                      "sizes and --tile-target is cpu or gpu, for "
+                      "--pipeline=cpu\n";
       return 1;
     }
     mlir::gmm::CPUPipelineOptions options;
     options.tileM = tileM;
     options.tileN = tileN;
     options.tileK = tileK;
+    options.tileTarget = tileTarget;
     custom.build = [options](mlir::OpPassManager &pm) {
       mlir::gmm::buildCPUPipeline(pm, options);
     };
@@ -329,6 +337,8 @@ int main(int argc, char **argv) {
   llvm::outs() << "pipeline " << pipeline->name;
   if (tileM || tileN || tileK)
     llvm::outs() << " (tiles " << tileM << "x" << tileN << "x" << tileK << ")";
+  if (tileTarget != "cpu")
+    llvm::outs() << " (tile target " << tileTarget << ")";
   if (adversarial)
     llvm::outs() << ", adversarial group sizes";
   if (guardModes.front() != runner::GuardPages::None) {
