@@ -24,12 +24,29 @@ example)
   if [ ${#files[@]} -eq 0 ]; then
     files=("$repo"/examples/*.mlir)
   fi
+  ptx=$build/ptx
   for f in "${files[@]}"; do
+    name=$(basename "$f" .mlir)
     echo "== gmm-opt $f (parse, verify, print)"
     "$build/bin/gmm-opt" "$f"
     echo "== gmm-runner $f: run on the CPU and check against the C++ reference"
     "$build/bin/gmm-runner" "$f" --seed=1 --group-sizes=skewed \
       --check --repeat=5
+    echo "== gmm-opt $f --gmm-to-ptx: PTX for sm_90 in $ptx/$name"
+    rm -rf "${ptx:?}/$name"
+    "$build/bin/gmm-opt" "$f" --gmm-to-ptx="chip=sm_90 ptx-dir=$ptx/$name" \
+      -o /dev/null
+    for p in "$ptx/$name"/*.ptx; do
+      echo "   $p: $(grep -c 'mma.sync' "$p") mma.sync, $(grep -c 'cp.async.cg' "$p") cp.async, $(grep -c 'ldmatrix' "$p") ldmatrix"
+    done
+    if "$build/bin/gmm-runner" --cuda-available >/dev/null 2>&1; then
+      echo "== gmm-runner $f --target=cuda: run on the GPU and check"
+      "$build/bin/gmm-runner" "$f" --target=cuda --seed=1 \
+        --group-sizes=skewed --check --repeat=5
+    else
+      reason=$("$build/bin/gmm-runner" --cuda-available 2>&1 | sed 's/^no: //' || true)
+      echo "== no GPU run: $reason"
+    fi
   done
   ;;
 test)

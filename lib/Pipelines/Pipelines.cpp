@@ -15,10 +15,10 @@
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -93,6 +93,7 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   tile.tileM = options.tileM;
   tile.tileN = options.tileN;
   tile.tileK = options.tileK;
+  tile.target = options.tileTarget;
   pm.addPass(createGMMTile(tile));
   pm.addPass(createGMMMaterializeMetadata());
   // Whatever could not be normalized takes the reference lowering.
@@ -218,9 +219,9 @@ struct GPUPipelineCLOptions : public PassPipelineOptions<GPUPipelineCLOptions> {
   Option<int64_t> tileM{*this, "tile-m",
                         llvm::cl::desc("Rows of a block tile (0: heuristic)"),
                         llvm::cl::init(0)};
-  Option<int64_t> tileN{*this, "tile-n",
-                        llvm::cl::desc("Columns of a block tile (0: heuristic)"),
-                        llvm::cl::init(0)};
+  Option<int64_t> tileN{
+      *this, "tile-n", llvm::cl::desc("Columns of a block tile (0: heuristic)"),
+      llvm::cl::init(0)};
   Option<int64_t> tileK{*this, "tile-k",
                         llvm::cl::desc("Contraction step (0: heuristic)"),
                         llvm::cl::init(0)};
@@ -246,6 +247,11 @@ struct CPUPipelineCLOptions : public PassPipelineOptions<CPUPipelineCLOptions> {
   Option<int64_t> tileK{*this, "tile-k",
                         llvm::cl::desc("Contraction step (0: heuristic)"),
                         llvm::cl::init(0)};
+  Option<std::string> tileTarget{
+      *this, "tile-target",
+      llvm::cl::desc("gmm-tile's target: cpu, or gpu for the GPU-shaped tile "
+                     "program"),
+      llvm::cl::init("cpu")};
   Option<bool> parallel{*this, "parallel",
                         llvm::cl::desc("Run tile visits on OpenMP threads"),
                         llvm::cl::init(true)};
@@ -263,6 +269,7 @@ void mlir::gmm::registerGMMPipelines() {
         options.tileM = cl.tileM;
         options.tileN = cl.tileN;
         options.tileK = cl.tileK;
+        options.tileTarget = cl.tileTarget;
         options.parallel = cl.parallel;
         buildCPUPipeline(pm, options);
       });

@@ -653,8 +653,8 @@ llvm::Error takeCudaError(StringRef what) {
 }
 } // namespace
 
-llvm::Expected<std::vector<int64_t>> JitFunction::invokeOnDescriptors(
-    std::vector<std::vector<int64_t>> &arguments) {
+llvm::Expected<std::vector<int64_t>>
+JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments) {
   if (arguments.size() != signature.arguments.size())
     return makeError(llvm::formatv("@{0} takes {1} arguments, got {2}",
                                    signature.name, signature.arguments.size(),

@@ -22,6 +22,7 @@
 #include "gmm/Runner/JitRunner.h"
 #include "gmm/Runner/Npy.h"
 #include "gmm/Runner/RaggedDotCheck.h"
+#include "gmm/Runtime/CudaRuntime.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -136,6 +137,12 @@ cl::opt<std::string> groupOffsetOption(
     "group-offset",
     cl::desc("Value of the gmm.ragged_dot's group_offset argument (default 0)"),
     cl::value_desc("N"), cl::init("0"), cl::cat(runnerCategory));
+
+cl::opt<bool> cudaAvailable(
+    "cuda-available",
+    cl::desc("Say whether --target=cuda can run here (the first CUDA "
+             "device and its SM, or why not) and exit: 0 when it can"),
+    cl::cat(runnerCategory));
 
 cl::opt<bool> printResults(
     "print",
@@ -810,6 +817,16 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   if (!parseCommandLine(argc, argv))
     return 1;
+  if (cudaAvailable) {
+    std::string why;
+    GmmCudaDeviceInfo info;
+    if (!gmmCudaAvailable(&why) || !gmmCudaGetDeviceInfo(0, info, &why)) {
+      llvm::outs() << "no: " << why << "\n";
+      return 1;
+    }
+    llvm::outs() << "yes: " << info.name << " (" << info.chip() << ")\n";
+    return 0;
+  }
 
   if (targetName != "cpu" && targetName != "cuda")
     return reportError("unknown --target=" + targetName +

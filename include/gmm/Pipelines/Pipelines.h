@@ -25,6 +25,10 @@ namespace gmm {
 struct CPUPipelineOptions {
   /// Tile sizes (m, n, k); 0 leaves the choice to gmm-tile's heuristic.
   int64_t tileM = 0, tileN = 0, tileK = 0;
+  /// gmm-tile's target: "gpu" runs the GPU-shaped tile program (block tiles,
+  /// foralls mapped to blocks) on the CPU, as the differential test does to
+  /// cover what gmm-map-to-gpu maps.
+  std::string tileTarget = "cpu";
   /// Run the tile visits on OpenMP threads (the runtime decides how many,
   /// e.g. OMP_NUM_THREADS); otherwise on one thread.
   bool parallel = true;

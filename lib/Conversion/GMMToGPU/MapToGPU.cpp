@@ -53,9 +53,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
 namespace gmm {
@@ -130,9 +130,7 @@ struct StagedOperand {
   int64_t outer = 0, inner = 0, innerPadded = 0;
   int64_t byteOffset = 0, bytes = 0; // both stages
 
-  MemRefType sourceType() {
-    return cast<MemRefType>(read.getBase().getType());
-  }
+  MemRefType sourceType() { return cast<MemRefType>(read.getBase().getType()); }
 };
 
 /// Everything gmm-map-to-gpu needs to know about one tile forall.
@@ -253,8 +251,7 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
                                 "operands to be (masked, extended) "
                                 "transfer_reads of buffers");
   program.elementType = program.lhs.read.getVectorType().getElementType();
-  if (program.rhs.read.getVectorType().getElementType() !=
-      program.elementType)
+  if (program.rhs.read.getVectorType().getElementType() != program.elementType)
     return contract.emitOpError("mixed operand element types are not "
                                 "supported on the GPU");
   if (!program.elementType.isF16() && !program.elementType.isBF16() &&
@@ -283,7 +280,8 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
     program.result = contract.getResult();
   }
   if (!matchPattern(init, m_AnyZeroFloat())) {
-    if (program.kLoop && program.kLoop->isAncestor(init.getParentRegion()->getParentOp()))
+    if (program.kLoop &&
+        program.kLoop->isAncestor(init.getParentRegion()->getParentOp()))
       return contract.emitOpError(
           "gmm-map-to-gpu expects the initial accumulator outside the loop");
     program.init = init;
@@ -306,9 +304,8 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
   int64_t unitM = mma ? kMmaM : kLaneRows, unitN = mma ? kMmaN : kLaneCols;
   int64_t unitK = mma ? kMmaK : 1;
   if (program.tileM % (warpsM * unitM) || program.tileN % (warpsN * unitN) ||
-      program.tileK % unitK || program.tileM % chunk ||
-      program.tileN % chunk || program.tileK % chunk ||
-      program.tileN % kOutChunk ||
+      program.tileK % unitK || program.tileM % chunk || program.tileN % chunk ||
+      program.tileK % chunk || program.tileN % kOutChunk ||
       (program.tileM * program.tileK / chunk) % (numWarps() * kWarpSize) ||
       (program.tileK * program.tileN / chunk) % (numWarps() * kWarpSize) ||
       (program.tileM / warpsM * program.tileN / kOutChunk) %
@@ -316,8 +313,7 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
     return forall.emitOpError("tile sizes ")
            << program.tileM << "x" << program.tileN << "x" << program.tileK
            << " do not split over " << int64_t(warpsM) << "x" << int64_t(warpsN)
-           << " warps of "
-           << unitM << "x" << unitN << "x" << unitK << " "
+           << " warps of " << unitM << "x" << unitN << "x" << unitK << " "
            << (mma ? "mma.sync" : "FMA") << " steps with " << chunk
            << "-element copies spread evenly over " << numWarps() * kWarpSize
            << " threads";
@@ -332,7 +328,7 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
 struct KernelBuilder {
   int64_t warpsM, warpsN, numThreads;
   BlockProgram program;
-  Value buffer;        // the workgroup i8 buffer
+  Value buffer; // the workgroup i8 buffer
   Value tid, warp, lane, warpM, warpN;
   Location loc;
   int64_t elementBytes, chunk;
@@ -351,8 +347,7 @@ struct KernelBuilder {
   }
 
   /// Places both stages of `op` in the workgroup buffer at `offset`.
-  static void layout(StagedOperand &op, int64_t elementBytes,
-                     int64_t &offset) {
+  static void layout(StagedOperand &op, int64_t elementBytes, int64_t &offset) {
     int64_t chunk = kChunkBytes / elementBytes;
     MemRefType type = op.sourceType();
     op.transposed = op.dim0 == static_cast<unsigned>(type.getRank() - 1);
@@ -373,12 +368,12 @@ struct KernelBuilder {
 
   Value view(OpBuilder &b, int64_t byteOffset, ArrayRef<int64_t> shape,
              Type elementType) {
-    auto type = MemRefType::get(
-        shape, elementType, AffineMap(),
-        gpu::AddressSpaceAttr::get(b.getContext(),
-                                   gpu::AddressSpace::Workgroup));
-    return memref::ViewOp::create(b, loc, type, buffer,
-                                  cst(b, loc, byteOffset), ValueRange{});
+    auto type =
+        MemRefType::get(shape, elementType, AffineMap(),
+                        gpu::AddressSpaceAttr::get(
+                            b.getContext(), gpu::AddressSpace::Workgroup));
+    return memref::ViewOp::create(b, loc, type, buffer, cst(b, loc, byteOffset),
+                                  ValueRange{});
   }
 
   /// Clones the loop-body computations that `v` depends on for the
@@ -424,9 +419,7 @@ struct KernelBuilder {
       Value id = addConst(b, loc, tid, q * threads);
       auto emit = [&](OpBuilder &b) -> Value {
         Value o = divConst(b, loc, id, chunksPerRow);
-        Value i = mul(b, loc,
-                      remConst(b, loc, id, chunksPerRow),
-                      chunk);
+        Value i = mul(b, loc, remConst(b, loc, id, chunksPerRow), chunk);
         // Vector coordinates of the chunk's first element; the chunk runs
         // along vector dim 0 when transposed, dim 1 otherwise.
         Value r = op.transposed ? i : o, c = op.transposed ? o : i;
@@ -465,8 +458,8 @@ struct KernelBuilder {
         if (op.async) {
           auto copy = nvgpu::DeviceAsyncCopyOp::create(
               b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
-              stagedViews[which], dst, source, indices,
-              b.getIndexAttr(chunk), avail, b.getUnitAttr());
+              stagedViews[which], dst, source, indices, b.getIndexAttr(chunk),
+              avail, b.getUnitAttr());
           return copy.getResult();
         }
         // Element by element: loads of the available elements, zeros past.
@@ -474,8 +467,8 @@ struct KernelBuilder {
         Value zero =
             arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
         for (int64_t e = 0; e < chunk; ++e) {
-          Value ok = cmp(b, loc, arith::CmpIPredicate::slt, cst(b, loc, e),
-                         avail);
+          Value ok =
+              cmp(b, loc, arith::CmpIPredicate::slt, cst(b, loc, e), avail);
           SmallVector<Value> at(indices);
           at[op.transposed ? op.dim0 : op.dim1] = arith::SelectOp::create(
               b, loc, ok,
@@ -491,9 +484,8 @@ struct KernelBuilder {
               [&](OpBuilder &b, Location loc) {
                 scf::YieldOp::create(b, loc, zero);
               });
-          memref::StoreOp::create(
-              b, loc, load.getResult(0), stagedViews[which],
-              ValueRange{stage, o, addConst(b, loc, i, e)});
+          memref::StoreOp::create(b, loc, load.getResult(0), stagedViews[which],
+                                  ValueRange{stage, o, addConst(b, loc, i, e)});
         }
         return Value();
       };
@@ -528,15 +520,14 @@ struct KernelBuilder {
     Type elementType =
         cast<MemRefType>(computeViews[which].getType()).getElementType();
     AffineExpr d1 = getAffineDimExpr(1, ctx), d2 = getAffineDimExpr(2, ctx);
-    AffineMap map =
-        op.transposed ? AffineMap::get(3, 0, {d2, d1}, ctx)
-                      : AffineMap::get(3, 0, {d1, d2}, ctx);
-    SmallVector<Value> indices =
-        op.transposed ? SmallVector<Value>{s, c, r} : SmallVector<Value>{s, r, c};
+    AffineMap map = op.transposed ? AffineMap::get(3, 0, {d2, d1}, ctx)
+                                  : AffineMap::get(3, 0, {d1, d2}, ctx);
+    SmallVector<Value> indices = op.transposed ? SmallVector<Value>{s, c, r}
+                                               : SmallVector<Value>{s, r, c};
     Value pad = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
     return vector::TransferReadOp::create(
-        b, loc, VectorType::get({rows, cols}, elementType),
-        computeViews[which], indices, pad, map, ArrayRef<bool>{true, true});
+        b, loc, VectorType::get({rows, cols}, elementType), computeViews[which],
+        indices, pad, map, ArrayRef<bool>{true, true});
   }
 
   Value contractBlock(OpBuilder &b, Value lhs, Value rhs, Value acc) {
@@ -561,8 +552,7 @@ struct KernelBuilder {
     if (mma) {
       auto type = VectorType::get({kMmaM, kMmaN}, f32);
       for (int64_t i = 0; i < warpTileM() / kMmaM * (warpTileN() / kMmaN); ++i)
-        accs.push_back(
-            arith::ConstantOp::create(b, loc, b.getZeroAttr(type)));
+        accs.push_back(arith::ConstantOp::create(b, loc, b.getZeroAttr(type)));
       return accs;
     }
     auto type = VectorType::get(
@@ -583,12 +573,12 @@ struct KernelBuilder {
         SmallVector<Value> a, w;
         for (int64_t i = 0; i < fm; ++i)
           a.push_back(readStaged(b, program.lhs, 0, s,
-                                 addConst(b, loc, rowBase, i * kMmaM),
-                                 k, kMmaM, kMmaK));
+                                 addConst(b, loc, rowBase, i * kMmaM), k, kMmaM,
+                                 kMmaK));
         for (int64_t j = 0; j < fn; ++j)
           w.push_back(readStaged(b, program.rhs, 1, s, k,
-                                 addConst(b, loc, colBase, j * kMmaN),
-                                 kMmaK, kMmaN));
+                                 addConst(b, loc, colBase, j * kMmaN), kMmaK,
+                                 kMmaN));
         for (int64_t i = 0; i < fm; ++i)
           for (int64_t j = 0; j < fn; ++j)
             next[i * fn + j] = contractBlock(b, a[i], w[j], next[i * fn + j]);
@@ -607,8 +597,8 @@ struct KernelBuilder {
       Value a = loadLine(b, program.lhs, 0, s, k, r0, rows, /*alongRows=*/true);
       Value w =
           loadLine(b, program.rhs, 1, s, k, c0, cols, /*alongRows=*/false);
-      next[0] = vector::OuterProductOp::create(b, loc, next[0].getType(), a,
-                                               w, next[0]);
+      next[0] = vector::OuterProductOp::create(b, loc, next[0].getType(), a, w,
+                                               next[0]);
     }
     return next;
   }
@@ -690,9 +680,8 @@ struct KernelBuilder {
       return VectorType::get({1, kOutChunk},
                              cast<VectorType>(t).getElementType());
     };
-    SmallVector<Value> at = {
-        add(b, loc, write.getIndices()[0], row),
-        add(b, loc, write.getIndices()[1], col)};
+    SmallVector<Value> at = {add(b, loc, write.getIndices()[0], row),
+                             add(b, loc, write.getIndices()[1], col)};
     if (auto read = dyn_cast_or_null<vector::TransferReadOp>(def)) {
       if (read.getBase() != write.getBase() ||
           read.getIndices() != write.getIndices() || read.getMask())
@@ -753,10 +742,8 @@ struct KernelBuilder {
               }
             } else {
               int64_t rows = wtm / kLaneRows, cols = wtn / kLaneCols;
-              Value laneRow =
-                  divConst(b, loc, lane, kLaneCols);
-              Value laneCol =
-                  remConst(b, loc, lane, kLaneCols);
+              Value laneRow = divConst(b, loc, lane, kLaneCols);
+              Value laneCol = remConst(b, loc, lane, kLaneCols);
               vector::TransferWriteOp::create(
                   b, loc, accs[0], out,
                   ValueRange{mul(b, loc, laneRow, rows),
@@ -769,48 +756,41 @@ struct KernelBuilder {
       for (int64_t q = 0; q * numThreads < numChunks; ++q) {
         Value id = addConst(b, loc, tid, q * numThreads);
         Value r = divConst(b, loc, id, chunksPerRow);
-        Value c = mul(
-            b, loc,
-            remConst(b, loc, id, chunksPerRow),
-            kOutChunk);
+        Value c = mul(b, loc, remConst(b, loc, id, chunksPerRow), kOutChunk);
         Value row = addConst(b, loc, r, phase * wtm);
-        Value inRows = cmp(b, loc, arith::CmpIPredicate::slt, row, rowsInTarget);
+        Value inRows =
+            cmp(b, loc, arith::CmpIPredicate::slt, row, rowsInTarget);
         if ((q + 1) * numThreads > numChunks)
-          inRows = arith::AndIOp::create(
-              b, loc, inRows,
-              cmp(b, loc, arith::CmpIPredicate::ult, id,
-                  cst(b, loc, numChunks)));
+          inRows = arith::AndIOp::create(b, loc, inRows,
+                                         cmp(b, loc, arith::CmpIPredicate::ult,
+                                             id, cst(b, loc, numChunks)));
         LogicalResult status = success();
-        scf::IfOp::create(
-            b, loc, inRows, [&](OpBuilder &b, Location loc) {
-              Value pad = arith::ConstantOp::create(b, loc,
-                                                    b.getF32FloatAttr(0));
-              Value chunkValue = vector::TransferReadOp::create(
-                  b, loc, VectorType::get({1, kOutChunk}, b.getF32Type()), out,
-                  ValueRange{r, c}, pad, ArrayRef<bool>{true, true});
-              DenseMap<Value, Value> done;
-              FailureOr<Value> value = success(chunkValue);
-              if (program.init) {
-                FailureOr<Value> init =
-                    replay(b, program.init, chunkValue, row, c, done);
-                if (succeeded(init))
-                  chunkValue =
-                      arith::AddFOp::create(b, loc, chunkValue, *init);
-                value = init;
-              }
-              if (succeeded(value))
-                value = replay(b, write.getVector(), chunkValue, row, c, done);
-              if (failed(value)) {
-                status = failure();
-              } else {
-                SmallVector<Value> at = {
-                    add(b, loc, write.getIndices()[0], row),
-                    add(b, loc, write.getIndices()[1], c)};
-                vector::TransferWriteOp::create(b, loc, *value, target, at,
-                                                ArrayRef<bool>{false, false});
-              }
-              scf::YieldOp::create(b, loc);
-            });
+        scf::IfOp::create(b, loc, inRows, [&](OpBuilder &b, Location loc) {
+          Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+          Value chunkValue = vector::TransferReadOp::create(
+              b, loc, VectorType::get({1, kOutChunk}, b.getF32Type()), out,
+              ValueRange{r, c}, pad, ArrayRef<bool>{true, true});
+          DenseMap<Value, Value> done;
+          FailureOr<Value> value = success(chunkValue);
+          if (program.init) {
+            FailureOr<Value> init =
+                replay(b, program.init, chunkValue, row, c, done);
+            if (succeeded(init))
+              chunkValue = arith::AddFOp::create(b, loc, chunkValue, *init);
+            value = init;
+          }
+          if (succeeded(value))
+            value = replay(b, write.getVector(), chunkValue, row, c, done);
+          if (failed(value)) {
+            status = failure();
+          } else {
+            SmallVector<Value> at = {add(b, loc, write.getIndices()[0], row),
+                                     add(b, loc, write.getIndices()[1], c)};
+            vector::TransferWriteOp::create(b, loc, *value, target, at,
+                                            ArrayRef<bool>{false, false});
+          }
+          scf::YieldOp::create(b, loc);
+        });
         if (failed(status))
           return write.emitOpError(
               "gmm-map-to-gpu cannot replay the block epilogue (expected "
@@ -846,10 +826,10 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
   for (Value ub : bounds)
     grid = arith::MulIOp::create(rewriter, loc, grid, ub);
   Value c1 = cst(rewriter, loc, 1);
-  auto bufferType = MemRefType::get(
-      {bytes}, rewriter.getI8Type(), AffineMap(),
-      gpu::AddressSpaceAttr::get(rewriter.getContext(),
-                                 gpu::AddressSpace::Workgroup));
+  auto bufferType =
+      MemRefType::get({bytes}, rewriter.getI8Type(), AffineMap(),
+                      gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                                 gpu::AddressSpace::Workgroup));
   auto launch = gpu::LaunchOp::create(
       rewriter, loc, grid, c1, c1, cst(rewriter, loc, numThreads()), c1, c1,
       Value(), Type(), ValueRange{}, TypeRange{bufferType});
@@ -863,9 +843,9 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
   IRMapping mapping;
   Value linear = launch.getBlockIds().x;
   for (int64_t d = bounds.size() - 1; d >= 0; --d) {
-    Value iv = d == 0 ? linear
-                      : arith::RemUIOp::create(rewriter, loc, linear,
-                                               bounds[d]);
+    Value iv = d == 0
+                   ? linear
+                   : arith::RemUIOp::create(rewriter, loc, linear, bounds[d]);
     mapping.map(forall.getInductionVars()[d], iv);
     if (d > 0)
       linear = arith::DivUIOp::create(rewriter, loc, linear, bounds[d]);
@@ -887,8 +867,8 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
       mapping.lookup(program.contract.getOperation()));
   for (StagedOperand *op : {&cloned.lhs, &cloned.rhs}) {
     bool isLhs = op == &cloned.lhs;
-    Operation *read = mapping.lookup(
-        (isLhs ? program.lhs : program.rhs).read.getOperation());
+    Operation *read =
+        mapping.lookup((isLhs ? program.lhs : program.rhs).read.getOperation());
     op->read = cast<vector::TransferReadOp>(read);
     for (Value *mask : {&op->maskRows, &op->maskCols})
       if (*mask)
@@ -1044,8 +1024,8 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
   }
   bool has16Bit = false;
   launch.walk([&](vector::ContractionOp op) {
-    has16Bit |= getElementTypeOrSelf(op.getLhsType()).getIntOrFloatBitWidth() ==
-                16;
+    has16Bit |=
+        getElementTypeOrSelf(op.getLhsType()).getIntOrFloatBitWidth() == 16;
   });
   if (!has16Bit || !convertMma)
     return success();
@@ -1083,8 +1063,8 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
       for (int64_t r = 0; r < type.getDimSize(0); ++r) {
         Value row = vector::ExtractOp::create(rewriter, loc, fragment,
                                               ArrayRef<int64_t>{r});
-        Value cast = vector::BitCastOp::create(
-            rewriter, loc, VectorType::get({1}, i32), row);
+        Value cast = vector::BitCastOp::create(rewriter, loc,
+                                               VectorType::get({1}, i32), row);
         regs.push_back(vector::ExtractOp::create(rewriter, loc, cast,
                                                  ArrayRef<int64_t>{0}));
       }
@@ -1100,20 +1080,19 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
       for (int64_t e = 0; e < accType.getDimSize(1); ++e)
         c.push_back(vector::ExtractOp::create(rewriter, loc, op.getMatrixC(),
                                               ArrayRef<int64_t>{r, e}));
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(c.size(), f32));
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(c.size(), f32));
     std::array<NVVM::MMATypes, 2> types = {NVVM::MMATypes::bf16,
                                            NVVM::MMATypes::bf16};
     std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
                                               NVVM::MMALayout::col};
     SmallVector<int64_t> shape = llvm::to_vector(op.getMmaShapeAsArray());
-    auto mma = NVVM::MmaOp::create(rewriter, loc, structType, a, bReg, c,
-                                   shape, std::nullopt, std::nullopt, types,
-                                   layouts);
+    auto mma = NVVM::MmaOp::create(rewriter, loc, structType, a, bReg, c, shape,
+                                   std::nullopt, std::nullopt, types, layouts);
     SmallVector<Value> elements;
     for (int64_t i = 0; i < static_cast<int64_t>(c.size()); ++i)
-      elements.push_back(LLVM::ExtractValueOp::create(rewriter, loc,
-                                                      mma.getResult(), i));
+      elements.push_back(
+          LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(), i));
     Value result =
         vector::FromElementsOp::create(rewriter, loc, accType, elements);
     rewriter.replaceOp(op, result);
@@ -1125,9 +1104,7 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
 // Host code
 //===----------------------------------------------------------------------===//
 
-bool isOurLaunch(Operation *op) {
-  return isa<gpu::LaunchOp>(op);
-}
+bool isOurLaunch(Operation *op) { return isa<gpu::LaunchOp>(op); }
 
 /// Whether `op` may stay on the host: it touches no memory (views and dims
 /// are fine) and holds nothing that does.
@@ -1196,9 +1173,9 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
       if (type.getMemorySpace())
         return op->emitOpError("gmm-map-to-gpu: unexpected memory space");
       Value start = startToken(loc);
-      auto alloc = gpu::AllocOp::create(
-          rewriter, loc, type, tokenType, ValueRange{start},
-          op->getOperands(), ValueRange{}, /*hostShared=*/false);
+      auto alloc = gpu::AllocOp::create(rewriter, loc, type, tokenType,
+                                        ValueRange{start}, op->getOperands(),
+                                        ValueRange{}, /*hostShared=*/false);
       waitFor(loc, alloc.getAsyncToken());
       rewriter.replaceOp(op, alloc.getMemref());
       allocs.push_back(alloc);
@@ -1206,9 +1183,8 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
     }
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
       Value start = startToken(loc);
-      auto free = gpu::DeallocOp::create(rewriter, loc, tokenType,
-                                         ValueRange{start},
-                                         dealloc.getMemref());
+      auto free = gpu::DeallocOp::create(
+          rewriter, loc, tokenType, ValueRange{start}, dealloc.getMemref());
       waitFor(loc, free.getAsyncToken());
       rewriter.eraseOp(op);
       continue;
@@ -1218,13 +1194,12 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
       auto target = cast<MemRefType>(copy.getTarget().getType());
       // The driver copies contiguous buffers; strided copies run in a
       // kernel (left to the partitioning).
-      if (!source.getLayout().isIdentity() ||
-          !target.getLayout().isIdentity())
+      if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity())
         continue;
       Value start = startToken(loc);
-      auto memcpy = gpu::MemcpyOp::create(rewriter, loc, tokenType,
-                                          ValueRange{start}, copy.getTarget(),
-                                          copy.getSource());
+      auto memcpy =
+          gpu::MemcpyOp::create(rewriter, loc, tokenType, ValueRange{start},
+                                copy.getTarget(), copy.getSource());
       waitFor(loc, memcpy.getAsyncToken());
       rewriter.eraseOp(op);
       continue;
@@ -1235,14 +1210,14 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
     Value target = fill.getOutputs().front();
     auto type = cast<MemRefType>(target.getType());
     Type element = type.getElementType();
-    unsigned width = element.isIntOrFloat() ? element.getIntOrFloatBitWidth()
-                                            : 0;
+    unsigned width =
+        element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
     if (!type.getLayout().isIdentity() || (width != 16 && width != 32))
       continue;
     Value start = startToken(loc);
-    auto memset = gpu::MemsetOp::create(rewriter, loc, tokenType,
-                                        ValueRange{start}, target,
-                                        fill.getInputs().front());
+    auto memset =
+        gpu::MemsetOp::create(rewriter, loc, tokenType, ValueRange{start},
+                              target, fill.getInputs().front());
     waitFor(loc, memset.getAsyncToken());
     rewriter.eraseOp(op);
   }
@@ -1336,9 +1311,8 @@ LogicalResult MapToGPU::partitionHost(RewriterBase &rewriter, Block &block) {
       // Free the buffer at the end of the block.
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(block.getTerminator());
-      Value start =
-          gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
-              .getAsyncToken();
+      Value start = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+                        .getAsyncToken();
       auto free = gpu::DeallocOp::create(rewriter, loc, tokenType,
                                          ValueRange{start}, buffer);
       gpu::WaitOp::create(rewriter, loc, Type(),
@@ -1461,8 +1435,8 @@ void forwardBuffers(RewriterBase &rewriter, func::FuncOp func) {
       rewriter.setInsertionPointAfterValue(to);
     Value replacement = to;
     if (to.getType() != from.getType())
-      replacement = memref::CastOp::create(rewriter, from.getLoc(),
-                                           from.getType(), to);
+      replacement =
+          memref::CastOp::create(rewriter, from.getLoc(), from.getType(), to);
     rewriter.replaceAllUsesExcept(from, replacement,
                                   replacement.getDefiningOp());
   };
@@ -1511,8 +1485,7 @@ void MapToGPU::runOnOperation() {
       RewritePatternSet patterns(&getContext());
       for (Dialect *dialect : getContext().getLoadedDialects())
         dialect->getCanonicalizationPatterns(patterns);
-      for (RegisteredOperationName op :
-           getContext().getRegisteredOperations())
+      for (RegisteredOperationName op : getContext().getRegisteredOperations())
         op.getCanonicalizationPatterns(patterns, &getContext());
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();

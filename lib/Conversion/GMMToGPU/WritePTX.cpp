@@ -44,16 +44,14 @@ struct WritePTX : public mlir::gmm::impl::GMMWritePTXBase<WritePTX> {
     WalkResult result = getOperation().walk([&](gpu::BinaryOp binary) {
       for (Attribute attr : binary.getObjects()) {
         auto object = dyn_cast<gpu::ObjectAttr>(attr);
-        if (!object ||
-            object.getFormat() != gpu::CompilationTarget::Assembly)
+        if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
           continue;
         std::string chip = "target";
         if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
           chip = nvvm.getChip().str();
         SmallString<128> path(directory);
-        llvm::sys::path::append(path, (binary.getSymName() + "." + chip +
-                                       ".ptx")
-                                          .str());
+        llvm::sys::path::append(
+            path, (binary.getSymName() + "." + chip + ".ptx").str());
         std::error_code ec;
         llvm::raw_fd_ostream os(path, ec);
         if (ec) {

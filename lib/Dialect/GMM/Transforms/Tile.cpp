@@ -460,18 +460,20 @@ Value Tiler::tileMode2(OpBuilder &b, Location loc) {
                       b, loc, arith::DivUIOp::create(b, loc, step, numKc),
                       tileK));
               Value kc = arith::RemUIOp::create(b, loc, step, numKc);
-              Value a = lhsKMajor ? readBlock(b, loc, lhs,
-                                              ValueRange{batch, kr, kc, rowStart},
-                                              3, 1, tiles.m, tiles.k)
-                                  : readBlock(b, loc, lhs,
-                                              ValueRange{batch, rowStart, kr, kc},
-                                              1, 2, tiles.m, tiles.k);
-              Value w = rhsKMajor ? readBlock(b, loc, rhs,
-                                              ValueRange{batch, kr, kc, colStart},
-                                              1, 3, tiles.k, tiles.n)
-                                  : readBlock(b, loc, rhs,
-                                              ValueRange{batch, colStart, kr, kc},
-                                              2, 1, tiles.k, tiles.n);
+              Value a = lhsKMajor
+                            ? readBlock(b, loc, lhs,
+                                        ValueRange{batch, kr, kc, rowStart}, 3,
+                                        1, tiles.m, tiles.k)
+                            : readBlock(b, loc, lhs,
+                                        ValueRange{batch, rowStart, kr, kc}, 1,
+                                        2, tiles.m, tiles.k);
+              Value w = rhsKMajor
+                            ? readBlock(b, loc, rhs,
+                                        ValueRange{batch, kr, kc, colStart}, 1,
+                                        3, tiles.k, tiles.n)
+                            : readBlock(b, loc, rhs,
+                                        ValueRange{batch, colStart, kr, kc}, 2,
+                                        1, tiles.k, tiles.n);
               a = maskContraction(b, loc, a, 1, kr, kEnd);
               w = maskContraction(b, loc, w, 0, kr, kEnd);
               Value next = contract(b, loc, convertVector(b, loc, a, accType),
