@@ -654,11 +654,14 @@ llvm::Error takeCudaError(StringRef what) {
 } // namespace
 
 llvm::Expected<std::vector<int64_t>>
-JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments) {
+JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
+                                 double *seconds) {
   if (arguments.size() != signature.arguments.size())
     return makeError(llvm::formatv("@{0} takes {1} arguments, got {2}",
                                    signature.name, signature.arguments.size(),
                                    arguments.size()));
+  // The results come back as a struct of descriptors; all fields are 8 bytes
+  // wide, so the struct is an array of int64.
   size_t resultWords = 0;
   for (const TensorSpec &spec : signature.results)
     resultWords += 3 + 2 * spec.shape.size();
@@ -672,12 +675,28 @@ JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments) {
     packed.push_back(&resultPointer);
   for (void *&pointer : argumentPointers)
     packed.push_back(&pointer);
-  if (llvm::Error error =
-          engine->invokePacked("_mlir_ciface_" + signature.name, packed))
+  auto start = std::chrono::steady_clock::now();
+  llvm::Error error =
+      engine->invokePacked("_mlir_ciface_" + signature.name, packed);
+  auto stop = std::chrono::steady_clock::now();
+  if (error)
     return makeError("calling @" + signature.name +
                      " failed: " + llvm::toString(std::move(error)));
+  if (seconds)
+    *seconds = std::chrono::duration<double>(stop - start).count();
   results.resize(resultWords);
   return results;
+}
+
+/// Where each result's descriptor starts in invokeOnDescriptors' words.
+static std::vector<size_t> resultOffsets(const FunctionSignature &signature) {
+  std::vector<size_t> offsets;
+  size_t words = 0;
+  for (const TensorSpec &spec : signature.results) {
+    offsets.push_back(words);
+    words += 3 + 2 * spec.shape.size();
+  }
+  return offsets;
 }
 
 llvm::Expected<std::vector<HostTensor>>
@@ -704,34 +723,14 @@ JitFunction::callOnDevice(llvm::ArrayRef<HostTensor> arguments,
   if (llvm::Error error = takeCudaError("copying the arguments to the GPU"))
     return std::move(error);
 
-  std::vector<size_t> resultOffsets;
-  size_t resultWords = 0;
-  for (const TensorSpec &spec : signature.results) {
-    resultOffsets.push_back(resultWords);
-    resultWords += 3 + 2 * spec.shape.size();
-  }
-  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1), 0);
-  void *resultPointer = resultStorage.data();
-  std::vector<void *> argumentPointers;
-  for (std::vector<int64_t> &desc : descriptors)
-    argumentPointers.push_back(desc.data());
-  llvm::SmallVector<void *> packed;
-  if (!signature.results.empty())
-    packed.push_back(&resultPointer);
-  for (void *&pointer : argumentPointers)
-    packed.push_back(&pointer);
-
   // The compiled code synchronizes after every launch and copy, so the
   // call's wall time covers the work on the device.
-  auto start = std::chrono::steady_clock::now();
-  llvm::Error error =
-      engine->invokePacked("_mlir_ciface_" + signature.name, packed);
-  auto stop = std::chrono::steady_clock::now();
-  if (error)
-    return makeError("calling @" + signature.name +
-                     " failed: " + llvm::toString(std::move(error)));
-  if (seconds)
-    *seconds = std::chrono::duration<double>(stop - start).count();
+  llvm::Expected<std::vector<int64_t>> words =
+      invokeOnDescriptors(descriptors, seconds);
+  if (!words)
+    return words.takeError();
+  std::vector<int64_t> &resultStorage = *words;
+  std::vector<size_t> offsets = resultOffsets(signature);
   if (llvm::Error error = takeCudaError("running @" + signature.name))
     return std::move(error);
 
@@ -739,7 +738,7 @@ JitFunction::callOnDevice(llvm::ArrayRef<HostTensor> arguments,
   std::vector<HostTensor> outputs;
   llvm::SmallVector<void *> freed;
   for (auto [i, spec] : llvm::enumerate(signature.results)) {
-    int64_t *desc = resultStorage.data() + resultOffsets[i];
+    int64_t *desc = resultStorage.data() + offsets[i];
     size_t rank = spec.shape.size();
     size_t width = getByteWidth(spec.type);
     std::vector<uint8_t> staging(descriptorSpan(desc, rank) * width);
@@ -800,57 +799,25 @@ JitFunction::call(llvm::ArrayRef<HostTensor> arguments, double *seconds) {
     buffers.emplace_back(argument.bytes, guardPages, label);
     if (!buffers.back().data)
       return makeError("out of memory copying the arguments");
-    size_t rank = argument.shape.size();
-    std::vector<int64_t> desc(3 + 2 * rank, 0);
-    desc[0] = desc[1] = reinterpret_cast<int64_t>(buffers.back().data);
-    int64_t stride = 1;
-    for (size_t d = rank; d-- > 0;) {
-      desc[3 + d] = argument.shape[d];
-      desc[3 + rank + d] = stride;
-      stride *= std::max<int64_t>(argument.shape[d], 1);
-    }
-    descriptors.push_back(std::move(desc));
+    descriptors.push_back(denseDescriptor(buffers.back().data, argument.shape));
   }
-
-  // The results come back as a struct of descriptors; all fields are 8 bytes
-  // wide, so the struct is an array of int64.
-  std::vector<size_t> resultOffsets;
-  size_t resultWords = 0;
-  for (const TensorSpec &spec : signature.results) {
-    resultOffsets.push_back(resultWords);
-    resultWords += 3 + 2 * spec.shape.size();
-  }
-  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1), 0);
-
-  void *resultPointer = resultStorage.data();
-  std::vector<void *> argumentPointers;
-  for (std::vector<int64_t> &desc : descriptors)
-    argumentPointers.push_back(desc.data());
-  llvm::SmallVector<void *> packed;
-  if (!signature.results.empty())
-    packed.push_back(&resultPointer);
-  for (void *&pointer : argumentPointers)
-    packed.push_back(&pointer);
 
   std::optional<ActiveGuardPages> guardScope;
   if (guardPages != GuardPages::None)
     guardScope.emplace(guardPages);
-  auto start = std::chrono::steady_clock::now();
-  llvm::Error error =
-      engine->invokePacked("_mlir_ciface_" + signature.name, packed);
-  auto stop = std::chrono::steady_clock::now();
+  llvm::Expected<std::vector<int64_t>> words =
+      invokeOnDescriptors(descriptors, seconds);
   guardScope.reset();
-  if (error)
-    return makeError("calling @" + signature.name +
-                     " failed: " + llvm::toString(std::move(error)));
-  if (seconds)
-    *seconds = std::chrono::duration<double>(stop - start).count();
+  if (!words)
+    return words.takeError();
+  std::vector<int64_t> &resultStorage = *words;
+  std::vector<size_t> offsets = resultOffsets(signature);
 
   std::vector<HostTensor> outputs;
   llvm::Error copyError = llvm::Error::success();
   for (auto [i, spec] : llvm::enumerate(signature.results)) {
     llvm::Expected<HostTensor> tensor =
-        copyOut(resultStorage.data() + resultOffsets[i], spec, i);
+        copyOut(resultStorage.data() + offsets[i], spec, i);
     if (!tensor) {
       copyError = tensor.takeError();
       break;
@@ -861,7 +828,7 @@ JitFunction::call(llvm::ArrayRef<HostTensor> arguments, double *seconds) {
   // Release the result buffers, each once, except those that live in an
   // argument (returned arguments) or in a global.
   llvm::SmallVector<void *> freed;
-  for (size_t offset : resultOffsets) {
+  for (size_t offset : offsets) {
     auto *allocated = reinterpret_cast<void *>(resultStorage[offset]);
     if (!allocated ||
         reinterpret_cast<uintptr_t>(allocated) == kGlobalSentinel ||

@@ -199,8 +199,10 @@ public:
   /// offset, sizes..., strides...}; the result descriptors come back in the
   /// same layout, concatenated in result order, and the caller owns their
   /// buffers (for --target=cuda results, free them with mgpuMemFree).
+  /// `seconds`, when given, receives the time of the call.
   llvm::Expected<std::vector<int64_t>>
-  invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments);
+  invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
+                      double *seconds = nullptr);
 
 private:
   JitFunction() = default;

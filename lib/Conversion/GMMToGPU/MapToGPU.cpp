@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Conversion/Passes.h"
+#include "gmm/Dialect/GMM/Transforms/Utils.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -65,6 +66,7 @@ namespace gmm {
 } // namespace mlir
 
 using namespace mlir;
+using mlir::gmm::buildMatmulContraction;
 
 namespace {
 
@@ -530,18 +532,6 @@ struct KernelBuilder {
         indices, pad, map, ArrayRef<bool>{true, true});
   }
 
-  Value contractBlock(OpBuilder &b, Value lhs, Value rhs, Value acc) {
-    MLIRContext *ctx = b.getContext();
-    AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
-               k = getAffineDimExpr(2, ctx);
-    return vector::ContractionOp::create(
-        b, loc, lhs, rhs, acc,
-        ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}},
-        ArrayRef<vector::IteratorType>{vector::IteratorType::parallel,
-                                       vector::IteratorType::parallel,
-                                       vector::IteratorType::reduction});
-  }
-
   int64_t warpTileM() const { return program.tileM / warpsM; }
   int64_t warpTileN() const { return program.tileN / warpsN; }
 
@@ -581,7 +571,8 @@ struct KernelBuilder {
                                  kMmaN));
         for (int64_t i = 0; i < fm; ++i)
           for (int64_t j = 0; j < fn; ++j)
-            next[i * fn + j] = contractBlock(b, a[i], w[j], next[i * fn + j]);
+            next[i * fn + j] =
+                buildMatmulContraction(b, loc, a[i], w[j], next[i * fn + j]);
       }
       return next;
     }

@@ -18,6 +18,7 @@
 
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
 #include "gmm/Dialect/GMM/Transforms/Passes.h"
+#include "gmm/Dialect/GMM/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -110,19 +111,6 @@ Value readBlock(OpBuilder &b, Location loc, Value source, ValueRange indices,
       arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
   return vector::TransferReadOp::create(b, loc, vectorType, source, indices,
                                         pad, map, ArrayRef<bool>{false, false});
-}
-
-/// acc += a * b for a: [m, k], b: [k, n], acc: [m, n].
-Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc) {
-  MLIRContext *ctx = b.getContext();
-  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
-             k = getAffineDimExpr(2, ctx);
-  return vector::ContractionOp::create(
-      b, loc, lhs, rhs, acc,
-      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}},
-      ArrayRef<vector::IteratorType>{vector::IteratorType::parallel,
-                                     vector::IteratorType::parallel,
-                                     vector::IteratorType::reduction});
 }
 
 /// Zeroes the entries of `block` whose index along `dim` is at or past
@@ -347,9 +335,9 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
                             : readBlock(b, loc, rhs,
                                         ValueRange{batch, local, k, colStart},
                                         2, 3, tiles.k, tiles.n);
-                    Value next =
-                        contract(b, loc, convertVector(b, loc, a, accType),
-                                 convertVector(b, loc, w, accType), acc[0]);
+                    Value next = buildMatmulContraction(
+                        b, loc, convertVector(b, loc, a, accType),
+                        convertVector(b, loc, w, accType), acc[0]);
                     scf::YieldOp::create(b, loc, next);
                   });
               scf::YieldOp::create(
@@ -476,8 +464,9 @@ Value Tiler::tileMode2(OpBuilder &b, Location loc) {
                                         1, tiles.k, tiles.n);
               a = maskContraction(b, loc, a, 1, kr, kEnd);
               w = maskContraction(b, loc, w, 0, kr, kEnd);
-              Value next = contract(b, loc, convertVector(b, loc, a, accType),
-                                    convertVector(b, loc, w, accType), acc[0]);
+              Value next = buildMatmulContraction(
+                  b, loc, convertVector(b, loc, a, accType),
+                  convertVector(b, loc, w, accType), acc[0]);
               scf::YieldOp::create(b, loc, next);
             });
         Value block = writeBlock(b, loc, kLoop.getResult(0), slice, accumulate);
@@ -557,3 +546,16 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
 };
 
 } // namespace
+
+Value mlir::gmm::buildMatmulContraction(OpBuilder &b, Location loc, Value lhs,
+                                        Value rhs, Value acc) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  return vector::ContractionOp::create(
+      b, loc, lhs, rhs, acc,
+      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}},
+      ArrayRef<vector::IteratorType>{vector::IteratorType::parallel,
+                                     vector::IteratorType::parallel,
+                                     vector::IteratorType::reduction});
+}
