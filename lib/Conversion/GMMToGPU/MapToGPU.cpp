@@ -293,7 +293,10 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
   forall.walk([&](vector::TransferWriteOp op) { writes.push_back(op); });
   if (writes.size() != 1 ||
       !isa<MemRefType>(writes.front().getBase().getType()) ||
-      writes.front().getVectorType().getRank() != 2)
+      cast<MemRefType>(writes.front().getBase().getType()).getRank() != 2 ||
+      writes.front().getVectorType().getRank() != 2 ||
+      !writes.front().getPermutationMap().isMinorIdentity() ||
+      writes.front().getMask())
     return forall.emitOpError("gmm-map-to-gpu expects one 2-D block write "
                               "per tile loop");
   program.write = writes.front();
@@ -977,8 +980,7 @@ LogicalResult lowerKernelVectors(gpu::LaunchOp launch) {
     VectorTransferToSCFOptions options;
     options.enableFullUnroll(true);
     populateVectorToSCFConversionPatterns(patterns, options);
-    if (failed(applyPatternsGreedily(launch, std::move(patterns))))
-      return failure();
+    (void)applyPatternsGreedily(launch, std::move(patterns));
   }
   RewritePatternSet patterns(ctx);
   vector::populateVectorMaskMaterializationPatterns(
@@ -988,14 +990,23 @@ LogicalResult lowerKernelVectors(gpu::LaunchOp launch) {
   vector::populateVectorMaskOpLoweringPatterns(patterns);
   vector::populateVectorBroadcastLoweringPatterns(patterns);
   vector::populateVectorShapeCastLoweringPatterns(patterns);
-  return applyPatternsGreedily(launch, std::move(patterns));
+  (void)applyPatternsGreedily(launch, std::move(patterns));
+  // Transfers and contractions left now would not convert to NVVM.
+  WalkResult left = launch.walk([](Operation *op) {
+    if (isa<vector::TransferReadOp, vector::TransferWriteOp,
+            vector::ContractionOp, vector::OuterProductOp>(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(left.wasInterrupted());
 }
 
 LogicalResult MapToGPU::finalizeKernel(RewriterBase &rewriter,
                                        gpu::LaunchOp launch, scf::ForOp loop,
                                        bool bf16) {
   if (failed(finalizeMma(rewriter, launch, loop, bf16)))
-    return failure();
+    return launch.emitOpError("could not convert the warp contractions to "
+                              "mma.sync");
   // With convert-mma=0 the warp-level vector ops stay, for inspection.
   if (!convertMma)
     return success();
@@ -1010,8 +1021,7 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
   // Dead-code removal first, so that the old block contraction is gone.
   {
     RewritePatternSet patterns(launch.getContext());
-    if (failed(applyPatternsGreedily(launch, std::move(patterns))))
-      return failure();
+    (void)applyPatternsGreedily(launch, std::move(patterns));
   }
   bool has16Bit = false;
   launch.walk([&](vector::ContractionOp op) {
@@ -1026,8 +1036,7 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
     // with the transposes folded into the reads.
     RewritePatternSet patterns(launch.getContext());
     populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
-    if (failed(applyPatternsGreedily(loop, std::move(patterns))))
-      return launch.emitOpError("could not prepare the warp contractions");
+    (void)applyPatternsGreedily(loop, std::move(patterns));
   }
   if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, launch)))
     return launch.emitOpError("vector-to-nvgpu conversion of the warp "
@@ -1035,9 +1044,13 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
   {
     // The conversion leaves the replaced vector ops behind, dead.
     RewritePatternSet patterns(launch.getContext());
-    if (failed(applyPatternsGreedily(launch, std::move(patterns))))
-      return failure();
+    (void)applyPatternsGreedily(launch, std::move(patterns));
   }
+  // A contraction the conversion left alone would be computed on the f16
+  // view of the data: refuse rather than miscompile.
+  if (launch.walk([](vector::ContractionOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return failure();
   if (!bf16)
     return success();
   SmallVector<nvgpu::MmaSyncOp> mmas;
@@ -1478,8 +1491,7 @@ void MapToGPU::runOnOperation() {
         dialect->getCanonicalizationPatterns(patterns);
       for (RegisteredOperationName op : getContext().getRegisteredOperations())
         op.getCanonicalizationPatterns(patterns, &getContext());
-      if (failed(applyPatternsGreedily(func, std::move(patterns))))
-        return signalPassFailure();
+      (void)applyPatternsGreedily(func, std::move(patterns));
     }
     SmallVector<scf::ForallOp> foralls;
     func.walk([&](scf::ForallOp op) {
