@@ -17,16 +17,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Dialect/GMM/IR/GMMDialect.h"
+#include "BenchCommon.h"
+
 #include "gmm/Pipelines/Pipelines.h"
 #include "gmm/Runner/HostTensor.h"
 #include "gmm/Runner/JitRunner.h"
 
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -54,6 +51,7 @@
 
 using namespace mlir;
 using namespace ::gmm::runner;
+using namespace ::gmm::bench;
 namespace cl = llvm::cl;
 using llvm::StringRef;
 
@@ -78,39 +76,18 @@ cl::opt<int64_t> tileK(
     cl::desc("Contraction step for the cpu pipeline (0: gmm-tile's heuristic)"),
     cl::value_desc("N"), cl::init(0), cl::cat(benchCategory));
 
-cl::opt<std::string> shapesOption(
-    "shapes",
-    cl::desc("Comma-separated shapes to run, each a preset name or GxMxKxN "
-             "(groups x rows x contraction x columns). Presets: g8-m2048 "
-             "(8x2048x1024x1024), g8-m8192 (8x8192x1024x1024), qwen3 "
-             "(128x4096x2048x1536, Qwen3-30B-A3B-like), quick-g8 "
-             "(8x512x256x256), quick-g32 (32x1024x512x384). Default: "
-             "g8-m2048,g8-m8192,qwen3, or the quick-* ones with --quick"),
-    cl::value_desc("LIST"), cl::cat(benchCategory));
+const ShapePreset presets[] = {
+    {"g8-m2048", 8, 2048, 1024, 1024, "", false},
+    {"g8-m8192", 8, 8192, 1024, 1024, "", false},
+    {"qwen3", 128, 4096, 2048, 1536, "Qwen3-30B-A3B-like", false},
+    {"quick-g8", 8, 512, 256, 256, "", true},
+    {"quick-g32", 32, 1024, 512, 384, "", true},
+};
 
-cl::opt<std::string> distributionsOption(
-    "distributions",
-    cl::desc("Comma-separated group-size distributions: uniform, skewed "
-             "(weights 13,5,0,2 repeating: max/mean 2.6, every fourth group "
-             "empty), random (seeded) (default: uniform,skewed)"),
-    cl::value_desc("LIST"), cl::init("uniform,skewed"), cl::cat(benchCategory));
-
-cl::opt<bool> quick("quick",
-                    cl::desc("Small shapes (quick-g8, quick-g32) unless "
-                             "--shapes says otherwise"),
-                    cl::cat(benchCategory));
-
-cl::opt<unsigned> repeat("repeat",
-                         cl::desc("Timed calls of each side; the median is "
-                                  "reported (default 5)"),
-                         cl::value_desc("N"), cl::init(5),
-                         cl::cat(benchCategory));
-
-cl::opt<unsigned> warmup("warmup",
-                         cl::desc("Untimed calls of each side before the "
-                                  "timed ones (at least 1; default 1)"),
-                         cl::value_desc("N"), cl::init(1),
-                         cl::cat(benchCategory));
+// --shapes, --distributions, --quick, --repeat, --warmup and --seed.
+CommonOptions common(benchCategory, {presets, /*int32Sizes=*/false,
+                                     /*zipf=*/false, /*repeat=*/5,
+                                     /*warmup=*/1});
 
 cl::opt<unsigned> settleMs(
     "settle-ms",
@@ -119,123 +96,15 @@ cl::opt<unsigned> settleMs(
              "spinning before the other is timed (default 500)"),
     cl::value_desc("MS"), cl::init(500), cl::cat(benchCategory));
 
-cl::opt<uint64_t> seed("seed",
-                       cl::desc("Seed of the random inputs (default 0)"),
-                       cl::value_desc("N"), cl::init(0),
-                       cl::cat(benchCategory));
-
 cl::opt<double>
     tolerance("tolerance",
               cl::desc("Largest accepted max|gmm - OpenBLAS| / max|OpenBLAS| "
                        "(default 1e-4)"),
               cl::value_desc("X"), cl::init(1e-4), cl::cat(benchCategory));
 
-struct Shape {
-  std::string name;
-  int64_t g, m, k, n;
-};
-
-const Shape presets[] = {
-    {"g8-m2048", 8, 2048, 1024, 1024}, {"g8-m8192", 8, 8192, 1024, 1024},
-    {"qwen3", 128, 4096, 2048, 1536},  {"quick-g8", 8, 512, 256, 256},
-    {"quick-g32", 32, 1024, 512, 384},
-};
-
 int reportError(const llvm::Twine &message) {
   llvm::errs() << "gmm-bench-cpu: error: " << message << "\n";
   return 1;
-}
-
-llvm::Expected<std::vector<Shape>> parseShapes(StringRef text) {
-  std::vector<Shape> shapes;
-  llvm::SmallVector<StringRef> items;
-  text.split(items, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef item : items) {
-    item = item.trim();
-    const Shape *preset = llvm::find_if(
-        presets, [&](const Shape &shape) { return shape.name == item; });
-    if (preset != std::end(presets)) {
-      shapes.push_back(*preset);
-      continue;
-    }
-    llvm::SmallVector<StringRef> parts;
-    item.split(parts, 'x');
-    int64_t sizes[4];
-    bool valid = parts.size() == 4;
-    for (size_t i = 0; valid && i < 4; ++i)
-      valid = !parts[i].trim().getAsInteger(10, sizes[i]) && sizes[i] > 0;
-    if (!valid)
-      return llvm::createStringError(
-          "--shapes: '" + item +
-          "' is neither a preset nor GxMxKxN with positive sizes");
-    shapes.push_back({item.str(), sizes[0], sizes[1], sizes[2], sizes[3]});
-  }
-  if (shapes.empty())
-    return llvm::createStringError("--shapes: no shape given");
-  return shapes;
-}
-
-llvm::Expected<std::vector<GroupSizeDistribution>>
-parseDistributions(StringRef text) {
-  std::vector<GroupSizeDistribution> result;
-  llvm::SmallVector<StringRef> items;
-  text.split(items, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef item : items) {
-    item = item.trim();
-    if (item == "uniform")
-      result.push_back(GroupSizeDistribution::Uniform);
-    else if (item == "skewed")
-      result.push_back(GroupSizeDistribution::Skewed);
-    else if (item == "random")
-      result.push_back(GroupSizeDistribution::Random);
-    else
-      return llvm::createStringError("--distributions: unknown '" + item +
-                                     "' (expected uniform, skewed or random)");
-  }
-  if (result.empty())
-    return llvm::createStringError("--distributions: none given");
-  return result;
-}
-
-const char *toString(GroupSizeDistribution distribution) {
-  switch (distribution) {
-  case GroupSizeDistribution::Uniform:
-    return "uniform";
-  case GroupSizeDistribution::Skewed:
-    return "skewed";
-  case GroupSizeDistribution::Random:
-    return "random";
-  }
-  return "?";
-}
-
-/// The module: one mode-1 ragged dot with static shapes.
-std::string buildModule(const Shape &s) {
-  return llvm::formatv(
-             R"mlir(func.func @gmm(%lhs: tensor<{1}x{2}xf32>,
-                    %rhs: tensor<{0}x{2}x{3}xf32>,
-                    %group_sizes: tensor<{0}xi32>) -> tensor<{1}x{3}xf32> {
-  %out = gmm.ragged_dot %lhs, %rhs, %group_sizes
-      dimension_numbers = <lhs_contracting_dimensions = [1],
-                           rhs_contracting_dimensions = [1],
-                           lhs_ragged_dimensions = [0],
-                           rhs_group_dimensions = [0]>
-      : tensor<{1}x{2}xf32>, tensor<{0}x{2}x{3}xf32>, tensor<{0}xi32>
-        -> tensor<{1}x{3}xf32>
-  return %out : tensor<{1}x{3}xf32>
-}
-)mlir",
-             s.g, s.m, s.k, s.n)
-      .str();
-}
-
-double median(std::vector<double> values) {
-  if (values.empty())
-    return NAN;
-  std::sort(values.begin(), values.end());
-  size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid]
-                           : 0.5 * (values[mid - 1] + values[mid]);
 }
 
 /// One cblas_sgemm per non-empty group, rows [start, start + rows).
@@ -255,15 +124,11 @@ void blasGroupedMatmul(const Shape &s, const float *lhs, const float *rhs,
 /// max|got - expected| / max|expected|; NaN and infinity make it infinite.
 double relativeError(const float *got, const float *expected, int64_t count,
                      double &maxAbsError) {
-  double maxDiff = 0, maxRef = 0;
-  for (int64_t i = 0; i < count; ++i) {
-    double diff = std::fabs(double(got[i]) - double(expected[i]));
-    if (!(diff <= maxDiff))
-      maxDiff = std::isfinite(diff) ? diff : INFINITY;
-    maxRef = std::max(maxRef, std::fabs(double(expected[i])));
-  }
-  maxAbsError = maxDiff;
-  return maxDiff == 0 ? 0 : maxDiff / std::max(maxRef, 1e-30);
+  ErrorTracker tracker;
+  for (int64_t i = 0; i < count; ++i)
+    tracker.add(got[i], expected[i]);
+  maxAbsError = tracker.maxDiff;
+  return tracker.relative();
 }
 
 /// The first line of file `path` that starts with `prefix`, trimmed, or
@@ -344,7 +209,7 @@ std::string describeOthersBusy(std::optional<double> busy) {
 
 struct Row {
   Shape shape;
-  GroupSizeDistribution distribution;
+  Distribution distribution;
   double gmmSeconds = NAN, blasSeconds = NAN;
   double flops = 0;
   double error = 0;
@@ -354,16 +219,17 @@ struct Row {
 void printRow(const Row &row, int threads) {
   double gmmRate = row.flops / row.gmmSeconds * 1e-9;
   double blasRate = row.flops / row.blasSeconds * 1e-9;
-  llvm::outs() << llvm::formatv(
-      "| {0} | {1} | {2} | {3} | {4} | {5:f2} | {6:f1} | {7:f2} | {8:f1} | "
-      "{9:f2} | {10} | {11} |\n",
-      row.shape.g, row.shape.m, row.shape.k, row.shape.n,
-      toString(row.distribution), row.gmmSeconds * 1e3, gmmRate,
-      row.blasSeconds * 1e3, blasRate, gmmRate / blasRate, threads,
-      llvm::formatv(row.matches ? "ok ({0:e1})" : "**MISMATCH** ({0:e1})",
-                    row.error)
-          .str());
-  llvm::outs().flush();
+  printTableRow(
+      row.shape, row.distribution,
+      {llvm::formatv("{0:f2}", row.gmmSeconds * 1e3).str(),
+       llvm::formatv("{0:f1}", gmmRate).str(),
+       llvm::formatv("{0:f2}", row.blasSeconds * 1e3).str(),
+       llvm::formatv("{0:f1}", blasRate).str(),
+       llvm::formatv("{0:f2}", gmmRate / blasRate).str(),
+       std::to_string(threads),
+       llvm::formatv(row.matches ? "ok ({0:e1})" : "**MISMATCH** ({0:e1})",
+                     row.error)
+           .str()});
 }
 
 } // namespace
@@ -396,7 +262,7 @@ int main(int argc, char **argv) {
     return reportError("--tile-m/n/k apply to --pipeline=cpu only");
   if (tileM < 0 || tileN < 0 || tileK < 0)
     return reportError("tile sizes must be non-negative");
-  if (repeat < 1 || warmup < 1)
+  if (common.repeat < 1 || common.warmup < 1)
     return reportError("--repeat and --warmup must be at least 1");
   PipelineBuilder buildPipeline = pipeline->build;
   if (customTiles) {
@@ -409,13 +275,10 @@ int main(int argc, char **argv) {
     };
   }
 
-  std::string shapesText = shapesOption;
-  if (shapesText.empty())
-    shapesText = quick ? "quick-g8,quick-g32" : "g8-m2048,g8-m8192,qwen3";
-  auto shapes = parseShapes(shapesText);
+  auto shapes = common.getShapes();
   if (!shapes)
     return reportError(llvm::toString(shapes.takeError()));
-  auto distributions = parseDistributions(distributionsOption);
+  auto distributions = common.getDistributions();
   if (!distributions)
     return reportError(llvm::toString(distributions.takeError()));
 
@@ -439,8 +302,9 @@ int main(int argc, char **argv) {
     llvm::outs() << llvm::formatv(" (tile-m={0} tile-n={1} tile-k={2})",
                                   tileM.getValue(), tileN.getValue(),
                                   tileK.getValue());
-  llvm::outs() << "\n- median of " << repeat << " timed calls after " << warmup
-               << " warm-up call(s), f32, seed " << seed << "\n"
+  llvm::outs() << "\n- median of " << common.repeat << " timed calls after "
+               << common.warmup << " warm-up call(s), f32, seed " << common.seed
+               << "\n"
                << "- load average at start: " << loadAverage() << "\n";
   // What the machine does just before the run.
   CpuSample idleBegin = CpuSample::take();
@@ -453,19 +317,11 @@ int main(int argc, char **argv) {
     llvm::outs() << "- **warning: the machine is busy: other processes share "
                     "the cores, so both sides are slowed down, and not "
                     "equally**\n";
-  llvm::outs() << "\n"
-               << "| g | m | k | n | sizes | gmm ms | gmm GFLOP/s | "
-                  "OpenBLAS ms | OpenBLAS GFLOP/s | ratio | threads | check "
-                  "|\n"
-               << "|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"
-                  "\n";
-  llvm::outs().flush();
+  llvm::outs() << "\n";
+  printTableHeader({"gmm ms", "gmm GFLOP/s", "OpenBLAS ms", "OpenBLAS GFLOP/s",
+                    "ratio", "threads", "check"});
 
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<mlir::gmm::GMMDialect>();
-  MLIRContext context(registry);
+  std::unique_ptr<MLIRContext> context = createContext();
 
   std::vector<Row> rows;
   bool anyMismatch = false;
@@ -474,81 +330,60 @@ int main(int argc, char **argv) {
   };
 
   for (const Shape &shape : *shapes) {
-    llvm::errs() << llvm::formatv("[{0}] g={1} m={2} k={3} n={4}: compiling\n",
-                                  shape.name, shape.g, shape.m, shape.k,
-                                  shape.n);
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(buildModule(shape), &context);
-    if (!module)
-      return reportError("cannot parse the generated module");
-    auto compileStart = std::chrono::steady_clock::now();
-    auto function = JitFunction::compile(*module, "gmm", buildPipeline);
+    auto function = compileRaggedDot(*context, shape, "f32", buildPipeline);
     if (!function)
-      return reportError("compiling " + shape.name + ": " +
-                         llvm::toString(function.takeError()));
-    double compileSeconds = std::chrono::duration<double>(
-                                std::chrono::steady_clock::now() - compileStart)
-                                .count();
-    llvm::errs() << llvm::formatv("[{0}] compiled in {1:f2} s\n", shape.name,
-                                  compileSeconds);
+      return reportError(llvm::toString(function.takeError()));
 
     // This shape's buffers; the next shape's are made after these are gone.
     std::vector<HostTensor> arguments(3);
     arguments[0] = HostTensor::zeros(DType::F32, {shape.m, shape.k});
     arguments[1] = HostTensor::zeros(DType::F32, {shape.g, shape.k, shape.n});
     arguments[2] = HostTensor::zeros(DType::I32, {shape.g});
-    fillRandom(arguments[0], seed, 0);
-    fillRandom(arguments[1], seed, 1);
+    fillRandom(arguments[0], common.seed, 0);
+    fillRandom(arguments[1], common.seed, 1);
     std::vector<float> blasOut(shape.m * shape.n);
     const float *lhs = static_cast<const float *>(arguments[0].data());
     const float *rhs = static_cast<const float *>(arguments[1].data());
 
-    for (GroupSizeDistribution distribution : *distributions) {
+    for (Distribution distribution : *distributions) {
       std::vector<int64_t> sizes =
-          makeGroupSizes(distribution, shape.m, shape.g, seed);
-      int64_t coveredRows = 0, largest = 0, empty = 0;
-      for (auto [group, size] : llvm::enumerate(sizes)) {
+          makeSizes(distribution, shape.m, shape.g, common.seed);
+      for (auto [group, size] : llvm::enumerate(sizes))
         arguments[2].setInt(group, size);
-        coveredRows += size;
-        largest = std::max(largest, size);
-        empty += size == 0;
-      }
-      llvm::errs() << llvm::formatv(
-          "[{0}] {1}: max/mean {2:f2}, {3} empty group(s)\n", shape.name,
-          toString(distribution), double(largest) * shape.g / shape.m, empty);
+      int64_t coveredRows = describeSizes(shape, distribution, sizes);
 
       Row row{shape, distribution};
       row.flops = 2.0 * shape.k * shape.n * coveredRows;
 
       // gmm: the first warm-up call's result is the one checked.
       std::vector<HostTensor> gmmResult;
-      std::vector<double> seconds;
-      for (unsigned i = 0; i < warmup + repeat; ++i) {
-        double callSeconds = 0;
-        auto outputs = function->get()->call(arguments, &callSeconds);
-        if (!outputs)
-          return reportError("calling gmm on " + shape.name + ": " +
-                             llvm::toString(outputs.takeError()));
-        if (i == 0)
-          gmmResult = std::move(*outputs);
-        if (i >= warmup)
-          seconds.push_back(callSeconds);
-      }
-      row.gmmSeconds = median(seconds);
+      auto gmmSeconds =
+          common.timeCalls([&](unsigned i) -> llvm::Expected<double> {
+            double callSeconds = 0;
+            auto outputs = function->get()->call(arguments, &callSeconds);
+            if (!outputs)
+              return llvm::createStringError(
+                  "calling gmm on " + shape.name + ": " +
+                  llvm::toString(outputs.takeError()));
+            if (i == 0)
+              gmmResult = std::move(*outputs);
+            return callSeconds;
+          });
+      if (!gmmSeconds)
+        return reportError(llvm::toString(gmmSeconds.takeError()));
+      row.gmmSeconds = *gmmSeconds;
       settle();
 
       // OpenBLAS on the same buffers.
       std::fill(blasOut.begin(), blasOut.end(), 0.0f);
-      seconds.clear();
-      for (unsigned i = 0; i < warmup + repeat; ++i) {
-        auto start = std::chrono::steady_clock::now();
-        blasGroupedMatmul(shape, lhs, rhs, sizes, blasOut.data());
-        auto stop = std::chrono::steady_clock::now();
-        if (i >= warmup)
-          seconds.push_back(
-              std::chrono::duration<double>(stop - start).count());
-      }
-      row.blasSeconds = median(seconds);
+      row.blasSeconds = llvm::cantFail(
+          common.timeCalls([&](unsigned) -> llvm::Expected<double> {
+            auto start = std::chrono::steady_clock::now();
+            blasGroupedMatmul(shape, lhs, rhs, sizes, blasOut.data());
+            return std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                .count();
+          }));
       settle();
 
       double maxAbsError = 0;

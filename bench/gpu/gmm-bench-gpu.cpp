@@ -21,17 +21,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Dialect/GMM/IR/GMMDialect.h"
+#include "BenchCommon.h"
+
 #include "gmm/Pipelines/Pipelines.h"
 #include "gmm/Runner/HostTensor.h"
 #include "gmm/Runner/JitRunner.h"
 #include "gmm/Runtime/CudaRuntime.h"
 
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -49,7 +46,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -61,6 +57,7 @@
 
 using namespace mlir;
 using namespace ::gmm::runner;
+using namespace ::gmm::bench;
 namespace cl = llvm::cl;
 using llvm::StringRef;
 
@@ -75,47 +72,18 @@ namespace {
 
 cl::OptionCategory benchCategory("gmm-bench-gpu options");
 
-cl::opt<std::string> shapesOption(
-    "shapes",
-    cl::desc(
-        "Comma-separated shapes to run, each a preset name or GxMxKxN "
-        "(groups x rows x contraction x columns). Presets: qwen3 "
-        "(128x65536x2048x1536, Qwen3-30B-A3B up-projection), deepseek-v3 "
-        "(32x32768x7168x4096, DeepSeek-V3 local experts), mixtral "
-        "(8x16384x4096x28672, Mixtral 8x7B), quick-g8 (8x4096x512x512), "
-        "quick-g32 (32x8192x1024x512). Default: qwen3,deepseek-v3,mixtral, "
-        "or the quick-* ones with --quick"),
-    cl::value_desc("LIST"), cl::cat(benchCategory));
+const ShapePreset presets[] = {
+    {"qwen3", 128, 65536, 2048, 1536, "Qwen3-30B-A3B up-projection", false},
+    {"deepseek-v3", 32, 32768, 7168, 4096, "DeepSeek-V3 local experts", false},
+    {"mixtral", 8, 16384, 4096, 28672, "Mixtral 8x7B", false},
+    {"quick-g8", 8, 4096, 512, 512, "", true},
+    {"quick-g32", 32, 8192, 1024, 512, "", true},
+};
 
-cl::opt<std::string> distributionsOption(
-    "distributions",
-    cl::desc("Comma-separated group-size distributions: uniform, skewed "
-             "(weights 13,5,0,2 repeating: max/mean 2.6, every fourth group "
-             "empty), zipf (group i gets a share proportional to 1/(i+1)), "
-             "random (seeded) (default: uniform,skewed)"),
-    cl::value_desc("LIST"), cl::init("uniform,skewed"), cl::cat(benchCategory));
-
-cl::opt<bool> quick("quick",
-                    cl::desc("Small shapes (quick-g8, quick-g32) unless "
-                             "--shapes says otherwise"),
-                    cl::cat(benchCategory));
-
-cl::opt<unsigned> repeat("repeat",
-                         cl::desc("Timed calls of each side; the median is "
-                                  "reported (default 10)"),
-                         cl::value_desc("N"), cl::init(10),
-                         cl::cat(benchCategory));
-
-cl::opt<unsigned> warmup("warmup",
-                         cl::desc("Untimed calls of each side before the "
-                                  "timed ones (at least 1; default 2)"),
-                         cl::value_desc("N"), cl::init(2),
-                         cl::cat(benchCategory));
-
-cl::opt<uint64_t> seed("seed",
-                       cl::desc("Seed of the random inputs (default 0)"),
-                       cl::value_desc("N"), cl::init(0),
-                       cl::cat(benchCategory));
+// --shapes, --distributions, --quick, --repeat, --warmup and --seed.
+CommonOptions common(benchCategory, {presets, /*int32Sizes=*/true,
+                                     /*zipf=*/true, /*repeat=*/10,
+                                     /*warmup=*/2});
 
 cl::opt<unsigned>
     samples("samples",
@@ -166,20 +134,6 @@ cl::opt<double>
                         "989: H100 SXM dense bf16, which the H200 shares)"),
                cl::value_desc("X"), cl::init(989), cl::cat(benchCategory));
 
-struct Shape {
-  std::string name;
-  int64_t g, m, k, n;
-};
-
-const Shape presets[] = {
-    {"qwen3", 128, 65536, 2048, 1536},  {"deepseek-v3", 32, 32768, 7168, 4096},
-    {"mixtral", 8, 16384, 4096, 28672}, {"quick-g8", 8, 4096, 512, 512},
-    {"quick-g32", 32, 8192, 1024, 512},
-};
-
-/// The group-size distributions; the first three are makeGroupSizes'.
-enum class Distribution { Uniform, Skewed, Random, Zipf };
-
 int reportError(const llvm::Twine &message) {
   llvm::errs() << "gmm-bench-gpu: error: " << message << "\n";
   return 1;
@@ -209,133 +163,6 @@ llvm::Error checkGmmRuntime(const llvm::Twine &what) {
   if (gmmCudaTakeError(&message))
     return makeError(what + ": " + message);
   return llvm::Error::success();
-}
-
-llvm::Expected<std::vector<Shape>> parseShapes(StringRef text) {
-  std::vector<Shape> shapes;
-  llvm::SmallVector<StringRef> items;
-  text.split(items, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef item : items) {
-    item = item.trim();
-    const Shape *preset = llvm::find_if(
-        presets, [&](const Shape &shape) { return shape.name == item; });
-    if (preset != std::end(presets)) {
-      shapes.push_back(*preset);
-      continue;
-    }
-    llvm::SmallVector<StringRef> parts;
-    item.split(parts, 'x');
-    int64_t sizes[4];
-    bool valid = parts.size() == 4;
-    for (size_t i = 0; valid && i < 4; ++i)
-      valid = !parts[i].trim().getAsInteger(10, sizes[i]) && sizes[i] > 0 &&
-              sizes[i] <= INT32_MAX;
-    if (!valid)
-      return makeError("--shapes: '" + item +
-                       "' is neither a preset nor GxMxKxN with sizes in "
-                       "[1, 2^31)");
-    shapes.push_back({item.str(), sizes[0], sizes[1], sizes[2], sizes[3]});
-  }
-  if (shapes.empty())
-    return makeError("--shapes: no shape given");
-  return shapes;
-}
-
-llvm::Expected<std::vector<Distribution>> parseDistributions(StringRef text) {
-  std::vector<Distribution> result;
-  llvm::SmallVector<StringRef> items;
-  text.split(items, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef item : items) {
-    item = item.trim();
-    if (item == "uniform")
-      result.push_back(Distribution::Uniform);
-    else if (item == "skewed")
-      result.push_back(Distribution::Skewed);
-    else if (item == "zipf")
-      result.push_back(Distribution::Zipf);
-    else if (item == "random")
-      result.push_back(Distribution::Random);
-    else
-      return makeError("--distributions: unknown '" + item +
-                       "' (expected uniform, skewed, zipf or random)");
-  }
-  if (result.empty())
-    return makeError("--distributions: none given");
-  return result;
-}
-
-const char *toString(Distribution distribution) {
-  switch (distribution) {
-  case Distribution::Uniform:
-    return "uniform";
-  case Distribution::Skewed:
-    return "skewed";
-  case Distribution::Random:
-    return "random";
-  case Distribution::Zipf:
-    return "zipf";
-  }
-  return "?";
-}
-
-/// `g` sizes that sum to `m`. Zipf: group i ends at row
-/// round(m * H(i + 1) / H(g)), H(j) = 1 + 1/2 + ... + 1/j, so group i gets
-/// about m / ((i + 1) H(g)) rows and the sizes sum to m exactly.
-std::vector<int64_t> makeSizes(Distribution distribution, int64_t m, int64_t g,
-                               uint64_t seed) {
-  switch (distribution) {
-  case Distribution::Uniform:
-    return makeGroupSizes(GroupSizeDistribution::Uniform, m, g, seed);
-  case Distribution::Skewed:
-    return makeGroupSizes(GroupSizeDistribution::Skewed, m, g, seed);
-  case Distribution::Random:
-    return makeGroupSizes(GroupSizeDistribution::Random, m, g, seed);
-  case Distribution::Zipf:
-    break;
-  }
-  std::vector<double> harmonic(g + 1, 0);
-  for (int64_t i = 1; i <= g; ++i)
-    harmonic[i] = harmonic[i - 1] + 1.0 / double(i);
-  std::vector<int64_t> sizes(g);
-  int64_t previous = 0;
-  for (int64_t i = 0; i < g; ++i) {
-    int64_t end = i + 1 == g
-                      ? m
-                      : std::llround(double(m) * harmonic[i + 1] / harmonic[g]);
-    end = std::clamp(end, previous, m);
-    sizes[i] = end - previous;
-    previous = end;
-  }
-  return sizes;
-}
-
-/// The module: one mode-1 ragged dot with static shapes, bf16 in and out.
-std::string buildModule(const Shape &s) {
-  return llvm::formatv(
-             R"mlir(func.func @gmm(%lhs: tensor<{1}x{2}xbf16>,
-                    %rhs: tensor<{0}x{2}x{3}xbf16>,
-                    %group_sizes: tensor<{0}xi32>) -> tensor<{1}x{3}xbf16> {
-  %out = gmm.ragged_dot %lhs, %rhs, %group_sizes
-      dimension_numbers = <lhs_contracting_dimensions = [1],
-                           rhs_contracting_dimensions = [1],
-                           lhs_ragged_dimensions = [0],
-                           rhs_group_dimensions = [0]>
-      : tensor<{1}x{2}xbf16>, tensor<{0}x{2}x{3}xbf16>, tensor<{0}xi32>
-        -> tensor<{1}x{3}xbf16>
-  return %out : tensor<{1}x{3}xbf16>
-}
-)mlir",
-             s.g, s.m, s.k, s.n)
-      .str();
-}
-
-double median(std::vector<double> values) {
-  if (values.empty())
-    return NAN;
-  std::sort(values.begin(), values.end());
-  size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid]
-                           : 0.5 * (values[mid - 1] + values[mid]);
 }
 
 //===----------------------------------------------------------------------===//
@@ -450,8 +277,7 @@ public:
   /// `after(i)` after its stop event (untimed).
   template <typename Call, typename After>
   llvm::Expected<double> time(StringRef what, Call &&call, After &&after) {
-    std::vector<double> milliseconds;
-    for (unsigned i = 0; i < warmup + repeat; ++i) {
+    return common.timeCalls([&](unsigned i) -> llvm::Expected<double> {
       if (llvm::Error error = check(cudaEventRecord(start, nullptr),
                                     "cudaEventRecord before " + what))
         return std::move(error);
@@ -467,11 +293,9 @@ public:
       if (llvm::Error error = check(cudaEventElapsedTime(&elapsed, start, stop),
                                     "cudaEventElapsedTime"))
         return std::move(error);
-      if (i >= warmup)
-        milliseconds.push_back(elapsed);
       after(i);
-    }
-    return median(milliseconds);
+      return elapsed;
+    });
   }
   template <typename Call>
   llvm::Expected<double> time(StringRef what, Call &&call) {
@@ -680,18 +504,15 @@ llvm::Expected<double> sampleError(const int64_t *desc,
                      staging.size() * sizeof(uint16_t), cudaMemcpyDeviceToHost),
           "copying a result to the host"))
     return std::move(error);
-  double maxDiff = 0, maxRef = 0;
+  ErrorTracker tracker;
   for (const Sample &sample : samples) {
     if (sample.row >= rows || sample.column >= columns)
       return makeError("result is smaller than the problem");
-    double got = fromBF16(staging[offset + sample.row * rowStride +
-                                  sample.column * columnStride]);
-    double diff = std::fabs(got - sample.reference);
-    if (!(diff <= maxDiff))
-      maxDiff = std::isfinite(diff) ? diff : INFINITY;
-    maxRef = std::max(maxRef, std::fabs(sample.reference));
+    tracker.add(fromBF16(staging[offset + sample.row * rowStride +
+                                 sample.column * columnStride]),
+                sample.reference);
   }
-  return maxDiff == 0 ? 0 : maxDiff / std::max(maxRef, 1e-30);
+  return tracker.relative();
 }
 
 //===----------------------------------------------------------------------===//
@@ -730,15 +551,11 @@ void printRow(const Row &row) {
           : llvm::formatv("**FAIL** (gmm {0:e1}, loop {1:e1}, grouped {2:e1})",
                           row.gmmError, row.loopError, row.groupedError)
                 .str();
-  llvm::outs() << llvm::formatv(
-      "| {0} | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} | {9} | {10} | "
-      "{11} | {12} | {13} |\n",
-      row.shape.g, row.shape.m, row.shape.k, row.shape.n,
-      toString(row.distribution), formatMs(row.gmmMs), formatRate(gmmRate),
-      formatMs(row.loopMs), formatRate(loopRate), formatMs(row.groupedMs),
-      formatRate(groupedRate), formatRatio(gmmRate / loopRate),
-      formatRatio(gmmRate / groupedRate), checkText);
-  llvm::outs().flush();
+  printTableRow(row.shape, row.distribution,
+                {formatMs(row.gmmMs), formatRate(gmmRate), formatMs(row.loopMs),
+                 formatRate(loopRate), formatMs(row.groupedMs),
+                 formatRate(groupedRate), formatRatio(gmmRate / loopRate),
+                 formatRatio(gmmRate / groupedRate), checkText});
 }
 
 /// "best 512.3 TFLOP/s (51.8% of peak), median 400.1 (40.5%)" over `rates`.
@@ -816,24 +633,17 @@ llvm::Error runBenchmark(const std::vector<Shape> &shapes,
                   "group), cuBLAS grouped (one cublasGemmGroupedBatchedEx)"
                << (GMM_BENCH_HAVE_GROUPED_GEMM ? "" : " (not in this cuBLAS)")
                << "\n- bf16 inputs and outputs, f32 accumulation; median of "
-               << repeat << " timed calls after " << warmup
-               << " warm-up call(s), CUDA events; seed " << seed << "\n"
+               << common.repeat << " timed calls after " << common.warmup
+               << " warm-up call(s), CUDA events; seed " << common.seed << "\n"
                << "- check: " << samples
                << " sampled outputs of each side against an f64 host "
                   "reference, tolerance "
-               << llvm::formatv("{0:e1}", tolerance.getValue()) << "\n\n"
-               << "| g | m | k | n | sizes | gmm ms | gmm TFLOP/s | loop ms | "
-                  "loop TFLOP/s | grouped ms | grouped TFLOP/s | gmm/loop | "
-                  "gmm/grouped | check |\n"
-               << "|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
-                  "---:|---|\n";
-  llvm::outs().flush();
+               << llvm::formatv("{0:e1}", tolerance.getValue()) << "\n\n";
+  printTableHeader({"gmm ms", "gmm TFLOP/s", "loop ms", "loop TFLOP/s",
+                    "grouped ms", "grouped TFLOP/s", "gmm/loop", "gmm/grouped",
+                    "check"});
 
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<mlir::gmm::GMMDialect>();
-  MLIRContext context(registry);
+  std::unique_ptr<MLIRContext> context = createContext();
   JitOptions jitOptions;
   jitOptions.cuda = true;
   PipelineBuilder buildPipeline = [pipelineOptions](OpPassManager &pm) {
@@ -842,30 +652,16 @@ llvm::Error runBenchmark(const std::vector<Shape> &shapes,
 
   std::vector<Row> rows;
   for (const Shape &shape : shapes) {
-    llvm::errs() << llvm::formatv("[{0}] g={1} m={2} k={3} n={4}: compiling\n",
-                                  shape.name, shape.g, shape.m, shape.k,
-                                  shape.n);
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(buildModule(shape), &context);
-    if (!module)
-      return makeError("cannot parse the generated module");
-    auto compileStart = std::chrono::steady_clock::now();
-    auto function =
-        JitFunction::compile(*module, "gmm", buildPipeline, jitOptions);
+    auto function = compileRaggedDot(*context, shape, "bf16", buildPipeline,
+                                     jitOptions, "; generating the inputs");
     if (!function)
-      return makeError("compiling " + shape.name + ": " +
-                       llvm::toString(function.takeError()));
-    llvm::errs() << llvm::formatv(
-        "[{0}] compiled in {1:f2} s; generating the inputs\n", shape.name,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                      compileStart)
-            .count());
+      return function.takeError();
 
     // This shape's buffers; the next shape's are made after these are gone.
     std::vector<uint16_t> hostLhs(shape.m * shape.k);
     std::vector<uint16_t> hostRhs(shape.g * shape.k * shape.n);
-    fillRandomBF16(hostLhs, seed, 0);
-    fillRandomBF16(hostRhs, seed, 1);
+    fillRandomBF16(hostLhs, common.seed, 0);
+    fillRandomBF16(hostRhs, common.seed, 1);
     DeviceBuffer lhs, rhs, groupSizes, loopOut, groupedOut;
     size_t outBytes = shape.m * shape.n * sizeof(uint16_t);
     for (auto [buffer, bytes, what] :
@@ -896,22 +692,18 @@ llvm::Error runBenchmark(const std::vector<Shape> &shapes,
 
     for (Distribution distribution : distributions) {
       Problem problem{shape,
-                      makeSizes(distribution, shape.m, shape.g, seed),
+                      makeSizes(distribution, shape.m, shape.g, common.seed),
                       {},
                       lhs.get<uint16_t>(),
                       rhs.get<uint16_t>()};
       std::vector<int32_t> sizes32;
-      int64_t start = 0, largest = 0, empty = 0;
+      int64_t start = 0;
       for (int64_t size : problem.sizes) {
         problem.starts.push_back(start);
         sizes32.push_back(size);
         start += size;
-        largest = std::max(largest, size);
-        empty += size == 0;
       }
-      llvm::errs() << llvm::formatv(
-          "[{0}] {1}: max/mean {2:f2}, {3} empty group(s)\n", shape.name,
-          toString(distribution), double(largest) * shape.g / shape.m, empty);
+      describeSizes(shape, distribution, problem.sizes);
       if (llvm::Error error =
               check(cudaMemcpy(groupSizes.get(), sizes32.data(),
                                groupSizes.bytes(), cudaMemcpyHostToDevice),
@@ -988,7 +780,7 @@ llvm::Error runBenchmark(const std::vector<Shape> &shapes,
 
       // The check.
       std::vector<Sample> checked =
-          makeSamples(problem, hostLhs, hostRhs, samples, seed);
+          makeSamples(problem, hostLhs, hostRhs, samples, common.seed);
       std::vector<int64_t> loopDesc =
           denseDescriptor(loopOut.get(), {shape.m, shape.n});
       std::vector<int64_t> groupedDesc =
@@ -1061,7 +853,7 @@ int main(int argc, char **argv) {
       "gmm-bench-gpu: bf16 gmm.ragged_dot on the GPU against cuBLAS (a "
       "per-group cublasGemmEx loop and cublasGemmGroupedBatchedEx)\n");
 
-  if (repeat < 1 || warmup < 1)
+  if (common.repeat < 1 || common.warmup < 1)
     return reportError("--repeat and --warmup must be at least 1");
   if (samples < 1)
     return reportError("--samples must be at least 1");
@@ -1072,13 +864,10 @@ int main(int argc, char **argv) {
     return reportError("--format must be isa, bin or fatbin");
   if (!(peakTflops > 0))
     return reportError("--peak-tflops must be positive");
-  std::string shapesText = shapesOption;
-  if (shapesText.empty())
-    shapesText = quick ? "quick-g8,quick-g32" : "qwen3,deepseek-v3,mixtral";
-  auto shapes = parseShapes(shapesText);
+  auto shapes = common.getShapes();
   if (!shapes)
     return reportError(llvm::toString(shapes.takeError()));
-  auto distributions = parseDistributions(distributionsOption);
+  auto distributions = common.getDistributions();
   if (!distributions)
     return reportError(llvm::toString(distributions.takeError()));
 
