@@ -306,22 +306,6 @@ private:
   cudaEvent_t start = nullptr, stop = nullptr;
 };
 
-/// The row-major descriptor {allocated, aligned, offset, sizes, strides} of
-/// a dense device buffer.
-std::vector<int64_t> denseDescriptor(const void *data,
-                                     llvm::ArrayRef<int64_t> shape) {
-  size_t rank = shape.size();
-  std::vector<int64_t> desc(3 + 2 * rank, 0);
-  desc[0] = desc[1] = reinterpret_cast<int64_t>(data);
-  int64_t stride = 1;
-  for (size_t d = rank; d-- > 0;) {
-    desc[3 + d] = shape[d];
-    desc[3 + rank + d] = stride;
-    stride *= shape[d];
-  }
-  return desc;
-}
-
 //===----------------------------------------------------------------------===//
 // The peers
 //===----------------------------------------------------------------------===//
@@ -685,9 +669,9 @@ llvm::Error runBenchmark(const std::vector<Shape> &shapes,
       return error;
 
     std::vector<std::vector<int64_t>> arguments = {
-        denseDescriptor(lhs.get(), {shape.m, shape.k}),
-        denseDescriptor(rhs.get(), {shape.g, shape.k, shape.n}),
-        denseDescriptor(groupSizes.get(), {shape.g})};
+        ::gmm::runner::denseDescriptor(lhs.get(), {shape.m, shape.k}),
+        ::gmm::runner::denseDescriptor(rhs.get(), {shape.g, shape.k, shape.n}),
+        ::gmm::runner::denseDescriptor(groupSizes.get(), {shape.g})};
     std::vector<uint16_t> staging;
 
     for (Distribution distribution : distributions) {
@@ -782,9 +766,9 @@ llvm::Error runBenchmark(const std::vector<Shape> &shapes,
       std::vector<Sample> checked =
           makeSamples(problem, hostLhs, hostRhs, samples, common.seed);
       std::vector<int64_t> loopDesc =
-          denseDescriptor(loopOut.get(), {shape.m, shape.n});
+          ::gmm::runner::denseDescriptor(loopOut.get(), {shape.m, shape.n});
       std::vector<int64_t> groupedDesc =
-          denseDescriptor(groupedOut.get(), {shape.m, shape.n});
+          ::gmm::runner::denseDescriptor(groupedOut.get(), {shape.m, shape.n});
       struct Checked {
         const char *name;
         const int64_t *desc;

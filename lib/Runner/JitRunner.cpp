@@ -600,10 +600,8 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
   return result;
 }
 
-namespace {
-/// The row-major descriptor (allocated, aligned, offset, sizes, strides) of
-/// a dense buffer of `shape` at `data`.
-std::vector<int64_t> denseDescriptor(void *data, ArrayRef<int64_t> shape) {
+std::vector<int64_t> denseDescriptor(const void *data,
+                                     ArrayRef<int64_t> shape) {
   size_t rank = shape.size();
   std::vector<int64_t> desc(3 + 2 * rank, 0);
   desc[0] = desc[1] = reinterpret_cast<int64_t>(data);
@@ -616,6 +614,7 @@ std::vector<int64_t> denseDescriptor(void *data, ArrayRef<int64_t> shape) {
   return desc;
 }
 
+namespace {
 /// Elements from the aligned pointer that a strided descriptor reaches.
 int64_t descriptorSpan(const int64_t *desc, size_t rank) {
   int64_t last = desc[2];

@@ -121,6 +121,12 @@ llvm::Error checkArgument(const TensorSpec &spec, const HostTensor &value,
                           unsigned index);
 
 /// Adds a pipeline that lowers a module to the LLVM dialect.
+/// The row-major memref descriptor {allocated, aligned, offset, sizes...,
+/// strides...} of a dense buffer of `shape` at `data` (host or device), as
+/// JitFunction::invokeOnDescriptors takes it.
+std::vector<int64_t> denseDescriptor(const void *data,
+                                     llvm::ArrayRef<int64_t> shape);
+
 using PipelineBuilder = std::function<void(mlir::OpPassManager &)>;
 
 /// A pipeline that gmm-runner can select with --pipeline.
