@@ -1165,7 +1165,7 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
     if (op->getParentOfType<gpu::LaunchOp>())
       return;
     if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
-            memref::CopyOp, linalg::FillOp>(op))
+            memref::CopyOp, linalg::FillOp, memref::GetGlobalOp>(op))
       ops.push_back(op);
   });
   SmallVector<gpu::AllocOp> allocs;
@@ -1182,6 +1182,25 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
                                         ValueRange{}, /*hostShared=*/false);
       waitFor(loc, alloc.getAsyncToken());
       rewriter.replaceOp(op, alloc.getMemref());
+      allocs.push_back(alloc);
+      continue;
+    }
+    if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+      // Constants live in host memory: kernels get a device copy.
+      auto type = cast<MemRefType>(global.getType());
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+        return op->emitOpError("gmm-map-to-gpu: unsupported global");
+      rewriter.setInsertionPointAfter(op);
+      Value start = startToken(loc);
+      auto alloc = gpu::AllocOp::create(rewriter, loc, type, tokenType,
+                                        ValueRange{start}, ValueRange{},
+                                        ValueRange{}, /*hostShared=*/false);
+      auto copy = gpu::MemcpyOp::create(rewriter, loc, tokenType,
+                                        ValueRange{alloc.getAsyncToken()},
+                                        alloc.getMemref(), global.getResult());
+      waitFor(loc, copy.getAsyncToken());
+      rewriter.replaceAllUsesExcept(global.getResult(), alloc.getMemref(),
+                                    copy);
       allocs.push_back(alloc);
       continue;
     }
@@ -1335,8 +1354,10 @@ LogicalResult MapToGPU::partitionHost(RewriterBase &rewriter, Block &block) {
         return failure();
       continue;
     }
+    // Calls stay on the host: the callee is mapped on its own and takes
+    // device buffers like any entry function.
     if (isOurLaunch(op) || isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
-                               gpu::MemsetOp, gpu::WaitOp>(op)) {
+                               gpu::MemsetOp, gpu::WaitOp, func::CallOp>(op)) {
       if (failed(flush()))
         return failure();
       continue;

@@ -97,3 +97,20 @@ func.func @unaligned(%lhs: tensor<64x6xf16>, %rhs: tensor<2x6x64xf16>, %gs: tens
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x6xf16>, tensor<2x6x64xf16>, tensor<2xi32> -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+// Constant operands are host globals: kernels read a device copy, which is
+// freed after the last kernel.
+// CHECK-LABEL: func.func @constants
+// CHECK:         %[[G:.+]] = memref.get_global @{{.+}} : memref<1x2x32x48xbf16>
+// CHECK:         %[[D:.+]], %[[T:.+]] = gpu.alloc async [%{{.+}}] () : memref<1x2x32x48xbf16>
+// CHECK:         %[[C:.+]] = gpu.memcpy async [%[[T]]] %[[D]], %[[G]] : memref<1x2x32x48xbf16>, memref<1x2x32x48xbf16>
+// CHECK:         gpu.wait [%[[C]]]
+// CHECK:         gpu.launch
+// CHECK:         gpu.dealloc async [%{{.+}}] %[[D]] : memref<1x2x32x48xbf16>
+func.func @constants(%lhs: tensor<64x32xbf16>, %gs: tensor<2xi32>) -> tensor<64x48xf32> {
+  %rhs = arith.constant dense<1.0> : tensor<2x32x48xbf16>
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<64x48xf32>
+  return %0 : tensor<64x48xf32>
+}
