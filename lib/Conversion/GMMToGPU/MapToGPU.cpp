@@ -809,6 +809,14 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
   KernelBuilder::layout(program.lhs, elementBytes, offset);
   KernelBuilder::layout(program.rhs, elementBytes, offset);
   int64_t bytes = std::max(offset, KernelBuilder::outBytes(program, warpsM));
+  // Static shared memory; more needs the dynamic opt-in, not done here.
+  constexpr int64_t kStaticSharedBytes = 48 * 1024;
+  if (bytes > kStaticSharedBytes)
+    return forall.emitOpError("tile sizes ")
+           << program.tileM << "x" << program.tileN << "x" << program.tileK
+           << " need " << bytes
+           << " bytes of shared memory, more than the 49152 a block gets "
+              "statically";
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(forall);

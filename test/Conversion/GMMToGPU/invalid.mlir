@@ -30,3 +30,12 @@ func.func @f32_tiles(%lhs: tensor<64x32xf32>, %rhs: tensor<2x32x64xf32>, %gs: te
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.tile_sizes = array<i64: 128, 128, 12>} : tensor<64x32xf32>, tensor<2x32x64xf32>, tensor<2xi32> -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+// Two stages of 256 x 64 and 64 x 128 bf16 tiles do not fit in 48 KiB.
+func.func @big_tiles(%lhs: tensor<64x32xbf16>, %rhs: tensor<2x32x64xbf16>, %gs: tensor<2xi32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{tile sizes 256x128x64 need 108544 bytes of shared memory, more than the 49152 a block gets statically}}
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.tile_sizes = array<i64: 256, 128, 64>} : tensor<64x32xbf16>, tensor<2x32x64xbf16>, tensor<2xi32> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
