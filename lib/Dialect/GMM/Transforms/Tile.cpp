@@ -520,6 +520,20 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     if (sizes.m <= 0 || sizes.n <= 0 || sizes.k <= 0)
       return op.emitOpError("tile sizes must be positive, got ")
              << sizes.m << "x" << sizes.n << "x" << sizes.k;
+    // The CPU backend unrolls the block contraction into registers: bound
+    // it, so that a large tile attribute is a diagnostic rather than a
+    // compile that exhausts memory.
+    constexpr int64_t kMaxCPUBlock = 4096, kMaxCPUStep = 32768;
+    if (target == "cpu" &&
+        (sizes.m > kMaxCPUBlock || sizes.n > kMaxCPUBlock ||
+         sizes.m * sizes.n > kMaxCPUBlock || sizes.k > kMaxCPUStep ||
+         sizes.m * sizes.n * sizes.k > kMaxCPUStep))
+      return op.emitOpError("tile sizes ")
+             << sizes.m << "x" << sizes.n << "x" << sizes.k
+             << " are too large for the CPU micro-kernel (at most "
+             << kMaxCPUBlock << " accumulators, tile_m * tile_n, and "
+             << kMaxCPUStep
+             << " multiply-adds per step, tile_m * tile_n * tile_k)";
 
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);

@@ -13,3 +13,14 @@ func.func @bad_tile_sizes_kind(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.tile_sizes = [8, 8]} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
   return %0 : tensor<1x1x20x37xf32>
 }
+
+// -----
+
+// The CPU micro-kernel keeps a tile_m x tile_n block in registers: a block
+// this large is refused (target=gpu takes it, see
+// test/Conversion/GMMToGPU).
+func.func @too_large_for_cpu(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
+  // expected-error @+1 {{'gmm.ragged_dot' op tile sizes 128x128x32 are too large for the CPU micro-kernel (at most 4096 accumulators, tile_m * tile_n, and 32768 multiply-adds per step, tile_m * tile_n * tile_k)}}
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.tile_sizes = array<i64: 128, 128, 32>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  return %0 : tensor<1x1x20x37xf32>
+}
