@@ -203,6 +203,29 @@ private:
   bool pushed = false;
 };
 
+/// The shape of the entry points that make one driver call: find the driver
+/// (reporting that there is none), stop if there is `nothingToDo`, make the
+/// default device's primary context current, make the call and report its
+/// failure. With ScopedContext::Skip (destroying, freeing, unregistering) a
+/// driver that already shut down is not an error.
+template <typename Call>
+void callInContext(const char *entry, const char *callName, Call &&call,
+                   ScopedContext::AtShutdown atShutdown = ScopedContext::Report,
+                   bool nothingToDo = false) {
+  Reporter report(entry);
+  const Driver *d = report.driver();
+  if (!d || nothingToDo)
+    return;
+  ScopedContext scope(*d, report, atShutdown);
+  if (!scope)
+    return;
+  CUresult result = call(*d);
+  if (atShutdown == ScopedContext::Skip)
+    report.checkRelease(result, callName);
+  else
+    report.check(result, callName);
+}
+
 CUdeviceptr toDevicePtr(const void *ptr) {
   return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(ptr));
 }
@@ -527,14 +550,12 @@ void *mgpuModuleLoadJIT(void *data, int32_t optLevel) {
 void mgpuModuleUnload(void *module) {
   if (!module)
     return;
-  Reporter report("mgpuModuleUnload");
-  const Driver *d = report.driver();
-  if (!d)
-    return;
-  ScopedContext scope(*d, report, ScopedContext::Skip);
-  if (scope)
-    report.checkRelease(d->cuModuleUnload(static_cast<CUmodule>(module)),
-                        "cuModuleUnload");
+  callInContext(
+      "mgpuModuleUnload", "cuModuleUnload",
+      [&](const Driver &d) {
+        return d.cuModuleUnload(static_cast<CUmodule>(module));
+      },
+      ScopedContext::Skip);
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
@@ -660,37 +681,27 @@ void *mgpuStreamCreate() {
 void mgpuStreamDestroy(void *stream) {
   if (!stream)
     return;
-  Reporter report("mgpuStreamDestroy");
-  const Driver *d = report.driver();
-  if (!d)
-    return;
-  ScopedContext scope(*d, report, ScopedContext::Skip);
-  if (scope)
-    report.checkRelease(d->cuStreamDestroy(static_cast<CUstream>(stream)),
-                        "cuStreamDestroy");
+  callInContext(
+      "mgpuStreamDestroy", "cuStreamDestroy",
+      [&](const Driver &d) {
+        return d.cuStreamDestroy(static_cast<CUstream>(stream));
+      },
+      ScopedContext::Skip);
 }
 
 void mgpuStreamSynchronize(void *stream) {
-  Reporter report("mgpuStreamSynchronize");
-  const Driver *d = report.driver();
-  if (!d)
-    return;
-  ScopedContext scope(*d, report);
-  if (scope)
-    report.check(d->cuStreamSynchronize(static_cast<CUstream>(stream)),
-                 "cuStreamSynchronize");
+  callInContext("mgpuStreamSynchronize", "cuStreamSynchronize",
+                [&](const Driver &d) {
+                  return d.cuStreamSynchronize(static_cast<CUstream>(stream));
+                });
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {
-  Reporter report("mgpuStreamWaitEvent");
-  const Driver *d = report.driver();
-  if (!d)
-    return;
-  ScopedContext scope(*d, report);
-  if (scope)
-    report.check(d->cuStreamWaitEvent(static_cast<CUstream>(stream),
-                                      static_cast<CUevent>(event), 0),
-                 "cuStreamWaitEvent");
+  callInContext("mgpuStreamWaitEvent", "cuStreamWaitEvent",
+                [&](const Driver &d) {
+                  return d.cuStreamWaitEvent(static_cast<CUstream>(stream),
+                                             static_cast<CUevent>(event), 0);
+                });
 }
 
 void *mgpuEventCreate() {
@@ -711,37 +722,26 @@ void *mgpuEventCreate() {
 void mgpuEventDestroy(void *event) {
   if (!event)
     return;
-  Reporter report("mgpuEventDestroy");
-  const Driver *d = report.driver();
-  if (!d)
-    return;
-  ScopedContext scope(*d, report, ScopedContext::Skip);
-  if (scope)
-    report.checkRelease(d->cuEventDestroy(static_cast<CUevent>(event)),
-                        "cuEventDestroy");
+  callInContext(
+      "mgpuEventDestroy", "cuEventDestroy",
+      [&](const Driver &d) {
+        return d.cuEventDestroy(static_cast<CUevent>(event));
+      },
+      ScopedContext::Skip);
 }
 
 void mgpuEventSynchronize(void *event) {
-  Reporter report("mgpuEventSynchronize");
-  const Driver *d = report.driver();
-  if (!d)
-    return;
-  ScopedContext scope(*d, report);
-  if (scope)
-    report.check(d->cuEventSynchronize(static_cast<CUevent>(event)),
-                 "cuEventSynchronize");
+  callInContext("mgpuEventSynchronize", "cuEventSynchronize",
+                [&](const Driver &d) {
+                  return d.cuEventSynchronize(static_cast<CUevent>(event));
+                });
 }
 
 void mgpuEventRecord(void *event, void *stream) {
-  Reporter report("mgpuEventRecord");
-  const Driver *d = report.driver();
-  if (!d)
-    return;
-  ScopedContext scope(*d, report);
-  if (scope)
-    report.check(d->cuEventRecord(static_cast<CUevent>(event),
-                                  static_cast<CUstream>(stream)),
-                 "cuEventRecord");
+  callInContext("mgpuEventRecord", "cuEventRecord", [&](const Driver &d) {
+    return d.cuEventRecord(static_cast<CUevent>(event),
+                           static_cast<CUstream>(stream));
+  });
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
@@ -765,69 +765,54 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
 void mgpuMemFree(void *ptr, void * /*stream*/) {
   if (!ptr)
     return;
-  Reporter report("mgpuMemFree");
-  const Driver *d = report.driver();
-  if (!d)
-    return;
-  ScopedContext scope(*d, report, ScopedContext::Skip);
-  if (scope)
-    report.checkRelease(d->cuMemFree(toDevicePtr(ptr)), "cuMemFree");
+  callInContext(
+      "mgpuMemFree", "cuMemFree",
+      [&](const Driver &d) { return d.cuMemFree(toDevicePtr(ptr)); },
+      ScopedContext::Skip);
 }
 
 void mgpuMemcpy(void *dst, void *src, uint64_t sizeBytes, void *stream) {
-  Reporter report("mgpuMemcpy");
-  const Driver *d = report.driver();
-  if (!d || sizeBytes == 0)
-    return;
-  ScopedContext scope(*d, report);
-  if (scope)
-    report.check(d->cuMemcpyAsync(toDevicePtr(dst), toDevicePtr(src), sizeBytes,
-                                  static_cast<CUstream>(stream)),
-                 "cuMemcpyAsync");
+  callInContext(
+      "mgpuMemcpy", "cuMemcpyAsync",
+      [&](const Driver &d) {
+        return d.cuMemcpyAsync(toDevicePtr(dst), toDevicePtr(src), sizeBytes,
+                               static_cast<CUstream>(stream));
+      },
+      ScopedContext::Report, sizeBytes == 0);
 }
 
 void mgpuMemset32(void *dst, uint32_t value, uint64_t count, void *stream) {
-  Reporter report("mgpuMemset32");
-  const Driver *d = report.driver();
-  if (!d || count == 0)
-    return;
-  ScopedContext scope(*d, report);
-  if (scope)
-    report.check(d->cuMemsetD32Async(toDevicePtr(dst), value, count,
-                                     static_cast<CUstream>(stream)),
-                 "cuMemsetD32Async");
+  callInContext(
+      "mgpuMemset32", "cuMemsetD32Async",
+      [&](const Driver &d) {
+        return d.cuMemsetD32Async(toDevicePtr(dst), value, count,
+                                  static_cast<CUstream>(stream));
+      },
+      ScopedContext::Report, count == 0);
 }
 
 void mgpuMemset16(void *dst, uint16_t value, uint64_t count, void *stream) {
-  Reporter report("mgpuMemset16");
-  const Driver *d = report.driver();
-  if (!d || count == 0)
-    return;
-  ScopedContext scope(*d, report);
-  if (scope)
-    report.check(d->cuMemsetD16Async(toDevicePtr(dst), value, count,
-                                     static_cast<CUstream>(stream)),
-                 "cuMemsetD16Async");
+  callInContext(
+      "mgpuMemset16", "cuMemsetD16Async",
+      [&](const Driver &d) {
+        return d.cuMemsetD16Async(toDevicePtr(dst), value, count,
+                                  static_cast<CUstream>(stream));
+      },
+      ScopedContext::Report, count == 0);
 }
 
 void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
-  Reporter report("mgpuMemHostRegister");
-  const Driver *d = report.driver();
-  if (!d || !ptr || sizeBytes == 0)
-    return;
-  ScopedContext scope(*d, report);
-  if (scope)
-    report.check(d->cuMemHostRegister(ptr, sizeBytes, 0), "cuMemHostRegister");
+  callInContext(
+      "mgpuMemHostRegister", "cuMemHostRegister",
+      [&](const Driver &d) { return d.cuMemHostRegister(ptr, sizeBytes, 0); },
+      ScopedContext::Report, !ptr || sizeBytes == 0);
 }
 
 void mgpuMemHostUnregister(void *ptr) {
-  Reporter report("mgpuMemHostUnregister");
-  const Driver *d = report.driver();
-  if (!d || !ptr)
-    return;
-  ScopedContext scope(*d, report, ScopedContext::Skip);
-  if (scope)
-    report.checkRelease(d->cuMemHostUnregister(ptr), "cuMemHostUnregister");
+  callInContext(
+      "mgpuMemHostUnregister", "cuMemHostUnregister",
+      [&](const Driver &d) { return d.cuMemHostUnregister(ptr); },
+      ScopedContext::Skip, !ptr);
 }
 
 void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
@@ -841,13 +826,9 @@ void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
   }
   if (bytes == 0)
     return;
-  Reporter report("mgpuMemHostRegisterMemRef");
-  const Driver *d = report.driver();
-  if (!d)
-    return;
-  ScopedContext scope(*d, report);
-  if (scope)
-    report.check(d->cuMemHostRegister(start, bytes, 0), "cuMemHostRegister");
+  callInContext(
+      "mgpuMemHostRegisterMemRef", "cuMemHostRegister",
+      [&](const Driver &d) { return d.cuMemHostRegister(start, bytes, 0); });
 }
 
 void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
@@ -861,13 +842,10 @@ void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
   }
   if (bytes == 0)
     return;
-  Reporter report("mgpuMemHostUnregisterMemRef");
-  const Driver *d = report.driver();
-  if (!d)
-    return;
-  ScopedContext scope(*d, report, ScopedContext::Skip);
-  if (scope)
-    report.checkRelease(d->cuMemHostUnregister(start), "cuMemHostUnregister");
+  callInContext(
+      "mgpuMemHostUnregisterMemRef", "cuMemHostUnregister",
+      [&](const Driver &d) { return d.cuMemHostUnregister(start); },
+      ScopedContext::Skip);
 }
 
 void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
