@@ -76,6 +76,16 @@ Value maxIdx(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MaxSIOp::create(b, loc, x, y);
 }
 
+/// The start of tile `tile` of size `size` along a dimension of `extent`, and
+/// how many of its entries lie inside the dimension.
+std::pair<Value, Value> tileRange(OpBuilder &b, Location loc, Value tile,
+                                  Value size, Value extent) {
+  Value start = arith::MulIOp::create(b, loc, tile, size);
+  Value count =
+      minIdx(b, loc, size, arith::SubIOp::create(b, loc, extent, start));
+  return {start, count};
+}
+
 Value convertVector(OpBuilder &b, Location loc, Value v, Type elementType) {
   auto type = cast<VectorType>(v.getType());
   Type from = type.getElementType();
@@ -308,9 +318,8 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
             });
         Value rowStart = rowsIf.getResult(0), rows = rowsIf.getResult(1);
         Value local = rowsIf.getResult(2);
-        Value colStart = arith::MulIOp::create(b, loc, nTile, tileN);
-        Value cols = minIdx(b, loc, tileN,
-                            arith::SubIOp::create(b, loc, numN, colStart));
+        Value colStart, cols;
+        std::tie(colStart, cols) = tileRange(b, loc, nTile, tileN, numN);
         SmallVector<OpFoldResult> offsets = {batch, row, rowStart, colStart};
         Value slice = slice2D(b, loc, out, offsets, rows, cols);
 
@@ -419,12 +428,9 @@ Value Tiler::tileMode2(OpBuilder &b, Location loc) {
             });
         Value kStart = bounds.getResult(0), kEnd = bounds.getResult(1);
 
-        Value rowStart = arith::MulIOp::create(b, loc, mTile, tileM);
-        Value rows = minIdx(b, loc, tileM,
-                            arith::SubIOp::create(b, loc, numM, rowStart));
-        Value colStart = arith::MulIOp::create(b, loc, nTile, tileN);
-        Value cols = minIdx(b, loc, tileN,
-                            arith::SubIOp::create(b, loc, numN, colStart));
+        Value rowStart, rows, colStart, cols;
+        std::tie(rowStart, rows) = tileRange(b, loc, mTile, tileM, numM);
+        std::tie(colStart, cols) = tileRange(b, loc, nTile, tileN, numN);
         SmallVector<OpFoldResult> offsets = {i, batch, rowStart, colStart};
         Value slice = slice2D(b, loc, out, offsets, rows, cols);
 
