@@ -249,14 +249,12 @@ int main(int argc, char **argv) {
       "gmm-bench-cpu: f32 gmm.ragged_dot on the CPU against a per-group "
       "cblas_sgemm loop on OpenBLAS\n");
 
-  const PipelineInfo *pipeline = lookupPipeline(pipelineName);
-  if (!pipeline) {
-    std::string names;
-    for (const PipelineInfo &info : getPipelines())
-      names += (names.empty() ? "" : ", ") + std::string(info.name);
-    return reportError("unknown --pipeline=" + pipelineName +
-                       " (available: " + names + ")");
-  }
+  llvm::Expected<const PipelineInfo *> found = findPipeline(pipelineName);
+  if (!found)
+    return reportError(llvm::toString(found.takeError()));
+  const PipelineInfo *pipeline = *found;
+  if (pipelineName == "cuda")
+    return reportError("--pipeline=cuda runs on the GPU: use gmm-bench-gpu");
   bool customTiles = tileM || tileN || tileK;
   if (customTiles && pipelineName != "cpu")
     return reportError("--tile-m/n/k apply to --pipeline=cpu only");

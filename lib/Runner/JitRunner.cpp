@@ -498,6 +498,16 @@ const PipelineInfo *lookupPipeline(StringRef name) {
   return nullptr;
 }
 
+llvm::Expected<const PipelineInfo *> findPipeline(StringRef name) {
+  if (const PipelineInfo *info = lookupPipeline(name))
+    return info;
+  std::string names;
+  for (const PipelineInfo &info : getPipelines())
+    names += (names.empty() ? "" : ", ") + std::string(info.name);
+  return makeError("unknown --pipeline=" + name.str() +
+                   " (available: " + names + ")");
+}
+
 //===----------------------------------------------------------------------===//
 // JitFunction
 //===----------------------------------------------------------------------===//

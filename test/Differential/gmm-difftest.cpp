@@ -267,6 +267,11 @@ int main(int argc, char **argv) {
                  << "'\n";
     return 1;
   }
+  if (pipelineName == "cuda") {
+    llvm::errs() << "gmm-difftest: error: the cuda pipeline runs on the GPU; "
+                    "the differential test runs on the CPU\n";
+    return 1;
+  }
   runner::PipelineInfo custom = *known;
   if (tileM || tileN || tileK || tileTarget != "cpu") {
     if (pipelineName != "cpu" || tileM < 0 || tileN < 0 || tileK < 0 ||

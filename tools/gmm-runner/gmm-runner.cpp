@@ -838,14 +838,10 @@ int main(int argc, char **argv) {
     return reportError("--pipeline=cuda and --target=cuda go together (got "
                        "--pipeline=" +
                        pipelineName + " --target=" + targetName + ")");
-  const PipelineInfo *pipeline = lookupPipeline(pipelineName);
-  if (!pipeline) {
-    std::string names;
-    for (const PipelineInfo &info : getPipelines())
-      names += (names.empty() ? "" : ", ") + std::string(info.name);
-    return reportError("unknown --pipeline=" + pipelineName +
-                       " (available: " + names + ")");
-  }
+  llvm::Expected<const PipelineInfo *> found = findPipeline(pipelineName);
+  if (!found)
+    return reportError(found.takeError());
+  const PipelineInfo *pipeline = *found;
   if (llvm::Error error = parseNumericOptions())
     return reportError(std::move(error));
   GuardPages guardPages = GuardPages::None;

@@ -141,6 +141,8 @@ struct PipelineInfo {
 llvm::ArrayRef<PipelineInfo> getPipelines();
 /// The pipeline called `name`, or nullptr.
 const PipelineInfo *lookupPipeline(llvm::StringRef name);
+/// lookupPipeline, or an error "unknown --pipeline=NAME (available: ...)".
+llvm::Expected<const PipelineInfo *> findPipeline(llvm::StringRef name);
 
 /// The number of threads code compiled by the `cpu` pipeline runs on (the
 /// OpenMP runtime's choice: OMP_NUM_THREADS, else the number of cores).
