@@ -226,6 +226,23 @@ void callInContext(const char *entry, const char *callName, Call &&call,
     report.check(result, callName);
 }
 
+/// Like callInContext, for the entry points that create a handle: `call`
+/// fills it in; null when anything fails.
+template <typename Handle, typename Call>
+void *createInContext(const char *entry, const char *callName, Call &&call) {
+  Reporter report(entry);
+  const Driver *d = report.driver();
+  if (!d)
+    return nullptr;
+  ScopedContext scope(*d, report);
+  if (!scope)
+    return nullptr;
+  Handle handle = nullptr;
+  if (!report.check(call(*d, &handle), callName))
+    return nullptr;
+  return handle;
+}
+
 CUdeviceptr toDevicePtr(const void *ptr) {
   return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(ptr));
 }
@@ -664,18 +681,11 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
 }
 
 void *mgpuStreamCreate() {
-  Reporter report("mgpuStreamCreate");
-  const Driver *d = report.driver();
-  if (!d)
-    return nullptr;
-  ScopedContext scope(*d, report);
-  if (!scope)
-    return nullptr;
-  CUstream stream = nullptr;
-  if (!report.check(d->cuStreamCreate(&stream, CU_STREAM_DEFAULT),
-                    "cuStreamCreate"))
-    return nullptr;
-  return stream;
+  return createInContext<CUstream>("mgpuStreamCreate", "cuStreamCreate",
+                                   [](const Driver &d, CUstream *stream) {
+                                     return d.cuStreamCreate(stream,
+                                                             CU_STREAM_DEFAULT);
+                                   });
 }
 
 void mgpuStreamDestroy(void *stream) {
@@ -705,18 +715,10 @@ void mgpuStreamWaitEvent(void *stream, void *event) {
 }
 
 void *mgpuEventCreate() {
-  Reporter report("mgpuEventCreate");
-  const Driver *d = report.driver();
-  if (!d)
-    return nullptr;
-  ScopedContext scope(*d, report);
-  if (!scope)
-    return nullptr;
-  CUevent event = nullptr;
-  if (!report.check(d->cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
-                    "cuEventCreate"))
-    return nullptr;
-  return event;
+  return createInContext<CUevent>(
+      "mgpuEventCreate", "cuEventCreate", [](const Driver &d, CUevent *event) {
+        return d.cuEventCreate(event, CU_EVENT_DISABLE_TIMING);
+      });
 }
 
 void mgpuEventDestroy(void *event) {

@@ -96,6 +96,18 @@ struct RaggedDotLowering {
         [&](int64_t d) { return lhsIndices[d]; });
   }
 
+  /// The end of group `i` (at `prefix` of the group sizes) given its start:
+  /// start + max(size, 0), saturated at the ragged extent.
+  Value groupEnd(OpBuilder &b, Location loc, ArrayRef<Value> prefix, Value i,
+                 Value start) const {
+    SmallVector<Value> indices(prefix);
+    indices.push_back(i);
+    return arith::MinSIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, start, clampedSize(b, loc, indices)),
+        extent);
+  }
+
   /// Mode 1: the global group whose bounds contain ragged index `row`, or -1.
   Value findGroup(OpBuilder &b, Location loc, ArrayRef<Value> prefix,
                   Value row) const {
@@ -106,13 +118,7 @@ struct RaggedDotLowering {
         b, loc, c0, numGroups, c1, ValueRange{c0, none},
         [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
           Value start = args[0], found = args[1];
-          SmallVector<Value> indices(prefix);
-          indices.push_back(i);
-          Value end = arith::MinSIOp::create(
-              b, loc,
-              arith::AddIOp::create(b, loc, start,
-                                    clampedSize(b, loc, indices)),
-              extent);
+          Value end = groupEnd(b, loc, prefix, i, start);
           Value inside = arith::AndIOp::create(
               b, loc,
               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, row,
@@ -136,13 +142,7 @@ struct RaggedDotLowering {
         b, loc, c0, last, c1, ValueRange{c0, c0},
         [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
           Value start = args[1];
-          SmallVector<Value> indices(prefix);
-          indices.push_back(i);
-          Value end = arith::MinSIOp::create(
-              b, loc,
-              arith::AddIOp::create(b, loc, start,
-                                    clampedSize(b, loc, indices)),
-              extent);
+          Value end = groupEnd(b, loc, prefix, i, start);
           scf::YieldOp::create(b, loc, ValueRange{start, end});
         });
     return {loop.getResult(0), loop.getResult(1)};
