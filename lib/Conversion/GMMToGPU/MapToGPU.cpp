@@ -334,7 +334,7 @@ struct KernelBuilder {
   int64_t warpsM, warpsN, numThreads;
   BlockProgram program;
   Value buffer; // the workgroup i8 buffer
-  Value tid, warp, lane, warpM, warpN;
+  Value tid, lane, warpM, warpN;
   Location loc;
   int64_t elementBytes, chunk;
   bool mma;
@@ -712,7 +712,6 @@ struct KernelBuilder {
     int64_t wtm = warpTileM(), wtn = warpTileN();
     int64_t ldc = program.tileN + kOutChunk;
     Value out = view(b, 0, {wtm, ldc}, b.getF32Type());
-    Value c0 = cst(b, loc, 0);
     Value colBase = mul(b, loc, warpN, wtn);
     auto write = program.write;
     Value target = write.getBase();
@@ -792,7 +791,6 @@ struct KernelBuilder {
       }
       gpu::BarrierOp::create(b, loc);
     }
-    (void)c0;
     return success();
   }
 };
@@ -887,7 +885,6 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
   KernelBuilder kb(warpsM, warpsN, cloned, loc);
   kb.buffer = launch.getWorkgroupAttributions().front();
   kb.tid = tid;
-  kb.warp = warp;
   kb.lane = lane;
   kb.warpM = warpM;
   kb.warpN = warpN;
@@ -1116,8 +1113,6 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
 // Host code
 //===----------------------------------------------------------------------===//
 
-bool isOurLaunch(Operation *op) { return isa<gpu::LaunchOp>(op); }
-
 /// Whether `op` may stay on the host: it touches no memory (views and dims
 /// are fine) and holds nothing that does.
 bool isHostPure(Operation *op) {
@@ -1146,28 +1141,42 @@ bool holdsHostWork(Operation *op) {
   return found;
 }
 
-/// Makes `op` (an async-capable gpu op created without dependencies) wait
-/// for a fresh token and be waited for.
-template <typename OpTy, typename... Args>
-OpTy createSynchronous(OpBuilder &b, Location loc, Args &&...args) {
+// Host-side gpu ops are async ops between a fresh token and a wait: each
+// completes before the host goes on.
+
+/// A fresh token to start a host-side gpu op on.
+Value startToken(OpBuilder &b, Location loc) {
   Type token = gpu::AsyncTokenType::get(b.getContext());
-  Value start =
-      gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
-  auto op = OpTy::create(b, loc, std::forward<Args>(args)..., token,
-                         ValueRange{start});
-  return op;
+  return gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
+}
+
+/// Blocks the host until `token` completes.
+void waitFor(OpBuilder &b, Location loc, Value token) {
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
+}
+
+/// A device buffer of `type`, allocated before the host goes on.
+gpu::AllocOp allocOnDevice(OpBuilder &b, Location loc, MemRefType type,
+                           ValueRange dynamicSizes = {}) {
+  auto alloc = gpu::AllocOp::create(
+      b, loc, type, gpu::AsyncTokenType::get(b.getContext()),
+      ValueRange{startToken(b, loc)}, dynamicSizes, ValueRange{},
+      /*hostShared=*/false);
+  waitFor(b, loc, alloc.getAsyncToken());
+  return alloc;
+}
+
+/// Frees the device buffer `memref` before the host goes on.
+void freeOnDevice(OpBuilder &b, Location loc, Value memref) {
+  auto free =
+      gpu::DeallocOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
+                             ValueRange{startToken(b, loc)}, memref);
+  waitFor(b, loc, free.getAsyncToken());
 }
 
 LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
                                           func::FuncOp func) {
   Type tokenType = gpu::AsyncTokenType::get(func.getContext());
-  auto waitFor = [&](Location loc, Value token) {
-    gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});
-  };
-  auto startToken = [&](Location loc) {
-    return gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
-        .getAsyncToken();
-  };
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
     if (op->getParentOfType<gpu::LaunchOp>())
@@ -1184,11 +1193,7 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
       auto type = cast<MemRefType>(op->getResult(0).getType());
       if (type.getMemorySpace())
         return op->emitOpError("gmm-map-to-gpu: unexpected memory space");
-      Value start = startToken(loc);
-      auto alloc = gpu::AllocOp::create(rewriter, loc, type, tokenType,
-                                        ValueRange{start}, op->getOperands(),
-                                        ValueRange{}, /*hostShared=*/false);
-      waitFor(loc, alloc.getAsyncToken());
+      auto alloc = allocOnDevice(rewriter, loc, type, op->getOperands());
       rewriter.replaceOp(op, alloc.getMemref());
       allocs.push_back(alloc);
       continue;
@@ -1199,24 +1204,21 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
       if (!type.hasStaticShape() || !type.getLayout().isIdentity())
         return op->emitOpError("gmm-map-to-gpu: unsupported global");
       rewriter.setInsertionPointAfter(op);
-      Value start = startToken(loc);
-      auto alloc = gpu::AllocOp::create(rewriter, loc, type, tokenType,
-                                        ValueRange{start}, ValueRange{},
-                                        ValueRange{}, /*hostShared=*/false);
+      // The copy follows the allocation on its token; one wait for both.
+      auto alloc = gpu::AllocOp::create(
+          rewriter, loc, type, tokenType, ValueRange{startToken(rewriter, loc)},
+          ValueRange{}, ValueRange{}, /*hostShared=*/false);
       auto copy = gpu::MemcpyOp::create(rewriter, loc, tokenType,
                                         ValueRange{alloc.getAsyncToken()},
                                         alloc.getMemref(), global.getResult());
-      waitFor(loc, copy.getAsyncToken());
+      waitFor(rewriter, loc, copy.getAsyncToken());
       rewriter.replaceAllUsesExcept(global.getResult(), alloc.getMemref(),
                                     copy);
       allocs.push_back(alloc);
       continue;
     }
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      Value start = startToken(loc);
-      auto free = gpu::DeallocOp::create(
-          rewriter, loc, tokenType, ValueRange{start}, dealloc.getMemref());
-      waitFor(loc, free.getAsyncToken());
+      freeOnDevice(rewriter, loc, dealloc.getMemref());
       rewriter.eraseOp(op);
       continue;
     }
@@ -1227,11 +1229,10 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
       // kernel (left to the partitioning).
       if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity())
         continue;
-      Value start = startToken(loc);
-      auto memcpy =
-          gpu::MemcpyOp::create(rewriter, loc, tokenType, ValueRange{start},
-                                copy.getTarget(), copy.getSource());
-      waitFor(loc, memcpy.getAsyncToken());
+      auto memcpy = gpu::MemcpyOp::create(rewriter, loc, tokenType,
+                                          ValueRange{startToken(rewriter, loc)},
+                                          copy.getTarget(), copy.getSource());
+      waitFor(rewriter, loc, memcpy.getAsyncToken());
       rewriter.eraseOp(op);
       continue;
     }
@@ -1245,11 +1246,10 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
         element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
     if (!type.getLayout().isIdentity() || (width != 16 && width != 32))
       continue;
-    Value start = startToken(loc);
-    auto memset =
-        gpu::MemsetOp::create(rewriter, loc, tokenType, ValueRange{start},
-                              target, fill.getInputs().front());
-    waitFor(loc, memset.getAsyncToken());
+    auto memset = gpu::MemsetOp::create(rewriter, loc, tokenType,
+                                        ValueRange{startToken(rewriter, loc)},
+                                        target, fill.getInputs().front());
+    waitFor(rewriter, loc, memset.getAsyncToken());
     rewriter.eraseOp(op);
   }
 
@@ -1280,11 +1280,7 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
       continue;
     }
     rewriter.setInsertionPoint(block->getTerminator());
-    Location loc = alloc.getLoc();
-    Value start = startToken(loc);
-    auto free = gpu::DeallocOp::create(rewriter, loc, tokenType,
-                                       ValueRange{start}, alloc.getMemref());
-    waitFor(loc, free.getAsyncToken());
+    freeOnDevice(rewriter, alloc.getLoc(), alloc.getMemref());
   }
   return success();
 }
@@ -1302,7 +1298,6 @@ LogicalResult MapToGPU::partitionHost(RewriterBase &rewriter, Block &block) {
     // Pure host ops between the run's ops stay where they are, so the
     // kernel goes after the run's last op.
     rewriter.setInsertionPointAfter(run.back());
-    Type tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
     SmallVector<std::pair<Value, Value>> spilled;
     for (Operation *op : run)
       for (Value result : op->getResults()) {
@@ -1316,15 +1311,9 @@ LogicalResult MapToGPU::partitionHost(RewriterBase &rewriter, Block &block) {
         if (!type.isIntOrIndexOrFloat())
           return op->emitOpError("gmm-map-to-gpu: a value of type ")
                  << type << " computed on the device is used on the host";
-        Value start =
-            gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
-                .getAsyncToken();
-        auto alloc = gpu::AllocOp::create(
-            rewriter, loc, MemRefType::get({1}, type), tokenType,
-            ValueRange{start}, ValueRange{}, ValueRange{}, false);
-        gpu::WaitOp::create(rewriter, loc, Type(),
-                            ValueRange{alloc.getAsyncToken()});
-        spilled.push_back({result, alloc.getMemref()});
+        spilled.push_back(
+            {result, allocOnDevice(rewriter, loc, MemRefType::get({1}, type))
+                         .getMemref()});
       }
     Value c1 = cst(rewriter, loc, 1);
     auto launch = gpu::LaunchOp::create(rewriter, loc, c1, c1, c1, c1, c1, c1);
@@ -1342,12 +1331,7 @@ LogicalResult MapToGPU::partitionHost(RewriterBase &rewriter, Block &block) {
       // Free the buffer at the end of the block.
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(block.getTerminator());
-      Value start = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
-                        .getAsyncToken();
-      auto free = gpu::DeallocOp::create(rewriter, loc, tokenType,
-                                         ValueRange{start}, buffer);
-      gpu::WaitOp::create(rewriter, loc, Type(),
-                          ValueRange{free.getAsyncToken()});
+      freeOnDevice(rewriter, loc, buffer);
     }
     run.clear();
     return success();
@@ -1364,8 +1348,9 @@ LogicalResult MapToGPU::partitionHost(RewriterBase &rewriter, Block &block) {
     }
     // Calls stay on the host: the callee is mapped on its own and takes
     // device buffers like any entry function.
-    if (isOurLaunch(op) || isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
-                               gpu::MemsetOp, gpu::WaitOp, func::CallOp>(op)) {
+    if (isa<gpu::LaunchOp>(op) ||
+        isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, gpu::MemsetOp,
+            gpu::WaitOp, func::CallOp>(op)) {
       if (failed(flush()))
         return failure();
       continue;
