@@ -125,13 +125,14 @@ private:
 struct NamedPipeline {
   std::string name;
   runner::PipelineBuilder build;
+  bool cuda = false; // its code runs on a GPU
 };
 
 std::vector<NamedPipeline> &getFuzzedPipelines() {
   static std::vector<NamedPipeline> pipelines = [] {
     std::vector<NamedPipeline> result;
     for (const runner::PipelineInfo &info : runner::getPipelines())
-      result.push_back({info.name, info.build});
+      result.push_back({info.name, info.build, info.cuda});
     mlir::gmm::CPUPipelineOptions odd;
     odd.tileM = 3;
     odd.tileN = 5;
@@ -267,7 +268,7 @@ void tryRun(ModuleOp module, func::FuncOp func, uint64_t seed) {
   for (const NamedPipeline &pipeline : getFuzzedPipelines()) {
     // Running the GPU pipeline's code needs a GPU (its lowering is fuzzed
     // above on every machine).
-    if (pipeline.name == "cuda")
+    if (pipeline.cuda)
       continue;
     runner::JitOptions options;
     options.optLevel = 1;
@@ -356,7 +357,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bool lowerForGPU = hashInput(text) % 4 == 0;
   for (func::FuncOp func : functions)
     for (const NamedPipeline &pipeline : getFuzzedPipelines())
-      if (pipeline.name != "cuda" || lowerForGPU)
+      if (!pipeline.cuda || lowerForGPU)
         lower(*module, func, pipeline, errorCount);
   if (runFunctions) {
     uint64_t seed = hashInput(text);

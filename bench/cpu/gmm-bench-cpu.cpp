@@ -253,7 +253,7 @@ int main(int argc, char **argv) {
   if (!found)
     return reportError(llvm::toString(found.takeError()));
   const PipelineInfo *pipeline = *found;
-  if (pipelineName == "cuda")
+  if (pipeline->cuda)
     return reportError("--pipeline=cuda runs on the GPU: use gmm-bench-gpu");
   bool customTiles = tileM || tileN || tileK;
   if (customTiles && pipelineName != "cpu")

@@ -484,7 +484,8 @@ llvm::ArrayRef<PipelineInfo> getPipelines() {
          if (gmmCudaAvailable() && gmmCudaGetDeviceInfo(0, info))
            options.chip = info.chip();
          mlir::gmm::buildGPUPipeline(pm, options);
-       }},
+       },
+       /*cuda=*/true},
   };
   return pipelines;
 }

@@ -267,7 +267,7 @@ int main(int argc, char **argv) {
                  << "'\n";
     return 1;
   }
-  if (pipelineName == "cuda") {
+  if (known->cuda) {
     llvm::errs() << "gmm-difftest: error: the cuda pipeline runs on the GPU; "
                     "the differential test runs on the CPU\n";
     return 1;

@@ -834,7 +834,8 @@ int main(int argc, char **argv) {
   bool cuda = targetName == "cuda";
   if (cuda && !pipelineName.getNumOccurrences())
     pipelineName = "cuda";
-  if (cuda != (pipelineName == "cuda"))
+  const PipelineInfo *named = lookupPipeline(pipelineName);
+  if (cuda != (named && named->cuda))
     return reportError("--pipeline=cuda and --target=cuda go together (got "
                        "--pipeline=" +
                        pipelineName + " --target=" + targetName + ")");

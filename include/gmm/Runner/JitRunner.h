@@ -134,6 +134,9 @@ struct PipelineInfo {
   const char *name;
   const char *description;
   PipelineBuilder build;
+  /// The compiled code runs on a CUDA GPU: compile and call it with
+  /// JitOptions::cuda.
+  bool cuda = false;
 };
 
 /// The pipelines that gmm-runner knows, in --help order. The first one is the
