@@ -207,6 +207,19 @@ bool chunksAligned(MemRefType type, unsigned contiguousDim, int64_t chunk) {
 struct MapToGPU : public mlir::gmm::impl::GMMMapToGPUBase<MapToGPU> {
   using GMMMapToGPUBase::GMMMapToGPUBase;
 
+  /// The canonicalization patterns of every loaded dialect and registered
+  /// op, collected once (as the upstream canonicalizer does): the forwarded
+  /// buffers leave casts and self-copies behind.
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet patterns(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, context);
+    canonicalization = FrozenRewritePatternSet(std::move(patterns));
+    return success();
+  }
+
   void runOnOperation() override;
 
   LogicalResult analyze(scf::ForallOp forall, BlockProgram &program);
@@ -217,6 +230,8 @@ struct MapToGPU : public mlir::gmm::impl::GMMMapToGPUBase<MapToGPU> {
                             scf::ForOp loop, bool bf16);
   LogicalResult partitionHost(RewriterBase &rewriter, Block &block);
   LogicalResult reloadSpills(RewriterBase &rewriter);
+
+  FrozenRewritePatternSet canonicalization;
 
   /// Scalars computed by a serial kernel for later kernels: the value, its
   /// one-element device buffer and the kernel that stores it.
@@ -1499,14 +1514,7 @@ void MapToGPU::runOnOperation() {
     if (func.isExternal())
       continue;
     forwardBuffers(rewriter, func);
-    {
-      RewritePatternSet patterns(&getContext());
-      for (Dialect *dialect : getContext().getLoadedDialects())
-        dialect->getCanonicalizationPatterns(patterns);
-      for (RegisteredOperationName op : getContext().getRegisteredOperations())
-        op.getCanonicalizationPatterns(patterns, &getContext());
-      (void)applyPatternsGreedily(func, std::move(patterns));
-    }
+    (void)applyPatternsGreedily(func, canonicalization);
     SmallVector<scf::ForallOp> foralls;
     func.walk([&](scf::ForallOp op) {
       if (!op->getParentOfType<scf::ForallOp>())
