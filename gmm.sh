@@ -45,7 +45,9 @@ example)
         --group-sizes=skewed --check --repeat=5
     else
       reason=$("$build/bin/gmm-runner" --cuda-available 2>&1 | sed 's/^no: //' || true)
-      echo "== no GPU run: $reason"
+      echo "== no GPU ($reason): gmm-runner $f --target=cuda --device=sim: the same host code and PTX on the simulated GPU (on the CPU, memory/race/init/sync checks on), checked"
+      "$build/bin/gmm-runner" "$f" --target=cuda --device=sim --seed=1 \
+        --group-sizes=skewed --check --repeat=1
     fi
   done
   ;;

@@ -43,9 +43,18 @@ rm -rf "$seeds"
 mkdir -p "$corpus" "$artifacts" "$work/npy-corpus"
 python3 "$repo/fuzz/make-seed-corpus.py" "$repo" "$seeds"
 
-# A tenth of the time (at least a second) for the small .npy target.
+# A tenth of the time (at least a second) each for the small .npy target
+# and the simulated GPU's PTX loader; the rest for .mlir.
 npy_seconds=$((seconds / 10 > 1 ? seconds / 10 : 1))
-mlir_seconds=$((seconds - npy_seconds))
+ptx_seconds=$npy_seconds
+mlir_seconds=$((seconds - npy_seconds - ptx_seconds))
+# PTX seeds: the kernels gmm writes for the examples.
+mkdir -p "$work/ptx-corpus" "$work/ptx-seeds"
+for example in "$repo"/examples/*.mlir; do
+  "$build/bin/gmm-opt" "$example" \
+    --gmm-to-ptx="chip=sm_80 ptx-dir=$work/ptx-seeds" -o /dev/null \
+    >/dev/null 2>&1 || true
+done
 
 # Runs one target; prints its executions; returns libFuzzer's status.
 total=0
@@ -74,6 +83,8 @@ status=0
 run gmm-fuzz "$mlir_seconds" -dict="$repo/fuzz/gmm.dict" -max_len=4096 \
   "$@" "$corpus" "$seeds" || status=1
 run gmm-fuzz-npy "$npy_seconds" -max_len=512 "$work/npy-corpus" || status=1
+run gmm-fuzz-ptx "$ptx_seconds" -max_len=65536 "$work/ptx-corpus" \
+  "$work/ptx-seeds" || status=1
 echo "== fuzzing: $total executions in $seconds s; $(
   [ $status -eq 0 ] && echo "no findings" || echo "FINDINGS in $artifacts")"
 exit $status

@@ -34,7 +34,18 @@ if os.path.exists(os.path.join(config.gmm_tools_dir, "gmm-runner")):
     config.available_features.add("gmm-runner")
 
 # GPU features, for every directory:
-#   cuda-device  the CUDA driver loads and has a device (GPU execution tests)
+#   cuda-device  GPU execution tests can run: on a real CUDA device when the
+#                driver loads and has one (feature cuda-gpu), else on gmm's
+#                simulated GPU, libgmm_cuda_sim.so (feature cuda-sim).
+#                GMM_TEST_DEVICE=sim uses the simulator even where a GPU
+#                exists. Substitutions:
+#                  %cuda_target  gmm-runner's options for the device
+#                                (--target=cuda, plus --device=sim)
+#                  %cuda_env     the environment for programs that load the
+#                                driver themselves (mlir-runner with
+#                                libgmm_cuda_runtime.so)
+#                  %time_check   the FileCheck prefix of gmm-runner's time
+#                                line (TIME-GPU, or TIME-SIM: no GPU time)
 #   ptxas        the CUDA toolkit's ptxas is found (%ptxas): PTX tests
 #                assemble each kernel and check its spills
 import ctypes
@@ -52,8 +63,33 @@ def has_cuda_device():
     return driver.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
 
 
-if has_cuda_device():
-    config.available_features.add("cuda-device")
+# The runtime of compiled GPU programs, and MLIR's runner libraries, for
+# mlir-runner.
+config.substitutions.append(
+    ("%gmm_cuda_runtime",
+     os.path.join(config.gmm_obj_root, "lib",
+                  "libgmm_cuda_runtime" + config.llvm_shlib_ext)))
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+for name in ["mlir_runner_utils", "mlir_c_runner_utils"]:
+    config.substitutions.append(
+        ("%" + name, os.path.join(llvm_lib_dir, "lib" + name + config.llvm_shlib_ext))
+    )
+
+simulator = os.path.join(config.gmm_obj_root, "lib", "libgmm_cuda_sim" + config.llvm_shlib_ext)
+config.substitutions.append(("%gmm_cuda_sim", simulator))
+if os.environ.get("GMM_TEST_DEVICE") != "sim" and has_cuda_device():
+    config.available_features.update(["cuda-device", "cuda-gpu"])
+    config.substitutions.append(("%cuda_target", "--target=cuda"))
+    config.substitutions.append(("%cuda_env", "env"))
+    config.substitutions.append(("%time_check", "TIME-GPU"))
+elif os.path.exists(simulator):
+    config.available_features.update(["cuda-device", "cuda-sim"])
+    config.substitutions.append(("%cuda_target", "--target=cuda --device=sim"))
+    config.substitutions.append(
+        ("%cuda_env", "env GMM_CUDA_DRIVER_LIBRARY=" + simulator))
+    config.substitutions.append(("%time_check", "TIME-SIM"))
+if os.path.exists(simulator):
+    config.available_features.add("gmm-sim")
 
 ptxas = shutil.which("ptxas")
 for root in [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]:

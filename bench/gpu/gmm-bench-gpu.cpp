@@ -860,6 +860,9 @@ int main(int argc, char **argv) {
   GmmCudaDeviceInfo device;
   if (!gmmCudaAvailable(&why) || !gmmCudaGetDeviceInfo(0, device, &why))
     return reportError("needs a CUDA GPU: " + why);
+  if (device.simulated)
+    return reportError("needs a real CUDA GPU: " + device.name +
+                       " measures no GPU time");
   // Failures of the compiled code become errors rather than aborts.
   gmmCudaSetErrorMode(GmmCudaErrorMode::Record);
   // The runtime API and the compiled code share device 0's primary context.

@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -149,6 +150,38 @@ void *jitAlignedAlloc(size_t alignment, size_t size) {
 void jitFree(void *pointer) {
   if (!releaseGuarded(pointer))
     std::free(pointer);
+}
+
+/// The bf16 truncations that LLVM lowers fptrunc to bf16 to on x86 (compiler-
+/// rt's and libgcc 13's __truncsfbf2/__truncdfbf2), for the JIT: Debian 12's
+/// libgcc predates them. Round to nearest even; NaN stays a quiet NaN.
+__bf16 jitTruncSFBF2(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint16_t result;
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    result = static_cast<uint16_t>((bits >> 16) | 0x0040u);
+  else
+    result = static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1)) >> 16);
+  __bf16 out;
+  std::memcpy(&out, &result, sizeof(out));
+  return out;
+}
+
+__bf16 jitTruncDFBF2(double value) {
+  // Rounding to f32 first could round twice: round to odd instead, which
+  // keeps the second rounding (to 8 bits) correct.
+  float narrow = static_cast<float>(value);
+  if (std::isfinite(value) && static_cast<double>(narrow) != value) {
+    uint32_t bits;
+    std::memcpy(&bits, &narrow, sizeof(bits));
+    if (!(bits & 1)) {
+      bool up = (static_cast<double>(narrow) < value) == (value > 0);
+      bits = up ? bits + 1 : bits - 1;
+      std::memcpy(&narrow, &bits, sizeof(bits));
+    }
+  }
+  return jitTruncSFBF2(narrow);
 }
 
 /// A copy of an argument's bytes: 64-byte aligned on the heap, or in guarded
@@ -606,6 +639,8 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
     add("calloc", &jitCalloc);
     add("aligned_alloc", &jitAlignedAlloc);
     add("free", &jitFree);
+    add("__truncsfbf2", &jitTruncSFBF2);
+    add("__truncdfbf2", &jitTruncDFBF2);
     return symbols;
   });
   return result;

@@ -6,10 +6,12 @@
 
 #include "CudaDriver.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <link.h>
+#include <unistd.h>
 
 using namespace gmm::cuda;
 
@@ -41,14 +43,19 @@ constexpr KnownError kKnownErrors[] = {
     {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
 
-/// Describes `error` with the driver's names when `driver` is not null.
+/// Describes `error` with the driver's names when `driver` is not null, and
+/// with the simulated GPU's account of it where it gives one.
 std::string describeWith(const Driver *driver, CUresult error) {
   if (driver) {
     const char *name = nullptr, *description = nullptr;
     driver->cuGetErrorName(error, &name);
     driver->cuGetErrorString(error, &description);
+    std::string detail;
+    if (driver->gmmSimGetErrorDetail && error != CUDA_SUCCESS)
+      if (const char *text = driver->gmmSimGetErrorDetail(); text && *text)
+        detail = std::string(": ") + text;
     if (name && description)
-      return std::string(name) + " (" + description + ")";
+      return std::string(name) + " (" + description + ")" + detail;
   }
   for (const KnownError &known : kKnownErrors)
     if (known.code == error)
@@ -135,6 +142,9 @@ const char *resolveAll(void *lib, Driver &d) {
 #undef GMM_REQUIRE
   resolve(lib, d.cuLaunchKernelEx, "cuLaunchKernelEx");
   resolve(lib, d.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
+  resolve(lib, d.gmmSimGetErrorDetail, "gmmSimGetErrorDetail");
+  resolve(lib, d.gmmSimVersion, "gmmSimVersion");
+  resolve(lib, d.gmmSimClearError, "gmmSimClearError");
   return nullptr;
 }
 
@@ -202,17 +212,46 @@ DriverState *loadDriver() {
   }
   // Success: the library and the table stay for the life of the process.
   state->driver = driver;
+  state->simulated = driver->gmmSimVersion != nullptr;
   state->deviceCount = count;
   return state;
 }
+
+std::atomic<bool> driverLoaded{false};
 
 } // namespace
 
 const DriverState &gmm::cuda::getDriverState() {
   // Never destroyed: mgpu* calls may come from global destructors of JIT
   // compiled code (module unloads) after this library's statics are gone.
-  static const DriverState *state = loadDriver();
+  static const DriverState *state = [] {
+    driverLoaded = true;
+    return loadDriver();
+  }();
   return *state;
+}
+
+bool gmm::cuda::isDriverLoaded() { return driverLoaded.load(); }
+
+std::string gmm::cuda::findSimulatorLibrary(std::string *why) {
+  // This library's directory: the build's lib/ or the install's.
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&findSimulatorLibrary), &info) ||
+      !info.dli_fname) {
+    if (why)
+      *why = "cannot locate libgmm_cuda_runtime.so";
+    return "";
+  }
+  std::string path = info.dli_fname;
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  std::string simulator = dir + "/libgmm_cuda_sim.so";
+  if (access(simulator.c_str(), R_OK) != 0) {
+    if (why)
+      *why = "the simulated GPU " + simulator + " is not there";
+    return "";
+  }
+  return simulator;
 }
 
 std::string gmm::cuda::describeError(CUresult error) {

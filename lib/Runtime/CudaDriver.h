@@ -157,6 +157,13 @@ struct Driver {
       const uint64_t *globalDim, const uint64_t *globalStrides,
       const uint32_t *boxDim, const uint32_t *elementStrides, int interleave,
       int swizzle, int l2Promotion, int oobFill);
+  /// Optional, only in gmm's simulated GPU (libgmm_cuda_sim.so): the one-line
+  /// description of its last failure (a finding of its checks), and its
+  /// version (present: the device is simulated).
+  const char *(*gmmSimGetErrorDetail)();
+  const char *(*gmmSimVersion)();
+  /// Forgets the sticky error of a failed launch (simulated GPU only).
+  void (*gmmSimClearError)();
 };
 
 /// The outcome of loading and initializing the driver, once per process.
@@ -168,11 +175,19 @@ struct DriverState {
   int deviceCount = 0;
   /// The library that was loaded (its path when known).
   std::string libraryPath;
+  /// Whether the driver is gmm's simulated GPU.
+  bool simulated = false;
 };
 
 /// Loads the driver on the first call (thread-safe) and returns the outcome.
 /// The state lives until the process ends.
 const DriverState &getDriverState();
+
+/// Whether getDriverState() has run (the driver library is chosen).
+bool isDriverLoaded();
+
+/// libgmm_cuda_sim.so next to this library, or empty with `why` set.
+std::string findSimulatorLibrary(std::string *why);
 
 /// "CUDA_ERROR_INVALID_VALUE (invalid argument)"; works without a driver.
 std::string describeError(CUresult error);

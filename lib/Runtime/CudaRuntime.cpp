@@ -30,7 +30,15 @@ namespace {
 
 constexpr const char *kPrefix = "gmm-cuda-runtime: error: ";
 
-std::atomic<GmmCudaErrorMode> errorMode{GmmCudaErrorMode::Abort};
+/// Print (as MLIR's own CUDA runtime wrappers do), unless
+/// GMM_CUDA_RUNTIME_ON_ERROR=abort asks for Abort.
+GmmCudaErrorMode initialErrorMode() {
+  const char *mode = std::getenv("GMM_CUDA_RUNTIME_ON_ERROR");
+  return mode && std::string(mode) == "abort" ? GmmCudaErrorMode::Abort
+                                              : GmmCudaErrorMode::Print;
+}
+
+std::atomic<GmmCudaErrorMode> errorMode{initialErrorMode()};
 
 /// The error kept in Record mode. Never destroyed (see getDriverState).
 struct RecordedError {
@@ -99,10 +107,13 @@ void Reporter::fail(const std::string &message,
     if (detail.back() != '\n')
       line += '\n';
   }
-  if (errorMode.load() == GmmCudaErrorMode::Abort) {
+  GmmCudaErrorMode mode = errorMode.load();
+  if (mode != GmmCudaErrorMode::Record) {
     std::fputs(line.c_str(), stderr);
     std::fflush(stderr);
-    std::abort();
+    if (mode == GmmCudaErrorMode::Abort)
+      std::abort();
+    return;
   }
   RecordedError &recorded = getRecordedError();
   std::lock_guard<std::mutex> lock(recorded.mutex);
@@ -408,6 +419,29 @@ bool gmmCudaAvailable(std::string *why) {
 
 int gmmCudaDeviceCount() { return getDriverState().deviceCount; }
 
+bool gmmCudaUseSimulator(const std::string &chip, const std::string &checks,
+                         std::string *why) {
+  auto fail = [&](const std::string &message) {
+    if (why)
+      *why = message;
+    return false;
+  };
+  if (!chip.empty() && chip != "sm_80" && chip != "sm_90")
+    return fail("the simulated GPU is an sm_80 or sm_90 device, not '" + chip +
+                "'");
+  if (isDriverLoaded())
+    return fail("a CUDA driver is already loaded");
+  std::string library = findSimulatorLibrary(why);
+  if (library.empty())
+    return false;
+  setenv("GMM_CUDA_DRIVER_LIBRARY", library.c_str(), 1);
+  if (!chip.empty())
+    setenv("GMM_SIM_ARCH", chip.c_str(), 1);
+  if (!checks.empty())
+    setenv("GMM_SIM_CHECKS", checks.c_str(), 1);
+  return true;
+}
+
 std::string GmmCudaDeviceInfo::chip() const {
   return "sm_" + std::to_string(computeCapabilityMajor) +
          std::to_string(computeCapabilityMinor);
@@ -440,6 +474,7 @@ bool gmmCudaGetDeviceInfo(int ordinal, GmmCudaDeviceInfo &info,
     return false;
   result.name = name;
   result.totalMemoryBytes = totalBytes;
+  result.simulated = getDriverState().simulated;
   struct {
     int attribute;
     int *value;
@@ -479,6 +514,14 @@ bool gmmCudaTakeError(std::string *message) {
   recorded.present = false;
   recorded.message.clear();
   recorded.suppressed = 0;
+  return true;
+}
+
+bool gmmCudaClearDeviceError() {
+  const Driver *d = getDriverState().driver;
+  if (!d || !d->gmmSimClearError)
+    return false;
+  d->gmmSimClearError();
   return true;
 }
 

@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // Draws random gmm.ragged_dot problems (RandomConfig.h), compiles each with a
-// named pipeline, runs it through the JIT on the CPU and compares the result
-// with the independent C++ reference within the per-dtype tolerance. Every
-// configuration is reproducible from (--seed, its index): a failure prints
-// both, the problem and its MLIR.
+// named pipeline, runs it through the JIT on the CPU (or, with
+// --pipeline=cuda, on a CUDA device: gmm's simulated GPU by default, with
+// its memory, race, initialization and synchronization checks on) and
+// compares the result with the independent C++ reference within the
+// per-dtype tolerance. Every configuration is reproducible from (--seed, its
+// index): a failure prints both, the problem and its MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
 #include "gmm/Pipelines/Pipelines.h"
 #include "gmm/Runner/JitRunner.h"
+#include "gmm/Runtime/CudaRuntime.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -64,6 +67,25 @@ static llvm::cl::opt<std::string> tileTarget(
     llvm::cl::desc("gmm-tile's target for --pipeline=cpu: cpu, or gpu for "
                    "the GPU-shaped tile program that gmm-map-to-gpu maps"),
     llvm::cl::init("cpu"));
+static llvm::cl::opt<int64_t>
+    warpsM("warps-m",
+           llvm::cl::desc("Warps per block along m, for "
+                          "--pipeline=cuda (default 2)"),
+           llvm::cl::init(0));
+static llvm::cl::opt<int64_t>
+    warpsN("warps-n",
+           llvm::cl::desc("Warps per block along n, for "
+                          "--pipeline=cuda (default 4)"),
+           llvm::cl::init(0));
+static llvm::cl::opt<std::string> deviceOption(
+    "device",
+    llvm::cl::desc("For --pipeline=cuda: sim (gmm's simulated GPU, the "
+                   "default) or gpu (the CUDA driver)"),
+    llvm::cl::init("sim"));
+static llvm::cl::opt<std::string>
+    simChip("sim-chip",
+            llvm::cl::desc("For --device=sim: sm_80 or sm_90 (default sm_90)"),
+            llvm::cl::init(""));
 static llvm::cl::opt<bool> verbose("v",
                                    llvm::cl::desc("Print every configuration"));
 static llvm::cl::opt<std::string> guardPagesOption(
@@ -174,6 +196,8 @@ void makeAdversarial(Config &c, int64_t pattern, std::mt19937_64 &rng) {
 /// failure report.
 std::string runConfig(mlir::MLIRContext &context, const Config &c,
                       const runner::PipelineInfo &pipeline) {
+  runner::JitOptions jitOptions;
+  jitOptions.cuda = pipeline.cuda;
   std::string text = c.toMLIR("f");
   std::string diagnostics;
   llvm::raw_string_ostream diagOS(diagnostics);
@@ -187,7 +211,8 @@ std::string runConfig(mlir::MLIRContext &context, const Config &c,
     return "the generated module does not parse/verify: " + diagnostics + "\n" +
            text;
 
-  auto jit = runner::JitFunction::compile(*module, "f", pipeline.build);
+  auto jit =
+      runner::JitFunction::compile(*module, "f", pipeline.build, jitOptions);
   if (!jit)
     return "compilation failed: " + llvm::toString(jit.takeError()) + "\n" +
            diagnostics + "\n" + text;
@@ -259,7 +284,8 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "gmm differential test: random ragged dots, compiled and run on the "
-      "CPU, against the C++ reference\n");
+      "CPU (or a CUDA device, by default the simulated GPU, with "
+      "--pipeline=cuda), against the C++ reference\n");
 
   const runner::PipelineInfo *known = runner::lookupPipeline(pipelineName);
   if (!known) {
@@ -267,13 +293,53 @@ int main(int argc, char **argv) {
                  << "'\n";
     return 1;
   }
+  runner::PipelineInfo custom = *known;
   if (known->cuda) {
-    llvm::errs() << "gmm-difftest: error: the cuda pipeline runs on the GPU; "
-                    "the differential test runs on the CPU\n";
+    // The GPU pipeline, on the simulated GPU unless --device=gpu.
+    std::string why;
+    if (deviceOption == "sim") {
+      if (!gmmCudaUseSimulator(simChip, "", &why)) {
+        llvm::errs() << "gmm-difftest: error: --device=sim: " << why << "\n";
+        return 1;
+      }
+    } else if (deviceOption != "gpu" || !simChip.empty()) {
+      llvm::errs() << "gmm-difftest: error: --device is sim or gpu, and "
+                      "--sim-chip goes with --device=sim\n";
+      return 1;
+    }
+    GmmCudaDeviceInfo device;
+    if (!gmmCudaAvailable(&why) || !gmmCudaGetDeviceInfo(0, device, &why)) {
+      llvm::errs() << "gmm-difftest: error: no CUDA device: " << why << "\n";
+      return 1;
+    }
+    if (tileM < 0 || tileN < 0 || tileK < 0 || warpsM < 0 || warpsN < 0 ||
+        tileTarget != "cpu") {
+      llvm::errs() << "gmm-difftest: error: --tile-m/n/k and --warps-m/n are "
+                      "non-negative, and --tile-target is for "
+                      "--pipeline=cpu\n";
+      return 1;
+    }
+    mlir::gmm::GPUPipelineOptions options;
+    options.chip = device.chip();
+    options.tileM = tileM;
+    options.tileN = tileN;
+    options.tileK = tileK;
+    if (warpsM)
+      options.warpsM = warpsM;
+    if (warpsN)
+      options.warpsN = warpsN;
+    custom.build = [options](mlir::OpPassManager &pm) {
+      mlir::gmm::buildGPUPipeline(pm, options);
+    };
+    // Failures of the compiled code are errors of the configuration.
+    gmmCudaSetErrorMode(GmmCudaErrorMode::Record);
+    guardPagesOption = "none";
+  } else if (warpsM || warpsN || deviceOption != "sim" || !simChip.empty()) {
+    llvm::errs() << "gmm-difftest: error: --warps-m/n, --device and "
+                    "--sim-chip are for --pipeline=cuda\n";
     return 1;
   }
-  runner::PipelineInfo custom = *known;
-  if (tileM || tileN || tileK || tileTarget != "cpu") {
+  if (!known->cuda && (tileM || tileN || tileK || tileTarget != "cpu")) {
     if (pipelineName != "cpu" || tileM < 0 || tileN < 0 || tileK < 0 ||
         (tileTarget != "cpu" && tileTarget != "gpu")) {
       llvm::errs() << "gmm-difftest: error: --tile-m/n/k are non-negative "
@@ -320,6 +386,10 @@ int main(int argc, char **argv) {
   for (int64_t i = firstConfig; i < firstConfig + numConfigs; ++i) {
     std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + i);
     Config c = randomConfig(rng, maxDim);
+    // The GPU path has no f64 kernels (it refuses them with a diagnostic).
+    while (known->cuda && (c.inputType == reference::ElementType::F64 ||
+                           c.resultType == reference::ElementType::F64))
+      c = randomConfig(rng, maxDim);
     if (adversarial)
       makeAdversarial(c, i, rng);
     ++modeCount[c.mode];
@@ -335,11 +405,21 @@ int main(int argc, char **argv) {
                  << " --first=" << i << " --configs=1): " << c.describe()
                  << "\n"
                  << failure << "\n";
+    // A failed launch leaves the CUDA context unusable; the simulated GPU
+    // can forget it, a real one cannot.
+    if (known->cuda && !gmmCudaClearDeviceError()) {
+      llvm::outs() << "stopping: the CUDA context is unusable after this "
+                      "failure\n";
+      break;
+    }
   }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   llvm::outs() << "pipeline " << pipeline->name;
+  if (known->cuda)
+    llvm::outs() << " on "
+                 << (deviceOption == "sim" ? "the simulated GPU" : "the GPU");
   if (tileM || tileN || tileK)
     llvm::outs() << " (tiles " << tileM << "x" << tileN << "x" << tileK << ")";
   if (tileTarget != "cpu")

@@ -5,7 +5,7 @@
 // module load of a global constructor, stops with the runtime's one line.
 
 // RUN: gmm-opt %s --gmm-to-ptx=chip=sm_80 \
-// RUN: | env GMM_CUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1 not --crash mlir-runner \
+// RUN: | env GMM_CUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1 GMM_CUDA_RUNTIME_ON_ERROR=abort not --crash mlir-runner \
 // RUN:   --entry-point-result=void --shared-libs=%gmm_cuda_runtime 2>&1 | FileCheck %s
 
 // CHECK: gmm-cuda-runtime: error: mgpuModuleLoadJIT: no CUDA driver ({{.*}}/nonexistent/libcuda.so.1{{.*}})

@@ -8,7 +8,7 @@
 // RUN: ln -s %cuda_stub %t.dir/libcuda.so.1
 // RUN: mlir-opt %S/Inputs/add-one.mlir --convert-linalg-to-loops \
 // RUN:   --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_60 cubin-features=+ptx60" \
-// RUN: | env LD_LIBRARY_PATH=%t.dir \
+// RUN: | env LD_LIBRARY_PATH=%t.dir GMM_CUDA_RUNTIME_ON_ERROR=abort \
 // RUN:   not --crash mlir-runner --entry-point-result=void \
 // RUN:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils \
 // RUN:   2>&1 | FileCheck %s

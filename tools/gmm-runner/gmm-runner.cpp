@@ -144,6 +144,28 @@ cl::opt<bool> cudaAvailable(
              "device and its SM, or why not) and exit: 0 when it can"),
     cl::cat(runnerCategory));
 
+cl::opt<std::string> deviceOption(
+    "device",
+    cl::desc("The CUDA device of --target=cuda and --cuda-available: gpu (the "
+             "CUDA driver, libcuda.so.1 or GMM_CUDA_DRIVER_LIBRARY) or sim "
+             "(gmm's simulated GPU: the same host code and PTX run on the CPU "
+             "with memory, race, initialization and synchronization checks, "
+             "and any finding is the run's error; it measures no GPU time; "
+             "docs/Simulator.md)"),
+    cl::value_desc("gpu|sim"), cl::init("gpu"), cl::cat(runnerCategory));
+
+cl::opt<std::string> simChip(
+    "sim-chip",
+    cl::desc("With --device=sim: the compute capability the simulated GPU "
+             "reports, sm_80 or sm_90 (default sm_90)"),
+    cl::value_desc("sm_80|sm_90"), cl::cat(runnerCategory));
+
+cl::opt<std::string> simChecks(
+    "sim-checks",
+    cl::desc("With --device=sim: all (the default), none, or a comma-"
+             "separated list of memcheck, racecheck, initcheck, synccheck"),
+    cl::value_desc("list"), cl::cat(runnerCategory));
+
 cl::opt<bool> printResults(
     "print",
     cl::desc("Print every result numpy-style: nested brackets, one innermost "
@@ -817,6 +839,17 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   if (!parseCommandLine(argc, argv))
     return 1;
+  if (deviceOption != "gpu" && deviceOption != "sim")
+    return reportError("unknown --device=" + deviceOption +
+                       " (expected gpu or sim)");
+  if (deviceOption != "sim" &&
+      (simChip.getNumOccurrences() || simChecks.getNumOccurrences()))
+    return reportError("--sim-chip and --sim-checks configure --device=sim");
+  if (deviceOption == "sim") {
+    std::string why;
+    if (!gmmCudaUseSimulator(simChip, simChecks, &why))
+      return reportError("--device=sim: " + why);
+  }
   if (cudaAvailable) {
     std::string why;
     GmmCudaDeviceInfo info;
@@ -1012,6 +1045,16 @@ int main(int argc, char **argv) {
       if (!timed)
         return reportError(timed.takeError());
       times.push_back(seconds);
+    }
+    // The simulated GPU runs the kernels on the CPU: its times are not GPU
+    // times, so there are none to report.
+    GmmCudaDeviceInfo device;
+    if (cuda && gmmCudaGetDeviceInfo(0, device) && device.simulated) {
+      llvm::outs() << "time: not measured: " << repeat
+                   << (repeat == 1 ? " run" : " runs")
+                   << " on the simulated GPU, which measures no GPU time\n";
+      llvm::outs().flush();
+      return exitCode;
     }
     std::sort(times.begin(), times.end());
     size_t mid = times.size() / 2;

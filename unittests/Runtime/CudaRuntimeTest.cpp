@@ -153,7 +153,7 @@ TEST(CudaDeviceInfo, ChipName) {
 
 TEST(CudaErrorMode, SetReturnsThePreviousMode) {
   GmmCudaErrorMode old = gmmCudaSetErrorMode(GmmCudaErrorMode::Record);
-  EXPECT_EQ(old, GmmCudaErrorMode::Abort) << "Abort is the default";
+  EXPECT_EQ(old, GmmCudaErrorMode::Print) << "Print is the default";
   EXPECT_EQ(gmmCudaSetErrorMode(old), GmmCudaErrorMode::Record);
 }
 
@@ -386,6 +386,7 @@ TEST_P(MgpuWithoutDriverDeathTest, AbortsWithOneLine) {
   EXPECT_EXIT(
       {
         useDriverLibrary(kMissingDriver);
+        gmmCudaSetErrorMode(GmmCudaErrorMode::Abort);
         entry.call();
         std::_Exit(0);
       },
@@ -415,6 +416,24 @@ TEST_P(MgpuWithoutDriverDeathTest, RecordModeReturnsAndKeepsTheError) {
       std::string("^gmm-cuda-runtime: error: ") + entry.name + ": " +
           kNoDriverMessage + "\ntaken=1 again=0 \\[" + entry.name + ": " +
           kNoDriverMessage + " \\(and 1 more error\\)\\]\n$");
+}
+
+TEST_P(MgpuWithoutDriverDeathTest, PrintModePrintsEachErrorAndReturns) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const EntryPoint &entry = GetParam();
+  EXPECT_EXIT(
+      {
+        useDriverLibrary(kMissingDriver);
+        gmmCudaSetErrorMode(GmmCudaErrorMode::Print);
+        entry.call();
+        entry.call();
+        std::fprintf(stderr, "returned\n");
+        std::_Exit(0);
+      },
+      ::testing::ExitedWithCode(0),
+      std::string("^gmm-cuda-runtime: error: ") + entry.name + ": " +
+          kNoDriverMessage + "\ngmm-cuda-runtime: error: " + entry.name + ": " +
+          kNoDriverMessage + "\nreturned\n$");
 }
 
 INSTANTIATE_TEST_SUITE_P(AllEntryPoints, MgpuWithoutDriverDeathTest,

@@ -21,12 +21,20 @@
 // (compiled code calls them); what they do on an error depends on the error
 // mode (gmmCudaSetErrorMode):
 //
-//  - GmmCudaErrorMode::Abort (the default): print one line to stderr and
-//    abort(). The line names the entry point and the cause, e.g.
+//  - GmmCudaErrorMode::Print (the default, as MLIR's own CUDA runtime
+//    wrappers do): print one line to stderr and return (handle-returning
+//    functions return nullptr). The line names the entry point and the
+//    cause, e.g.
 //      gmm-cuda-runtime: error: mgpuStreamCreate: no CUDA driver (libcuda.so.1
 //      not found)
 //    or "...: mgpuLaunchKernel: cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE
-//    (invalid argument)". A failed PTX JIT prints the JIT's log after it.
+//    (invalid argument)"; on gmm's simulated GPU a failed launch's line ends
+//    with the finding that failed it. A failed PTX JIT prints the JIT's log
+//    after it. Every entry point accepts the null handles a failed one
+//    returns, so compiled code runs to its end (with garbage results) and
+//    a program like mlir-runner exits normally, as with MLIR's wrappers.
+//  - GmmCudaErrorMode::Abort (GMM_CUDA_RUNTIME_ON_ERROR=abort in the
+//    environment): print the same line and abort().
 //  - GmmCudaErrorMode::Record: print the first error's line, keep it for
 //    gmmCudaTakeError(), count (and do not print) later ones until it is
 //    taken, and return: handle-returning functions return nullptr, the others
@@ -76,6 +84,17 @@ GMM_CUDA_RUNTIME_EXPORT bool gmmCudaAvailable(std::string *why = nullptr);
 /// The number of CUDA devices; 0 when gmmCudaAvailable() is false.
 GMM_CUDA_RUNTIME_EXPORT int gmmCudaDeviceCount();
 
+/// Makes the runtime drive gmm's simulated GPU (libgmm_cuda_sim.so, which
+/// sits next to libgmm_cuda_runtime.so; docs/Simulator.md) instead of the
+/// CUDA driver, as GMM_CUDA_DRIVER_LIBRARY=<that library> does. `chip`
+/// ("sm_80", "sm_90"; empty: the default) and `checks` ("all", "none", or a
+/// list of memcheck, racecheck, initcheck, synccheck; empty: all) configure
+/// it. Call before anything loads the driver; false with `why` set when the
+/// library is missing, an option is invalid, or a driver is already loaded.
+GMM_CUDA_RUNTIME_EXPORT bool gmmCudaUseSimulator(const std::string &chip,
+                                                 const std::string &checks,
+                                                 std::string *why = nullptr);
+
 /// What gmm's tools need to know about a device.
 struct GMM_CUDA_RUNTIME_EXPORT GmmCudaDeviceInfo {
   int ordinal = 0;
@@ -89,6 +108,9 @@ struct GMM_CUDA_RUNTIME_EXPORT GmmCudaDeviceInfo {
   uint64_t totalMemoryBytes = 0;
   /// cuDriverGetVersion, e.g. 13000 for CUDA 13.0.
   int driverVersion = 0;
+  /// Whether the device is gmm's simulated GPU (libgmm_cuda_sim.so): it
+  /// computes what a GPU computes but measures no GPU time.
+  bool simulated = false;
 
   /// The NVPTX chip name for the device's compute capability: "sm_90".
   std::string chip() const;
@@ -101,7 +123,7 @@ GMM_CUDA_RUNTIME_EXPORT bool gmmCudaGetDeviceInfo(int ordinal,
                                                   std::string *why = nullptr);
 
 /// What the mgpu* functions do on an error; see the file comment.
-enum class GmmCudaErrorMode { Abort, Record };
+enum class GmmCudaErrorMode { Abort, Record, Print };
 
 /// Sets the error mode for the whole process; returns the previous one.
 GMM_CUDA_RUNTIME_EXPORT GmmCudaErrorMode
@@ -111,6 +133,11 @@ gmmCudaSetErrorMode(GmmCudaErrorMode mode);
 /// first error recorded since the last call (with the number of later errors
 /// appended), and forgets it; returns false when there was none.
 GMM_CUDA_RUNTIME_EXPORT bool gmmCudaTakeError(std::string *message = nullptr);
+
+/// On gmm's simulated GPU: forgets the error of a failed launch (a finding
+/// of its checks), so that the next launches run; returns true. A real GPU's
+/// context stays unusable after a kernel fault: returns false there.
+GMM_CUDA_RUNTIME_EXPORT bool gmmCudaClearDeviceError();
 
 /// Waits for all work on the current thread's default device (cuCtxSynchronize
 /// in its primary context). Returns false and sets `why` on failure.

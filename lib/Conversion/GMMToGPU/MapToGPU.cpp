@@ -841,6 +841,14 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
   for (Value ub : bounds)
     grid = arith::MulIOp::create(rewriter, loc, grid, ub);
   Value c1 = cst(rewriter, loc, 1);
+  // A forall without iterations (no visit, or an empty dimension) launches
+  // nothing: a grid of 0 blocks is not a valid launch. (Found on the
+  // simulated GPU: a ragged dot whose rhs holds no local groups.)
+  Value launches = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ne, grid, cst(rewriter, loc, 0));
+  auto ifLaunches = scf::IfOp::create(rewriter, loc, launches,
+                                      /*withElseRegion=*/false);
+  rewriter.setInsertionPoint(ifLaunches.thenBlock()->getTerminator());
   auto bufferType =
       MemRefType::get({bytes}, rewriter.getI8Type(), AffineMap(),
                       gpu::AddressSpaceAttr::get(rewriter.getContext(),
@@ -944,6 +952,39 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
   rewriter.eraseOp(forall);
   return finalizeKernel(rewriter, launch, kb.pipelinedLoop,
                         program.elementType.isBF16());
+}
+
+/// MLIR 22's vector-to-nvgpu conversion reads a transposed 16x16 A operand
+/// (stored k-major, as a mode-2 lhs [k, m] is) with one ldmatrix.x4.trans
+/// whose lane addresses (nvgpu::getLaneIdToLdMatrixMatrixCoord) walk the
+/// four 8x8 blocks k-major: its registers hold A's (rows 0-7, k 0-7),
+/// (rows 0-7, k 8-15), (rows 8-15, k 0-7), (rows 8-15, k 8-15), where
+/// mma.sync's A fragment wants rows 0-7 / 8-15 of k 0-7 first. Swapping the
+/// middle two registers gives mma.sync what it needs. (Found by running the
+/// kernels on the simulated GPU: rows 8-15 of every warp tile of a
+/// transposed-lhs bf16/f16 ragged dot came out wrong.) A transposed B
+/// (x2.trans) is already in order.
+void reorderTransposedMatrixALoads(RewriterBase &rewriter, Operation *root) {
+  SmallVector<nvgpu::LdMatrixOp> loads;
+  root->walk([&](nvgpu::LdMatrixOp op) {
+    if (!op.getTranspose() || op.getNumTiles() != 4)
+      return;
+    bool feedsMatrixA = llvm::any_of(op->getUsers(), [&](Operation *user) {
+      auto mma = dyn_cast<nvgpu::MmaSyncOp>(user);
+      return mma && mma.getMatrixA() == op.getResult();
+    });
+    if (feedsMatrixA)
+      loads.push_back(op);
+  });
+  for (nvgpu::LdMatrixOp op : loads) {
+    rewriter.setInsertionPointAfter(op);
+    Value fragment = op.getResult();
+    Value reordered =
+        vector::ShuffleOp::create(rewriter, op.getLoc(), fragment, fragment,
+                                  ArrayRef<int64_t>{0, 2, 1, 3});
+    rewriter.replaceAllUsesExcept(fragment, reordered,
+                                  reordered.getDefiningOp());
+  }
 }
 
 /// Upstream's vector-to-nvgpu conversion for the 16-bit path, then the bf16
@@ -1061,6 +1102,7 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
   if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, launch)))
     return launch.emitOpError("vector-to-nvgpu conversion of the warp "
                               "contractions failed");
+  reorderTransposedMatrixALoads(rewriter, launch);
   {
     // The conversion leaves the replaced vector ops behind, dead.
     RewritePatternSet patterns(launch.getContext());

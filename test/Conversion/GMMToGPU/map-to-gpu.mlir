@@ -23,8 +23,11 @@
 // CHECK:           memref.store %{{.+}}, %[[COUNT]][%{{.+}}] : memref<1xindex>
 // CHECK:         } {gmm.kernel = "serial"}
 // The tile kernel: 256 threads and a 37888-byte workgroup buffer; the
-// visit count comes from the device.
-// CHECK:         gpu.launch blocks(%{{.+}}) in (%{{.+}} = %[[GRID:.+]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:[a-z0-9]+]], %{{.+}}) in (%{{.+}} = %c256{{.*}}, %{{.+}}) workgroup(%[[SMEM:.+]] : memref<37888xi8, #gpu.address_space<workgroup>>)
+// visit count comes from the device. A grid of no blocks (no visit, e.g. no
+// local groups) is not launched.
+// CHECK:         %[[ANY:.+]] = arith.cmpi ne, %[[GRID:.+]], %c0{{.*}} : index
+// CHECK:         scf.if %[[ANY]] {
+// CHECK:         gpu.launch blocks(%{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:[a-z0-9]+]], %{{.+}}) in (%{{.+}} = %c256{{.*}}, %{{.+}}) workgroup(%[[SMEM:.+]] : memref<37888xi8, #gpu.address_space<workgroup>>)
 // CHECK:           %[[N:.+]] = memref.load %[[COUNT]][%{{.+}}] : memref<1xindex>
 // CHECK:           arith.cmpi ult, %{{.+}}, %[[N]] : index
 // Two stages of the lhs tile (128 x 32, rows padded to 40) and the rhs tile
@@ -113,4 +116,22 @@ func.func @constants(%lhs: tensor<64x32xbf16>, %gs: tensor<2xi32>) -> tensor<64x
   %rhs = arith.constant dense<1.0> : tensor<2x32x48xbf16>
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<64x48xf32>
   return %0 : tensor<64x48xf32>
+}
+
+// -----
+
+// A mode-2 lhs [k, m] (the weight gradient's activations) is staged k-major
+// and read with ldmatrix.x4.trans, whose middle two registers hold A's
+// (rows 0-7, k 8-15) and (rows 8-15, k 0-7) blocks: they are swapped into
+// mma.sync's A fragment order.
+// MMA-LABEL: func.func @transposed_lhs
+// MMA:         gpu.launch
+// MMA:           scf.for
+// MMA:             %[[A:.+]] = nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = true} : memref<2x32x136xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// MMA:             %[[ORDERED:.+]] = vector.shuffle %[[A]], %[[A]] [0, 2, 1, 3] : vector<4x2xf16>, vector<4x2xf16>
+// MMA:             vector.extract %[[ORDERED]][0] : vector<2xf16> from vector<4x2xf16>
+// MMA:             nvvm.mma.sync
+func.func @transposed_lhs(%lhs: tensor<64x96xbf16>, %rhs: tensor<64x48xbf16>, %gs: tensor<4xi32>) -> tensor<4x96x48xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0]> : tensor<64x96xbf16>, tensor<64x48xbf16>, tensor<4xi32> -> tensor<4x96x48xf32>
+  return %0 : tensor<4x96x48xf32>
 }

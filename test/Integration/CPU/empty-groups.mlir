@@ -5,7 +5,8 @@
 
 // RUN: gmm-runner %s --values=0:1,0,0,1,1,1,2,1,1,2,3,0,0,3,1,-1 \
 // RUN:   --values=1:nan,nan,nan,nan,1,0,0,1,nan,nan,nan,nan,2,0,0,3,nan,nan,nan,nan \
-// RUN:   --values=2:0,3,0,5,0 --print --check --repeat=2 | FileCheck %s
+// RUN:   --values=2:0,3,0,5,0 --print --check --repeat=2 \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,TIME
 
 // CHECK:      result 0: tensor<8x2xf32>
 // CHECK-NEXT: {{\[}}[1, 0],
@@ -17,7 +18,7 @@
 // CHECK-NEXT:  [0, 9],
 // CHECK-NEXT:  [2, -3]]
 // CHECK-NEXT: check: PASS (16 elements, max abs error 0,
-// CHECK-NEXT: time: median {{.*}} ms over 2 runs
+// TIME-NEXT:  time: median {{.*}} ms over 2 runs
 
 // All groups empty: every row is uncovered and zero.
 // RUN: gmm-runner %s --seed=1 --group-sizes=0,0,0,0,0 --print --check \

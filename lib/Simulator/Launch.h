@@ -1,0 +1,109 @@
+//===- Launch.h - Device memory and the state of a launch -------*- C++ -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_LIB_SIMULATOR_LAUNCH_H
+#define GMM_LIB_SIMULATOR_LAUNCH_H
+
+#include "Exec.h"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+
+namespace gmm {
+namespace sim {
+
+/// A range of the device's address space.
+struct Allocation {
+  enum Kind : uint8_t {
+    Device,         // cuMemAlloc: reserved address space + separate backing
+    Managed,        // cuMemAllocManaged: host memory, same address
+    HostRegistered, // cuMemHostRegister: the caller's host memory
+    ModuleGlobal,   // a module's .global variable
+    ModuleConst,    // a module's .const variable (read-only for kernels)
+  };
+  uint64_t base = 0;
+  uint64_t size = 0;
+  uint8_t *host = nullptr;
+  Kind kind = Device;
+};
+const char *allocationKindName(Allocation::Kind kind);
+
+/// The generic-address windows of shared and local memory; reserved address
+/// space that no host or device allocation can overlap.
+struct AddressWindows {
+  uint64_t sharedBase = 0;
+  uint64_t localBase = 0;
+  static constexpr uint64_t kSharedSize = uint64_t(1) << 24;
+  static constexpr uint64_t kLocalSize = uint64_t(1) << 28;
+};
+const AddressWindows &getAddressWindows();
+
+/// Allocations by base address. Read-only while a launch runs (the device
+/// serializes launches and allocation calls).
+class MemoryMap {
+public:
+  const Allocation *find(uint64_t address) const {
+    auto it = allocations.upper_bound(address);
+    if (it == allocations.begin())
+      return nullptr;
+    --it;
+    const Allocation &a = it->second;
+    if (address - a.base < std::max<uint64_t>(a.size, 1))
+      return &a;
+    return nullptr;
+  }
+  /// The allocation that ends nearest below `address` (for messages).
+  const Allocation *nearestBelow(uint64_t address) const {
+    auto it = allocations.upper_bound(address);
+    if (it == allocations.begin())
+      return nullptr;
+    return &std::prev(it)->second;
+  }
+  std::map<uint64_t, Allocation> allocations;
+};
+
+/// What one launch shares among the workers that run its blocks.
+struct LaunchContext {
+  const Program &prog;
+  const Options &options;
+  const MemoryMap &memory;
+  const uint8_t *params = nullptr;
+  LaunchConfig config;
+  uint32_t sharedBytes = 0;
+  uint32_t threadsPerBlock = 0;
+  uint32_t smCount = 1;
+
+  /// The first finding, by block order.
+  std::mutex mutex;
+  bool hasFinding = false;
+  uint64_t findingBlock = 0;
+  FindingKind findingKind = FindingKind::Unsupported;
+  std::string findingMessage;
+  /// Blocks with a higher linear index than this need not run.
+  std::atomic<uint64_t> stopAfter{UINT64_MAX};
+
+  LaunchContext(const Program &prog, const Options &options,
+                const MemoryMap &memory)
+      : prog(prog), options(options), memory(memory) {}
+};
+
+/// Sets `block` up as block `linear` of the launch (Control.cpp), reusing
+/// its buffers; `epochCounter` is the worker's epoch clock.
+void startBlock(LaunchContext &launch, Block &block, uint64_t linear,
+                uint32_t &epochCounter);
+/// Runs `block` for about `budget` warp instructions; returns true when it
+/// finished (all threads exited, or a finding stopped it).
+bool stepBlock(LaunchContext &launch, Block &block, uint64_t budget,
+               uint64_t &warpInstructions, uint64_t &threadInstructions);
+
+/// Formats "kernel K, block (x,y,z), thread (x,y,z), PTX line N: opcode".
+std::string describeLocation(const ExecState &state, int lane);
+
+} // namespace sim
+} // namespace gmm
+
+#endif // GMM_LIB_SIMULATOR_LAUNCH_H

@@ -1,0 +1,621 @@
+//===- MemoryOps.cpp - ld, st, atom, red, cp.async, cvta -----------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The data-movement instructions of the PTX ISA that touch memory. Every
+// access goes through accessMemory() (Memory.cpp) and so is checked.
+// cp.async copies are queued per warp and land when a cp.async.wait_group
+// or wait_all that covers their group executes: as late as the ISA allows,
+// so that a missing wait is seen, not hidden.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Exec.h"
+#include "PTXSyntax.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace gmm::sim;
+
+namespace {
+
+/// Sign-extends `value` of `bits` to 64 bits, then keeps `regBits`.
+inline uint64_t extend(uint64_t value, unsigned bits, bool isSigned,
+                       unsigned regBits) {
+  if (isSigned && bits < 64 && (value >> (bits - 1)) & 1)
+    value |= ~((uint64_t(1) << bits) - 1);
+  return truncBits(value, regBits);
+}
+
+/// ld{.space}{.vN}.type {d...}, [a+imm] (ops: destinations, base; m0: N;
+/// m1: destination register width; m2: signed).
+void load(ExecState &s, const Instr &in, uint32_t mask) {
+  unsigned n = in.m0, width = byteWidth(in.type);
+  unsigned total = n * width;
+  const uint64_t *base = s.reg(in.ops[n]);
+  forEachLane(mask, [&](int l) {
+    uint64_t address = base[l] + static_cast<uint64_t>(in.imm);
+    const uint8_t *p =
+        accessMemory(s, l, in.space, address, total, Access::Read, total);
+    if (!p)
+      return;
+    for (unsigned i = 0; i < n; ++i) {
+      uint64_t v = 0;
+      std::memcpy(&v, p + i * width, width);
+      s.reg(in.ops[i])[l] = extend(v, width * 8, in.m2, in.m1);
+    }
+  });
+}
+
+/// st{.space}{.vN}.type [a+imm], {b...} (ops: base, sources; m0: N).
+void store(ExecState &s, const Instr &in, uint32_t mask) {
+  unsigned n = in.m0, width = byteWidth(in.type);
+  unsigned total = n * width;
+  const uint64_t *base = s.reg(in.ops[0]);
+  forEachLane(mask, [&](int l) {
+    uint64_t address = base[l] + static_cast<uint64_t>(in.imm);
+    uint8_t *p =
+        accessMemory(s, l, in.space, address, total, Access::Write, total);
+    if (!p)
+      return;
+    for (unsigned i = 0; i < n; ++i) {
+      uint64_t v = s.reg(in.ops[1 + i])[l];
+      std::memcpy(p + i * width, &v, width);
+    }
+  });
+}
+
+enum AtomOp : uint8_t {
+  AAdd,
+  AMin,
+  AMax,
+  AInc,
+  ADec,
+  AAnd,
+  AOr,
+  AXor,
+  AExch,
+  ACas,
+};
+
+/// The new value of an atomic operation on `old`.
+uint64_t atomicResult(AtomOp op, Ty type, uint64_t old, uint64_t b,
+                      uint64_t c) {
+  unsigned bits = bitWidth(type);
+  auto keep = [&](uint64_t v) { return truncBits(v, bits); };
+  switch (op) {
+  case AAdd:
+    switch (type) {
+    case Ty::F32:
+      return asBits(bitsAs<float>(old & 0xffffffffu) +
+                    bitsAs<float>(b & 0xffffffffu)) &
+             0xffffffffu;
+    case Ty::F64:
+      return asBits(bitsAs<double>(old) + bitsAs<double>(b));
+    case Ty::F16:
+      return doubleToHalf(
+          static_cast<double>(halfToFloat(static_cast<uint16_t>(old))) +
+              halfToFloat(static_cast<uint16_t>(b)),
+          Round::RN);
+    case Ty::BF16:
+      return doubleToBF16(
+          static_cast<double>(bf16ToFloat(static_cast<uint16_t>(old))) +
+              bf16ToFloat(static_cast<uint16_t>(b)),
+          Round::RN);
+    default:
+      return keep(old + b);
+    }
+  case AMin:
+  case AMax: {
+    bool less;
+    if (isSignedInt(type)) {
+      int64_t x = static_cast<int64_t>(old << (64 - bits)) >> (64 - bits);
+      int64_t y = static_cast<int64_t>(b << (64 - bits)) >> (64 - bits);
+      less = y < x;
+    } else {
+      less = keep(b) < keep(old);
+    }
+    return keep(op == AMin ? (less ? b : old) : (less ? old : b));
+  }
+  case AInc:
+    return keep(keep(old) >= keep(b) ? 0 : old + 1);
+  case ADec:
+    return keep(keep(old) == 0 || keep(old) > keep(b) ? b : old - 1);
+  case AAnd:
+    return keep(old & b);
+  case AOr:
+    return keep(old | b);
+  case AXor:
+    return keep(old ^ b);
+  case AExch:
+    return keep(b);
+  case ACas:
+    return keep(old) == keep(b) ? keep(c) : keep(old);
+  }
+  return old;
+}
+
+/// Applies an atomic operation to `p` (other blocks may run concurrently on
+/// other host threads); returns the old value.
+uint64_t atomicApply(uint8_t *p, AtomOp op, Ty type, uint64_t b, uint64_t c) {
+  unsigned width = byteWidth(type);
+  switch (width) {
+  case 2: {
+    auto *q = reinterpret_cast<uint16_t *>(p);
+    uint16_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
+    do {
+      next = static_cast<uint16_t>(atomicResult(op, type, old, b, c));
+    } while (!__atomic_compare_exchange_n(q, &old, next, false,
+                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return old;
+  }
+  case 4: {
+    auto *q = reinterpret_cast<uint32_t *>(p);
+    uint32_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
+    do {
+      next = static_cast<uint32_t>(atomicResult(op, type, old, b, c));
+    } while (!__atomic_compare_exchange_n(q, &old, next, false,
+                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return old;
+  }
+  default: {
+    auto *q = reinterpret_cast<uint64_t *>(p);
+    uint64_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
+    do {
+      next = atomicResult(op, type, old, b, c);
+    } while (!__atomic_compare_exchange_n(q, &old, next, false,
+                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return old;
+  }
+  }
+}
+
+/// atom (ops: d, base, b{, c}) and red (ops: base, b); m0: AtomOp; m1: 1
+/// for red; m2: packed pair (f16x2/bf16x2, as two 16-bit atomics).
+void atomic(ExecState &s, const Instr &in, uint32_t mask) {
+  bool isRed = in.m1;
+  unsigned first = isRed ? 0 : 1;
+  const uint64_t *base = s.reg(in.ops[first]);
+  const uint64_t *b = s.reg(in.ops[first + 1]);
+  const uint64_t *c = in.numOps > first + 2 ? s.reg(in.ops[first + 2]) : b;
+  uint64_t *d = isRed ? nullptr : s.reg(in.ops[0]);
+  unsigned width = byteWidth(in.type);
+  auto op = static_cast<AtomOp>(in.m0);
+  forEachLane(mask, [&](int l) {
+    uint64_t address = base[l] + static_cast<uint64_t>(in.imm);
+    uint8_t *p =
+        accessMemory(s, l, in.space, address, width, Access::Atomic, width);
+    if (!p)
+      return;
+    uint64_t old;
+    if (in.m2) {
+      Ty half = in.type == Ty::BF16x2 ? Ty::BF16 : Ty::F16;
+      uint64_t lo = atomicApply(p, op, half, b[l] & 0xffff, 0);
+      uint64_t hi = atomicApply(p + 2, op, half, (b[l] >> 16) & 0xffff, 0);
+      old = lo | hi << 16;
+    } else {
+      old = atomicApply(p, op, in.type, b[l], c[l]);
+    }
+    if (d)
+      d[l] = old;
+  });
+}
+
+/// cp.async (ops: dst base, src base, src-size or kSlotSink, ignore-src or
+/// kSlotSink, src offset; imm: dst offset; m0: cp-size; space: dst space).
+void cpAsync(ExecState &s, const Instr &in, uint32_t mask) {
+  const uint64_t *dst = s.reg(in.ops[0]), *src = s.reg(in.ops[1]);
+  const uint64_t *srcOffset = s.reg(in.ops[4]);
+  bool hasSrcSize = in.ops[2] != kSlotSink;
+  bool hasIgnore = in.ops[3] != kSlotSink;
+  unsigned size = in.m0;
+  Warp &w = *s.warp;
+  forEachLane(mask, [&](int l) {
+    uint64_t dstAddress = dst[l] + static_cast<uint64_t>(in.imm);
+    uint64_t srcAddress = src[l] + srcOffset[l];
+    uint64_t srcSize = size;
+    if (hasSrcSize)
+      srcSize = s.reg(in.ops[2])[l] & 0xffffffffu;
+    if (hasIgnore && (s.reg(in.ops[3])[l] & 1) != in.m1)
+      srcSize = 0;
+    if (srcSize > size) {
+      s.fail(FindingKind::OutOfBounds, l,
+             "cp.async src-size " + std::to_string(srcSize) +
+                 " exceeds its cp-size " + std::to_string(size));
+      return;
+    }
+    if (in.space == Space::Generic) {
+      if (classifyGeneric(dstAddress) != Space::Shared) {
+        s.fail(FindingKind::OutOfBounds, l,
+               "cp.async destination is not in shared memory");
+        return;
+      }
+      dstAddress = fromGeneric(Space::Shared, dstAddress);
+    }
+    if ((dstAddress & (size - 1)) || (srcAddress & (size - 1))) {
+      s.fail(FindingKind::Misaligned, l,
+             "misaligned cp.async of " + std::to_string(size) +
+                 " bytes (shared offset " + std::to_string(dstAddress) +
+                 ", global address " + std::to_string(srcAddress) +
+                 "; both need " + std::to_string(size) + "-byte alignment)");
+      return;
+    }
+    const uint8_t *source = nullptr;
+    if (srcSize) {
+      source = accessMemory(s, l, Space::Global, srcAddress,
+                            static_cast<unsigned>(srcSize), Access::Read, 0);
+      if (!source)
+        return;
+    }
+    if (!markAsyncDestination(s, l, static_cast<uint32_t>(dstAddress), size))
+      return;
+    AsyncCopy copy;
+    copy.dst = static_cast<uint32_t>(dstAddress);
+    copy.src = source;
+    copy.size = static_cast<uint8_t>(size);
+    copy.srcSize = static_cast<uint8_t>(srcSize);
+    copy.lane = static_cast<uint8_t>(l);
+    copy.group = w.asyncGroups[l];
+    copy.line = in.line;
+    w.async.push_back(copy);
+  });
+}
+
+void cpAsyncCommit(ExecState &s, const Instr &, uint32_t mask) {
+  forEachLane(mask, [&](int l) { ++s.warp->asyncGroups[l]; });
+}
+
+/// Lands the copies of the lanes in `mask` whose group is below the lane's
+/// limit.
+void landCopies(ExecState &s, uint32_t mask, const uint32_t limits[32]) {
+  Warp &w = *s.warp;
+  size_t kept = 0;
+  for (size_t i = 0; i < w.async.size(); ++i) {
+    const AsyncCopy &copy = w.async[i];
+    bool lands = ((mask >> copy.lane) & 1) && copy.group < limits[copy.lane];
+    if (lands) {
+      landAsyncCopy(s, copy);
+      continue;
+    }
+    w.async[kept++] = copy;
+  }
+  w.async.resize(kept);
+}
+
+/// cp.async.wait_group N (imm: N) and wait_all (m0: 1).
+void cpAsyncWait(ExecState &s, const Instr &in, uint32_t mask) {
+  Warp &w = *s.warp;
+  uint32_t limits[32] = {};
+  forEachLane(mask, [&](int l) {
+    if (in.m0) {
+      ++w.asyncGroups[l];
+      limits[l] = UINT32_MAX;
+    } else {
+      uint64_t n = static_cast<uint64_t>(in.imm);
+      limits[l] = w.asyncGroups[l] >= n
+                      ? static_cast<uint32_t>(w.asyncGroups[l] - n)
+                      : 0;
+    }
+  });
+  if (!w.async.empty())
+    landCopies(s, mask, limits);
+}
+
+/// cvta (m0: 1 = to generic; space; type width in m1).
+void cvta(ExecState &s, const Instr &in, uint32_t mask) {
+  uint64_t *d = s.reg(in.ops[0]);
+  const uint64_t *a = s.reg(in.ops[1]);
+  bool toGenericForm = in.m0;
+  forEachLane(mask, [&](int l) {
+    uint64_t v =
+        toGenericForm ? toGeneric(in.space, a[l]) : fromGeneric(in.space, a[l]);
+    d[l] = in.m1 == 32 ? (v & 0xffffffffu) : v;
+  });
+}
+
+void isspacep(ExecState &s, const Instr &in, uint32_t mask) {
+  uint64_t *d = s.reg(in.ops[0]);
+  const uint64_t *a = s.reg(in.ops[1]);
+  forEachLane(mask, [&](int l) {
+    Space space = classifyGeneric(a[l]);
+    d[l] = in.space == Space::Param || in.space == Space::Const
+               ? 0
+               : space == in.space;
+  });
+}
+
+void nothing(ExecState &, const Instr &, uint32_t) {}
+
+//===----------------------------------------------------------------------===//
+// Decoding
+//===----------------------------------------------------------------------===//
+
+class MemoryDecoder : public FamilyDecoder {
+public:
+  using FamilyDecoder::FamilyDecoder;
+
+  bool run(bool &handled);
+
+private:
+  bool decodeLoadStore(bool isStore);
+  bool decodeAtomic(bool isRed);
+  bool decodeCpAsync();
+};
+
+bool MemoryDecoder::decodeLoadStore(bool isStore) {
+  mods.takeIgnorable();
+  bool cacheHint = mods.take("L2::cache_hint");
+  Space space = Space::Generic;
+  mods.takeSpace(space);
+  if (mods.take("shared::cluster"))
+    return d.fail(".shared::cluster accesses are not supported");
+  unsigned n = mods.takeVector();
+  std::vector<Ty> types = mods.takeTypes();
+  if (types.size() != 1)
+    return d.fail("expected one type");
+  Ty type = types[0];
+  if (type == Ty::Pred || type == Ty::B128)
+    return d.fail(std::string("unsupported type .") + typeName(type));
+  if (isStore && space == Space::Param && false)
+    return false;
+  out.space = space;
+  out.type = type;
+  out.m0 = static_cast<uint8_t>(n);
+  size_t expected = cacheHint ? 3 : 2;
+  if (!count(expected))
+    return false;
+  const ptx::Operand &addr = isStore ? ops[0] : ops[1];
+  const ptx::Operand &value = isStore ? ops[1] : ops[0];
+  uint32_t base = 0;
+  if (!d.address(addr, space, base, out.imm))
+    return false;
+  std::vector<const ptx::Operand *> elements;
+  d.vectorElements(value, elements);
+  if (elements.size() != n)
+    return d.fail("expected a vector of " + std::to_string(n) + " registers");
+  std::vector<uint32_t> slots;
+  Ty valueType = type == Ty::F16x2 || type == Ty::BF16x2 ? Ty::B32 : type;
+  if (isStore) {
+    slots.push_back(base);
+    for (const ptx::Operand *e : elements) {
+      uint32_t slot = 0;
+      if (!d.source(*e, valueType, slot))
+        return false;
+      slots.push_back(slot);
+    }
+    d.setOperands(out, slots);
+    out.exec = &store;
+    return true;
+  }
+  unsigned regBits = 0;
+  for (const ptx::Operand *e : elements) {
+    uint32_t slot = 0;
+    if (!d.dest(*e, slot))
+      return false;
+    slots.push_back(slot);
+    regBits = std::max(regBits, d.registerWidth(*e));
+  }
+  slots.push_back(base);
+  d.setOperands(out, slots);
+  out.m1 = static_cast<uint8_t>(regBits ? regBits : 64);
+  out.m2 = isSignedInt(type);
+  out.exec = &load;
+  return true;
+}
+
+bool MemoryDecoder::decodeAtomic(bool isRed) {
+  mods.takeIgnorable();
+  bool cacheHint = mods.take("L2::cache_hint");
+  mods.take("noftz");
+  Space space = Space::Generic;
+  mods.takeSpace(space);
+  if (space != Space::Generic && space != Space::Global &&
+      space != Space::Shared)
+    return d.fail("atomics act on global or shared memory");
+  int op = mods.takeOneOf(
+      {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"});
+  if (op < 0)
+    return d.fail("missing or unsupported atomic operation");
+  if (mods.takeVector() != 1)
+    return d.fail("vector atomics are not supported");
+  std::vector<Ty> types = mods.takeTypes();
+  if (types.size() != 1)
+    return d.fail("expected one type");
+  Ty type = types[0];
+  bool floating = isFloatType(type);
+  if (floating && op != AAdd && !(op == AExch) &&
+      !(type == Ty::F16 || type == Ty::BF16 || type == Ty::F16x2 ||
+        type == Ty::BF16x2))
+    return d.fail("unsupported floating-point atomic");
+  if (bitWidth(type) < 16 || type == Ty::B128)
+    return d.fail("unsupported atomic type");
+  out.space = space;
+  out.type = type;
+  out.m0 = static_cast<uint8_t>(op);
+  out.m1 = isRed;
+  out.m2 = type == Ty::F16x2 || type == Ty::BF16x2;
+  size_t values = op == ACas ? 2 : 1;
+  size_t expected = (isRed ? 1 : 2) + values + (cacheHint ? 1 : 0);
+  if (!count(expected))
+    return false;
+  std::vector<uint32_t> slots;
+  size_t i = 0;
+  if (!isRed) {
+    uint32_t dst = 0;
+    if (!d.dest(ops[i++], dst))
+      return false;
+    slots.push_back(dst);
+  }
+  uint32_t base = 0;
+  if (!d.address(ops[i++], space, base, out.imm))
+    return false;
+  slots.push_back(base);
+  Ty valueType = out.m2 ? Ty::B32 : type;
+  for (size_t v = 0; v < values; ++v) {
+    uint32_t slot = 0;
+    if (!d.source(ops[i++], valueType, slot))
+      return false;
+    slots.push_back(slot);
+  }
+  d.setOperands(out, slots);
+  out.exec = &atomic;
+  return true;
+}
+
+bool MemoryDecoder::decodeCpAsync() {
+  if (!mods.take("async"))
+    return d.fail("unsupported cp variant (only cp.async)");
+  if (mods.take("commit_group")) {
+    if (!ops.empty())
+      return d.fail("cp.async.commit_group takes no operands");
+    out.exec = &cpAsyncCommit;
+    return true;
+  }
+  if (mods.take("wait_group")) {
+    if (!count(1) || ops[0].kind != ptx::Operand::Integer)
+      return d.fail("cp.async.wait_group takes an integer");
+    out.imm = static_cast<int64_t>(ops[0].bits);
+    out.exec = &cpAsyncWait;
+    return true;
+  }
+  if (mods.take("wait_all")) {
+    if (!ops.empty())
+      return d.fail("cp.async.wait_all takes no operands");
+    out.m0 = 1;
+    out.exec = &cpAsyncWait;
+    return true;
+  }
+  if (mods.take("bulk") || mods.take("mbarrier"))
+    return d.fail("cp.async.bulk and cp.async.mbarrier are not supported yet");
+  int cache = mods.takeOneOf({"ca", "cg"});
+  if (cache < 0)
+    return d.fail("cp.async needs .ca or .cg");
+  Space dstSpace = Space::Generic;
+  if (!mods.take("shared") && !mods.take("shared::cta"))
+    return d.fail("cp.async copies to .shared");
+  dstSpace = Space::Shared;
+  if (!mods.take("global"))
+    return d.fail("cp.async copies from .global");
+  bool cacheHint = mods.take("L2::cache_hint");
+  mods.takeOneOf({"L2::64B", "L2::128B", "L2::256B"});
+  if (ops.size() < 3)
+    return d.fail("cp.async needs [dst], [src], cp-size");
+  if (ops[2].kind != ptx::Operand::Integer ||
+      (ops[2].bits != 4 && ops[2].bits != 8 && ops[2].bits != 16))
+    return d.fail("cp-size must be 4, 8 or 16");
+  if (cache == 1 && ops[2].bits != 16)
+    return d.fail("cp.async.cg copies 16 bytes");
+  out.m0 = static_cast<uint8_t>(ops[2].bits);
+  out.space = dstSpace;
+  uint32_t dstBase = 0, srcBase = 0;
+  int64_t srcOffset = 0;
+  if (!d.address(ops[0], dstSpace, dstBase, out.imm) ||
+      !d.address(ops[1], Space::Global, srcBase, srcOffset))
+    return false;
+  uint32_t srcSize = kSlotSink, ignore = kSlotSink;
+  size_t next = 3;
+  size_t limit = ops.size() - (cacheHint ? 1 : 0);
+  if (next < limit) {
+    // src-size (an integer) or ignore-src (a predicate).
+    const ptx::Operand &extra = ops[next++];
+    bool isPredicate =
+        extra.kind == ptx::Operand::Register && d.registerWidth(extra) == 1;
+    if (isPredicate) {
+      bool negated = false;
+      if (!d.predicate(extra, ignore, negated))
+        return false;
+      // ignore-src when the predicate is true (m1 holds the value that means
+      // "do not ignore": !negated -> ignore when 1).
+      out.m1 = negated;
+    } else if (!d.source(extra, Ty::U32, srcSize)) {
+      return false;
+    }
+  }
+  if (next != limit)
+    return d.fail("unexpected cp.async operands");
+  d.setOperands(out, {dstBase, srcBase, srcSize, ignore,
+                      d.constant(static_cast<uint64_t>(srcOffset))});
+  out.exec = &cpAsync;
+  return true;
+}
+
+bool MemoryDecoder::run(bool &handled) {
+  const std::string &base = mods.base();
+  if (base == "ld" || base == "ldu")
+    return decodeLoadStore(false);
+  if (base == "st")
+    return decodeLoadStore(true);
+  if (base == "atom")
+    return decodeAtomic(false);
+  if (base == "red")
+    return decodeAtomic(true);
+  if (base == "cp")
+    return decodeCpAsync();
+  if (base == "cvta") {
+    bool to = mods.take("to");
+    Space space = Space::Generic;
+    if (!mods.takeSpace(space))
+      return d.fail("cvta needs a state space");
+    std::vector<Ty> types = mods.takeTypes();
+    if (types.size() != 1 || (types[0] != Ty::U32 && types[0] != Ty::U64))
+      return d.fail("cvta takes .u32 or .u64");
+    if (space == Space::Param)
+      return d.fail("cvta.param is not supported");
+    out.space = space;
+    out.m0 = !to;
+    out.m1 = static_cast<uint8_t>(bitWidth(types[0]));
+    if (!count(2))
+      return false;
+    uint32_t dst = 0, src = 0;
+    if (!d.dest(ops[0], dst) || !d.source(ops[1], types[0], src))
+      return false;
+    d.setOperands(out, {dst, src});
+    out.exec = &cvta;
+    return true;
+  }
+  if (base == "isspacep") {
+    Space space = Space::Generic;
+    if (!mods.takeSpace(space))
+      return d.fail("isspacep needs a state space");
+    if (!count(2))
+      return false;
+    uint32_t dst = 0, src = 0;
+    if (!d.dest(ops[0], dst) || !d.source(ops[1], Ty::U64, src))
+      return false;
+    out.space = space;
+    d.setOperands(out, {dst, src});
+    out.exec = &isspacep;
+    return true;
+  }
+  if (base == "prefetch" || base == "prefetchu" || base == "applypriority" ||
+      base == "discard") {
+    // Hints: no effect on what the kernel computes. (discard makes a cache
+    // line's contents undefined; the simulator keeps them.)
+    Space space = Space::Generic;
+    mods.takeSpace(space);
+    mods.takeOneOf(
+        {"L1", "L2", "L2::evict_last", "L2::evict_normal", "tensormap"});
+    mods.takeIgnorable();
+    if (ops.empty())
+      return d.fail("expected an address");
+    uint32_t slot = 0;
+    int64_t offset = 0;
+    if (!d.address(ops[0], space, slot, offset))
+      return false;
+    out.exec = &nothing;
+    return true;
+  }
+  handled = false;
+  return false;
+}
+
+} // namespace
+
+bool gmm::sim::decodeMemory(Decoder &decoder, const ptx::Instruction &instr,
+                            Modifiers &mods, Instr &out, bool &handled) {
+  MemoryDecoder memory(decoder, instr, mods, out);
+  return memory.run(handled);
+}

@@ -1,0 +1,484 @@
+//===- NvccKernels.cu - CUDA kernels whose PTX nvcc writes ----------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Kernels that nvcc (not LLVM) compiles to PTX, so that the simulator meets
+// the instruction selection, modifiers and idioms of NVIDIA's compiler:
+// inline-PTX tensor-core code (ldmatrix, mma.sync, cp.async), warp
+// shuffles and votes, shared-memory tiling, atomics, and the integer and
+// floating-point intrinsics of the CUDA math API. NvccKernelsTest.cpp runs
+// them on the simulator and checks them against the CPU.
+//
+// Build: nvcc -ptx -arch=sm_80 -O3 -lineinfo NvccKernels.cu
+// (NvccKernels.cmake). Every kernel is extern "C", so its PTX name is its
+// C name.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+namespace {
+
+__device__ __forceinline__ unsigned sharedAddress(const void *pointer) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
+}
+
+/// D = A * B + C for a 16x16 A (row-major, `Half` elements), a 16 x (8 *
+/// warps) B (row-major, K x N) and C/D (row-major f32): warp w computes
+/// columns [8w, 8w + 8). A and B go through shared memory and ldmatrix;
+/// `BF16` picks the mma's multiplicand type.
+template <typename Half, bool BF16, int Warps>
+__device__ __forceinline__ void mmaM16N8K16(const Half *a, const Half *b,
+                                            const float *c, float *d) {
+  constexpr int N = 8 * Warps;
+  __shared__ __align__(16) Half as[16 * 16];
+  __shared__ __align__(16) Half bs[16 * N];
+  int tid = threadIdx.x;
+  for (int i = tid; i < 16 * 16; i += 32 * Warps)
+    as[i] = a[i];
+  for (int i = tid; i < 16 * N; i += 32 * Warps)
+    bs[i] = b[i];
+  __syncthreads();
+
+  int lane = tid % 32, warp = tid / 32;
+  // A: four 8x8 matrices (rows 0-7 / 8-15 x columns 0-7 / 8-15), in the
+  // order of the fragment registers a0a1, a2a3, a4a5, a6a7. Lanes 8i..8i+7
+  // give the row addresses of matrix i.
+  int aRow = (lane % 8) + ((lane / 8) % 2) * 8;
+  int aCol = (lane / 16) * 8;
+  unsigned aAddr = sharedAddress(&as[aRow * 16 + aCol]);
+  unsigned a0, a1, a2, a3;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, "
+               "[%4];\n"
+               : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
+               : "r"(aAddr));
+  // B: two 8x8 matrices (k 0-7 and k 8-15) stored k-major; .trans hands
+  // each lane the column-major fragment mma expects. Lanes 0-15 give the
+  // addresses of rows k = 0..15 (lanes 16-31 must be valid addresses too,
+  // they are ignored for .x2).
+  int bRow = lane % 16;
+  unsigned bAddr = sharedAddress(&bs[bRow * N + warp * 8]);
+  unsigned b0, b1;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, "
+               "[%2];\n"
+               : "=r"(b0), "=r"(b1)
+               : "r"(bAddr));
+
+  int g = lane / 4, t = lane % 4;
+  int col = warp * 8 + 2 * t;
+  float c0 = c[g * N + col], c1 = c[g * N + col + 1];
+  float c2 = c[(g + 8) * N + col], c3 = c[(g + 8) * N + col + 1];
+  float d0, d1, d2, d3;
+  if constexpr (!BF16)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%10, %11, %12, %13};\n"
+                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1),
+                   "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+  else
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%10, %11, %12, %13};\n"
+                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1),
+                   "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+  d[g * N + col] = d0;
+  d[g * N + col + 1] = d1;
+  d[(g + 8) * N + col] = d2;
+  d[(g + 8) * N + col + 1] = d3;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// mma.sync
+//===----------------------------------------------------------------------===//
+
+/// 2 warps: D (16x16, f32) = A (16x16, f16) * B (16x16, f16) + C.
+extern "C" __global__ void mma_f16(const __half *a, const __half *b,
+                                   const float *c, float *d) {
+  mmaM16N8K16<__half, false, 2>(a, b, c, d);
+}
+
+/// 2 warps: D (16x16, f32) = A (16x16, bf16) * B (16x16, bf16) + C.
+extern "C" __global__ void mma_bf16(const __nv_bfloat16 *a,
+                                    const __nv_bfloat16 *b, const float *c,
+                                    float *d) {
+  mmaM16N8K16<__nv_bfloat16, true, 2>(a, b, c, d);
+}
+
+/// 1 warp: D (16x8) = A (16x8, row-major) * B (8x8, row-major K x N) + C,
+/// with tf32 multiplicands loaded by plain loads into the documented
+/// fragment layout: a_i at (g + 8 * (i % 2), t + 4 * (i / 2)), b_i at
+/// (k = t + 4 * i, n = g), c_i at (g + 8 * (i / 2), 2t + i % 2). A goes
+/// through cvt.rna.tf32.f32 (a no-op on tf32-exact values); B is passed as
+/// its f32 bits.
+extern "C" __global__ void mma_tf32(const float *a, const float *b,
+                                    const float *c, float *d) {
+  int lane = threadIdx.x % 32;
+  int g = lane / 4, t = lane % 4;
+  unsigned af[4], bf[2];
+  for (int i = 0; i < 4; ++i) {
+    float x = a[(g + 8 * (i % 2)) * 8 + t + 4 * (i / 2)];
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(af[i]) : "f"(x));
+  }
+  for (int i = 0; i < 2; ++i)
+    bf[i] = __float_as_uint(b[(t + 4 * i) * 8 + g]);
+  float cf[4], df[4];
+  for (int i = 0; i < 4; ++i)
+    cf[i] = c[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2];
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%10, %11, %12, %13};\n"
+               : "=f"(df[0]), "=f"(df[1]), "=f"(df[2]), "=f"(df[3])
+               : "r"(af[0]), "r"(af[1]), "r"(af[2]), "r"(af[3]), "r"(bf[0]),
+                 "r"(bf[1]), "f"(cf[0]), "f"(cf[1]), "f"(cf[2]), "f"(cf[3]));
+  for (int i = 0; i < 4; ++i)
+    d[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2] = df[i];
+}
+
+//===----------------------------------------------------------------------===//
+// cp.async
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr int kCopyThreads = 64;
+constexpr int kCopyTile = kCopyThreads * 4; // floats: 16 bytes a thread
+} // namespace
+
+/// One block of 64 threads streams `n` floats through two shared tiles of
+/// 256 floats with cp.async.cg (16 bytes a thread; the last tile is cut
+/// short with src-size, the rest zero-filled). Thread t adds up, over all
+/// tiles, elements t, t + 64, t + 128 and t + 192 of each tile (written by
+/// other threads) into sums[t]; tileOut receives the last tile as copied.
+extern "C" __global__ void cp_async_double_buffer(const float *in, int n,
+                                                  float *sums, float *tileOut) {
+  __shared__ __align__(16) float tiles[2][kCopyTile];
+  int tid = threadIdx.x;
+  int numTiles = (n + kCopyTile - 1) / kCopyTile;
+  auto issue = [&](int tile) {
+    int first = tile * kCopyTile + tid * 4;
+    int valid = n - first;
+    valid = valid < 0 ? 0 : (valid > 4 ? 4 : valid);
+    // With nothing to read, point at the (valid) start of the array.
+    const float *src = valid ? in + first : in;
+    unsigned dst = sharedAddress(&tiles[tile % 2][tid * 4]);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
+                 "l"(src), "r"(valid * 4)
+                 : "memory");
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+  };
+  float sum = 0;
+  issue(0);
+  for (int tile = 0; tile < numTiles; ++tile) {
+    if (tile + 1 < numTiles) {
+      issue(tile + 1);
+      asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+    } else {
+      asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+    }
+    __syncthreads();
+    const float *buffer = tiles[tile % 2];
+    for (int j = 0; j < 4; ++j)
+      sum += buffer[tid + j * kCopyThreads];
+    if (tile == numTiles - 1)
+      for (int j = 0; j < 4; ++j)
+        tileOut[tid * 4 + j] = buffer[tid * 4 + j];
+    __syncthreads();
+  }
+  sums[tid] = sum;
+}
+
+/// cp.async.ca of 8 and 4 bytes with src-size below cp-size: thread t
+/// copies (t % 9) bytes of its 8 and (t % 5) bytes of its 4 (the rest of
+/// each destination is zero-filled) over shared memory first set to 0xA5
+/// bytes. Thread t then reads thread (t + 1) % 64's destinations.
+extern "C" __global__ void cp_async_zfill(const uint2 *in8, const unsigned *in4,
+                                          uint2 *out8, unsigned *out4) {
+  __shared__ __align__(8) uint2 s8[kCopyThreads];
+  __shared__ unsigned s4[kCopyThreads];
+  int tid = threadIdx.x;
+  s8[tid] = make_uint2(0xA5A5A5A5u, 0xA5A5A5A5u);
+  s4[tid] = 0xA5A5A5A5u;
+  __syncthreads();
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(
+                   sharedAddress(&s8[tid])),
+               "l"(in8 + tid), "r"(tid % 9)
+               : "memory");
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(
+                   sharedAddress(&s4[tid])),
+               "l"(in4 + tid), "r"(tid % 5)
+               : "memory");
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+  asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+  __syncthreads();
+  int next = (tid + 1) % kCopyThreads;
+  out8[tid] = s8[next];
+  out4[tid] = s4[next];
+}
+
+//===----------------------------------------------------------------------===//
+// warp shuffles and votes
+//===----------------------------------------------------------------------===//
+
+/// One block of 64 threads (2 warps); out has 16 ints per thread:
+///  0: warp sum by __shfl_xor_sync (every lane)
+///  1: warp max by __shfl_down_sync (lane 0 meaningful; others as computed)
+///  2: inclusive prefix sum by __shfl_up_sync
+///  3: broadcast of lane (5 * warp + 3) % 32 by __shfl_sync
+///  4: __shfl_sync from lane (7 * lane + 3) % 32 (a permutation)
+///  5: sum over each 8-lane segment by __shfl_xor_sync(..., width 8)
+///  6: __shfl_down_sync(v, 3, 16) (width 16: out-of-segment keeps own value)
+///  7: __shfl_up_sync(v, 5, 8)
+///  8: __ballot_sync(full, v > 50)
+///  9: __all_sync(full, v >= 0)
+/// 10: __all_sync(full, v > 10)
+/// 11: __any_sync(full, v == 77)
+/// 12: __any_sync(full, v < 0)
+/// 13: on odd lanes only, __ballot_sync(0xAAAAAAAA, v & 1), else -1
+/// 14: float warp sum of v * 0.25 by __shfl_xor_sync, as bits
+/// 15: __popc(__ballot_sync(full, lane < v % 32))
+extern "C" __global__ void warp_shuffle(const int *in, int *out) {
+  const unsigned full = 0xffffffffu;
+  int tid = threadIdx.x;
+  int lane = tid % 32, warp = tid / 32;
+  int v = in[tid];
+  int *o = out + tid * 16;
+
+  int sum = v;
+  for (int m = 16; m >= 1; m /= 2)
+    sum += __shfl_xor_sync(full, sum, m);
+  o[0] = sum;
+
+  int mx = v;
+  for (int d = 16; d >= 1; d /= 2)
+    mx = max(mx, __shfl_down_sync(full, mx, d));
+  o[1] = mx;
+
+  int scan = v;
+  for (int d = 1; d < 32; d *= 2) {
+    int up = __shfl_up_sync(full, scan, d);
+    if (lane >= d)
+      scan += up;
+  }
+  o[2] = scan;
+
+  o[3] = __shfl_sync(full, v, (5 * warp + 3) % 32);
+  o[4] = __shfl_sync(full, v, (7 * lane + 3) % 32);
+
+  int seg = v;
+  for (int m = 4; m >= 1; m /= 2)
+    seg += __shfl_xor_sync(full, seg, m, 8);
+  o[5] = seg;
+
+  o[6] = __shfl_down_sync(full, v, 3, 16);
+  o[7] = __shfl_up_sync(full, v, 5, 8);
+
+  o[8] = static_cast<int>(__ballot_sync(full, v > 50));
+  o[9] = __all_sync(full, v >= 0);
+  o[10] = __all_sync(full, v > 10);
+  o[11] = __any_sync(full, v == 77);
+  o[12] = __any_sync(full, v < 0);
+
+  int odd = -1;
+  if (lane & 1)
+    odd = static_cast<int>(__ballot_sync(0xAAAAAAAAu, v & 1));
+  o[13] = odd;
+
+  float f = v * 0.25f;
+  for (int m = 16; m >= 1; m /= 2)
+    f += __shfl_xor_sync(full, f, m);
+  o[14] = __float_as_int(f);
+
+  o[15] = __popc(__ballot_sync(full, lane < v % 32));
+}
+
+//===----------------------------------------------------------------------===//
+// shared-memory tiled matmul
+//===----------------------------------------------------------------------===//
+
+/// C (m x n) = A (m x k) * B (k x n), all row-major f32, with 16x16 tiles
+/// in shared memory; blocks of 16x16 threads, a grid covering C.
+extern "C" __global__ void tiled_matmul(const float *a, const float *b,
+                                        float *c, int m, int n, int k) {
+  constexpr int T = 16;
+  __shared__ float at[T][T];
+  __shared__ float bt[T][T + 1];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+  float acc = 0;
+  for (int k0 = 0; k0 < k; k0 += T) {
+    at[ty][tx] = (row < m && k0 + tx < k) ? a[row * k + k0 + tx] : 0.0f;
+    bt[ty][tx] = (k0 + ty < k && col < n) ? b[(k0 + ty) * n + col] : 0.0f;
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < T; ++kk)
+      acc += at[ty][kk] * bt[kk][tx];
+    __syncthreads();
+  }
+  if (row < m && col < n)
+    c[row * n + col] = acc;
+}
+
+//===----------------------------------------------------------------------===//
+// atomics
+//===----------------------------------------------------------------------===//
+
+/// Counters (ints unless noted), updated by every thread i of the grid
+/// with v = values[i]:
+///   ints[0]: atomicAdd(1), its return value stored in tickets[i]
+///   ints[1]: atomicMax(v)       ints[2]: atomicMin(v)
+///   ints[3]: atomicAnd(~(1 << ((v & 7) * 3 + 1)))
+///   ints[4]: atomicOr(1 << ((v & 7) * 3))
+///   ints[5]: atomicXor(v)       ints[6]: atomicSub(v)
+///   ints[7]: atomicInc(limit 12) (unsigned)
+///   ints[8]: atomicAdd(v), result unused (red)
+///   floats[0]: atomicAdd(v * 0.5f)
+///   floats[1]: atomicAdd(v * 0.25f) in shared memory, then one
+///              atomicAdd per block
+///   packed: CAS loop adding (1 << 32) | (v & 0xff)
+///   fmax (float bits): CAS loop computing the max of v * 0.125f
+///   hist[32]: a shared histogram of v & 31, merged with atomicAdd
+extern "C" __global__ void atomics(const int *values, int *ints, float *floats,
+                                   unsigned long long *packed, int *fmax,
+                                   unsigned *hist, int *tickets) {
+  __shared__ unsigned sh[32];
+  __shared__ float shSum;
+  int tid = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + tid;
+  if (tid < 32)
+    sh[tid] = 0;
+  if (tid == 0)
+    shSum = 0;
+  __syncthreads();
+
+  int v = values[i];
+  tickets[i] = atomicAdd(&ints[0], 1);
+  atomicMax(&ints[1], v);
+  atomicMin(&ints[2], v);
+  atomicAnd(&ints[3], ~(1 << ((v & 7) * 3 + 1)));
+  atomicOr(&ints[4], 1 << ((v & 7) * 3));
+  atomicXor(&ints[5], v);
+  atomicSub(&ints[6], v);
+  atomicInc(reinterpret_cast<unsigned *>(&ints[7]), 12u);
+  atomicAdd(&ints[8], v);
+  atomicAdd(&floats[0], v * 0.5f);
+  atomicAdd(&shSum, v * 0.25f);
+
+  unsigned long long add = (1ull << 32) | static_cast<unsigned>(v & 0xff);
+  unsigned long long old = *packed, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(packed, assumed, assumed + add);
+  } while (old != assumed);
+
+  float f = v * 0.125f;
+  int oldBits = *fmax, assumedBits;
+  do {
+    assumedBits = oldBits;
+    if (__int_as_float(assumedBits) >= f)
+      break;
+    oldBits = atomicCAS(fmax, assumedBits, __float_as_int(f));
+  } while (oldBits != assumedBits);
+
+  atomicAdd(&sh[v & 31], 1u);
+  __syncthreads();
+  if (tid < 32)
+    atomicAdd(&hist[tid], sh[tid]);
+  if (tid == 0)
+    atomicAdd(&floats[1], shSum);
+}
+
+//===----------------------------------------------------------------------===//
+// integer and floating-point corner cases
+//===----------------------------------------------------------------------===//
+
+/// For each i < n, with x = xs[i], y = ys[i], writes 16 words to out:
+///  0: __float2half_rn(x) bits    1: __float2bfloat16(x) bits
+///  2: __fmul_rz(x, y)            3: __fadd_rd(x, y)
+///  4: __fadd_ru(x, y)            5: __fmul_rn(x, y)
+///  6: __float2int_rn(x)          7: __float2int_rz(x)
+///  8: __float2uint_rn(x)         9, 10: __float2ll_rn(x) (low, high)
+/// 11: __fsqrt_rn(x)             12: __frcp_rn(x)
+/// 13: __half2float(__float2half_rn(x))
+/// 14: __bfloat162float(__float2bfloat16_rz(x))
+/// 15: __fdiv_rn(x, y)
+extern "C" __global__ void float_corners(const float *xs, const float *ys,
+                                         int n, unsigned *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float x = xs[i], y = ys[i];
+  unsigned *o = out + i * 16;
+  o[0] = __half_as_ushort(__float2half_rn(x));
+  o[1] = __bfloat16_as_ushort(__float2bfloat16(x));
+  o[2] = __float_as_uint(__fmul_rz(x, y));
+  o[3] = __float_as_uint(__fadd_rd(x, y));
+  o[4] = __float_as_uint(__fadd_ru(x, y));
+  o[5] = __float_as_uint(__fmul_rn(x, y));
+  o[6] = static_cast<unsigned>(__float2int_rn(x));
+  o[7] = static_cast<unsigned>(__float2int_rz(x));
+  o[8] = __float2uint_rn(x);
+  long long ll = __float2ll_rn(x);
+  o[9] = static_cast<unsigned>(ll);
+  o[10] = static_cast<unsigned>(static_cast<unsigned long long>(ll) >> 32);
+  o[11] = __float_as_uint(__fsqrt_rn(x));
+  o[12] = __float_as_uint(__frcp_rn(x));
+  o[13] = __float_as_uint(__half2float(__float2half_rn(x)));
+  o[14] = __float_as_uint(__bfloat162float(__float2bfloat16_rz(x)));
+  o[15] = __float_as_uint(__fdiv_rn(x, y));
+}
+
+/// For each i < n, with 32-bit a = as[i], b = bs[i], c = cs[i] and 64-bit
+/// p = ps[i], q = qs[i], writes 24 words to out:
+///  0: __popc(a)   1: __clz(a)   2: __brev(a)   3: __ffs(a)
+///  4: __byte_perm(a, b, c & 0x7777)   5: prmt.b32 a, b, c (sign mode bits)
+///  6: __funnelshift_l(a, b, c)        7: __funnelshift_lc(a, b, c)
+///  8: __funnelshift_r(a, b, c)        9: __umulhi(a, b)
+/// 10: __mulhi(a, b)                  11: __popcll(p)  12: __clzll(p)
+/// 13, 14: __umul64hi(p, q)           15, 16: __mul64hi(p, q)
+/// 17, 18: p / q (signed)             19, 20: p % q (signed)
+/// 21, 22: p / q (unsigned)           23: (unsigned)(p % q) (unsigned, low)
+extern "C" __global__ void int_corners(const unsigned *as, const unsigned *bs,
+                                       const unsigned *cs, const long long *ps,
+                                       const long long *qs, int n,
+                                       unsigned *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned a = as[i], b = bs[i], c = cs[i];
+  long long p = ps[i], q = qs[i];
+  unsigned long long up = p, uq = q;
+  unsigned *o = out + i * 24;
+  o[0] = __popc(a);
+  o[1] = __clz(static_cast<int>(a));
+  o[2] = __brev(a);
+  o[3] = __ffs(static_cast<int>(a));
+  o[4] = __byte_perm(a, b, c & 0x7777);
+  unsigned perm;
+  asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(perm) : "r"(a), "r"(b), "r"(c));
+  o[5] = perm;
+  o[6] = __funnelshift_l(a, b, c);
+  o[7] = __funnelshift_lc(a, b, c);
+  o[8] = __funnelshift_r(a, b, c);
+  o[9] = __umulhi(a, b);
+  o[10] =
+      static_cast<unsigned>(__mulhi(static_cast<int>(a), static_cast<int>(b)));
+  o[11] = __popcll(up);
+  o[12] = __clzll(p);
+  auto put64 = [&](int at, unsigned long long value) {
+    o[at] = static_cast<unsigned>(value);
+    o[at + 1] = static_cast<unsigned>(value >> 32);
+  };
+  put64(13, __umul64hi(up, uq));
+  put64(15, static_cast<unsigned long long>(__mul64hi(p, q)));
+  put64(17, static_cast<unsigned long long>(p / q));
+  put64(19, static_cast<unsigned long long>(p % q));
+  put64(21, up / uq);
+  o[23] = static_cast<unsigned>(up % uq);
+}
