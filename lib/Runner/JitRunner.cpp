@@ -684,8 +684,10 @@ struct DeviceBuffers {
   }
   bool owns(const void *p) const {
     return llvm::any_of(buffers, [&](const std::pair<void *, size_t> &b) {
-      auto *begin = static_cast<const uint8_t *>(b.first);
-      return p >= begin && p < begin + std::max<size_t>(b.second, 1);
+      auto begin = reinterpret_cast<uintptr_t>(b.first);
+      auto address = reinterpret_cast<uintptr_t>(p);
+      return b.first && address >= begin &&
+             address - begin < std::max<size_t>(b.second, 1);
     });
   }
 };

@@ -33,6 +33,24 @@ struct Token {
   bool spaceBefore = true;
 };
 
+/// Parses `major.minor` (decimal digits, each at most 4) into its parts.
+bool parseVersion(const std::string &text, unsigned &major, unsigned &minor) {
+  size_t dot = text.find('.');
+  if (dot == std::string::npos || dot == 0 || dot > 4 ||
+      text.size() - dot - 1 == 0 || text.size() - dot - 1 > 4)
+    return false;
+  major = minor = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (i == dot)
+      continue;
+    if (text[i] < '0' || text[i] > '9')
+      return false;
+    unsigned &part = i < dot ? major : minor;
+    part = part * 10 + static_cast<unsigned>(text[i] - '0');
+  }
+  return true;
+}
+
 bool isWordStart(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
          c == '%' || c == '.';
@@ -359,15 +377,16 @@ private:
     if (w == ".version") {
       if (!advance())
         return false;
-      if (tok.kind == Token::Float && tok.isDouble) {
-        // "8.0" lexes as a double; take its digits from the text.
-        size_t dot = tok.text.find('.');
-        module.versionMajor = std::stoul(tok.text.substr(0, dot));
-        module.versionMinor =
-            dot == std::string::npos ? 0 : std::stoul(tok.text.substr(dot + 1));
+      // "8.0" lexes as a double; take major and minor from its digits.
+      unsigned major = 0, minor = 0;
+      if (tok.kind == Token::Float && tok.isDouble &&
+          parseVersion(tok.text, major, minor)) {
+        module.versionMajor = major;
+        module.versionMinor = minor;
         return advance();
       }
-      return fail("expected a version number, found " + describe());
+      return fail("expected a version number (major.minor), found " +
+                  describe());
     }
     if (w == ".target") {
       if (!advance())

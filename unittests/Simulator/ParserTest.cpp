@@ -199,6 +199,11 @@ TEST(Parser, HostileInputsGiveErrorsNotCrashes) {
       ".entry k() { .reg .b64 %r; mov.u64 %r, x; ret; }",
       "\x01\x02\x03",
       ".version 8.0 .target sm_80 .address_size 64 .entry k() { bra k; }",
+      // Version numbers that lex as doubles but are not major.minor.
+      ".version 7..const",
+      ".version .5 .target sm_80",
+      ".version 1e5 .target sm_80",
+      ".version 99999999999.0 .target sm_80",
   };
   for (const char *input : inputs) {
     Device device(SimRun::defaultOptions());
