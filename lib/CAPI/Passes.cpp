@@ -9,10 +9,22 @@
 #include "gmm/Pipelines/Pipelines.h"
 
 #include "mlir/CAPI/Pass.h"
+#include "mlir/CAPI/Support.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
 
 void mlirGMMRegisterPasses(void) { mlir::gmm::registerGMMPasses(); }
 
-void mlirGMMBuildReferenceToLLVMPipeline(MlirOpPassManager passManager) {
-  mlir::gmm::buildReferenceToLLVMPipeline(*unwrap(passManager));
+MlirLogicalResult
+mlirGMMBuildReferenceToLLVMPipeline(MlirOpPassManager passManager) {
+  mlir::OpPassManager &pm = *unwrap(passManager);
+  auto error = [](const llvm::Twine &message) {
+    llvm::errs() << "error: " << message << "\n";
+    return mlir::failure();
+  };
+  if (mlir::failed(
+          mlir::gmm::verifyPipelineAnchor(pm, "gmm-reference-to-llvm", error)))
+    return mlirLogicalResultFailure();
+  mlir::gmm::buildReferenceToLLVMPipeline(pm);
+  return mlirLogicalResultSuccess();
 }

@@ -260,10 +260,63 @@ struct CPUPipelineCLOptions : public PassPipelineOptions<CPUPipelineCLOptions> {
                         llvm::cl::desc("Run tile visits on OpenMP threads"),
                         llvm::cl::init(true)};
 };
+
+/// The reference pipeline takes no options; parsing an empty set still
+/// reports a stray one by name.
+struct NoPipelineOptions : public PassPipelineOptions<NoPipelineOptions> {};
+
+/// Registers a named pipeline whose options are `CLOptions`, after checking
+/// where it is anchored.
+template <typename CLOptions>
+void registerPipeline(
+    StringRef arg, StringRef description,
+    std::function<void(OpPassManager &, const CLOptions &)> builder) {
+  registerPassPipeline(
+      arg, description,
+      [arg, builder](OpPassManager &pm, StringRef text,
+                     function_ref<LogicalResult(const Twine &)> errorHandler) {
+        if (failed(mlir::gmm::verifyPipelineAnchor(pm, arg, errorHandler)))
+          return failure();
+        // A bad option is reported through `errorHandler`, as one line
+        // naming the pipeline, rather than by cl on stderr.
+        CLOptions options;
+        std::string parseErrors;
+        llvm::raw_string_ostream errorStream(parseErrors);
+        if (failed(options.parseFromString(text, errorStream))) {
+          // A bad value has been reported by cl itself, on stderr: the
+          // message is then empty, and so is what goes to the handler.
+          StringRef message = StringRef(parseErrors).trim();
+          message.consume_front("<Pass-Options-Parser>: ");
+          if (message.empty())
+            return errorHandler("");
+          return errorHandler("'" + arg + "': " + message);
+        }
+        builder(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionHandler) {
+        optionHandler(CLOptions());
+      });
+}
 } // namespace
 
+LogicalResult mlir::gmm::verifyPipelineAnchor(
+    const OpPassManager &pm, StringRef pipeline,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  std::optional<StringRef> anchor = pm.getOpName();
+  if (!anchor || *anchor == ModuleOp::getOperationName())
+    return success();
+  return errorHandler("'" + pipeline +
+                      "' runs on builtin.module (it bufferizes and converts "
+                      "the whole module), but is nested under '" +
+                      *anchor +
+                      "'; name it at the top level, as in "
+                      "--pass-pipeline='builtin.module(" +
+                      pipeline + ")'");
+}
+
 void mlir::gmm::registerGMMPipelines() {
-  PassPipelineRegistration<CPUPipelineCLOptions>(
+  registerPipeline<CPUPipelineCLOptions>(
       "gmm-to-cpu",
       "Normalize, tile over group visits, materialize the group metadata, "
       "vectorize and parallelize gmm.ragged_dot for the CPU, down to the LLVM "
@@ -277,7 +330,7 @@ void mlir::gmm::registerGMMPipelines() {
         options.parallel = cl.parallel;
         buildCPUPipeline(pm, options);
       });
-  PassPipelineRegistration<GPUPipelineCLOptions>(
+  registerPipeline<GPUPipelineCLOptions>(
       "gmm-to-ptx",
       "Normalize, tile over group visits into CUDA blocks, stage through "
       "shared memory, use tensor cores (mma.sync) and compile the kernels "
@@ -296,9 +349,11 @@ void mlir::gmm::registerGMMPipelines() {
         options.ptxDir = cl.ptxDir;
         buildGPUPipeline(pm, options);
       });
-  PassPipelineRegistration<>(
+  registerPipeline<NoPipelineOptions>(
       "gmm-reference-to-llvm",
       "Lower gmm.ragged_dot directly to loops, bufferize and convert to the "
       "LLVM dialect (the reference CPU pipeline)",
-      buildReferenceToLLVMPipeline);
+      [](OpPassManager &pm, const NoPipelineOptions &) {
+        buildReferenceToLLVMPipeline(pm);
+      });
 }

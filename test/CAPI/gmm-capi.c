@@ -138,7 +138,10 @@ static int testParseAndLower(void) {
   // The rest of the reference pipeline: bufferization and conversion to the
   // LLVM dialect work with only what mlirGMMRegisterDialects registered.
   pm = mlirPassManagerCreate(ctx);
-  mlirGMMBuildReferenceToLLVMPipeline(mlirPassManagerGetAsOpPassManager(pm));
+  // CHECK: build: 1
+  printf("build: %d\n",
+         mlirLogicalResultIsSuccess(mlirGMMBuildReferenceToLLVMPipeline(
+             mlirPassManagerGetAsOpPassManager(pm))));
   // CHECK: gmm-reference-to-llvm: 1
   printf("gmm-reference-to-llvm: %d\n",
          mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op)));
@@ -188,8 +191,47 @@ static int testVerifierDiagnostic(void) {
   return 0;
 }
 
+/// gmm's pipelines hold module passes: on a pass manager nested under
+/// func.func they fail with a message instead of stopping the process.
+static int testMisanchoredPipelines(void) {
+  // CHECK-LABEL: testMisanchoredPipelines
+  printf("testMisanchoredPipelines\n");
+  fflush(stdout);
+  MlirContext ctx = mlirContextCreateWithThreading(false);
+  mlirGMMRegisterPasses();
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirOpPassManager nested = mlirPassManagerGetNestedUnder(
+      pm, mlirStringRefCreateFromCString("func.func"));
+  // CHECK: error: 'gmm-reference-to-llvm' runs on builtin.module
+  // CHECK-SAME: nested under 'func.func'
+  MlirLogicalResult built = mlirGMMBuildReferenceToLLVMPipeline(nested);
+  fflush(stderr);
+  // CHECK: build nested: 0
+  printf("build nested: %d\n", mlirLogicalResultIsSuccess(built));
+  // CHECK: 'gmm-to-cpu' runs on builtin.module
+  // CHECK-SAME: --pass-pipeline='builtin.module(gmm-to-cpu)'
+  // CHECK: add gmm-to-cpu nested: 0
+  // CHECK: 'gmm-to-ptx' runs on builtin.module
+  // CHECK: add gmm-to-ptx nested: 0
+  // CHECK: 'gmm-reference-to-llvm' runs on builtin.module
+  // CHECK: add gmm-reference-to-llvm nested: 0
+  const char *pipelines[] = {"gmm-to-cpu", "gmm-to-ptx",
+                             "gmm-reference-to-llvm"};
+  for (size_t i = 0; i < sizeof(pipelines) / sizeof(pipelines[0]); ++i) {
+    MlirLogicalResult added = mlirOpPassManagerAddPipeline(
+        nested, mlirStringRefCreateFromCString(pipelines[i]), printToStdout,
+        NULL);
+    printf("\nadd %s nested: %d\n", pipelines[i],
+           mlirLogicalResultIsSuccess(added));
+  }
+  mlirPassManagerDestroy(pm);
+  mlirContextDestroy(ctx);
+  return 0;
+}
+
 int main(void) {
-  if (testDialectHandle() || testParseAndLower() || testVerifierDiagnostic())
+  if (testDialectHandle() || testParseAndLower() || testVerifierDiagnostic() ||
+      testMisanchoredPipelines())
     return EXIT_FAILURE;
   // CHECK: done
   printf("done\n");

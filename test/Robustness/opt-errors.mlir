@@ -21,8 +21,32 @@
 // PASS-VALUE: gmm-opt: for the --tile-m option: 'x' value invalid for long argument!{{$}}
 // PASS-VALUE-NOT: {{.}}
 // RUN: not gmm-opt %s --gmm-tile=bogus=1 2>&1 | FileCheck %s --check-prefix=PASS-OPTION
-// PASS-OPTION: gmm-opt: error: pass pipeline: <Pass-Options-Parser>: no such option bogus{{$}}
+// PASS-OPTION: gmm-opt: error: pass pipeline: no such option bogus{{$}}
 // PASS-OPTION-NOT: {{.}}
+// The named pipelines: a bad option or value is one line too, and a
+// pipeline nested under func.func is an error, not an abort.
+// RUN: not gmm-opt %s --gmm-to-cpu=bogus=1 2>&1 | FileCheck %s --check-prefix=PIPELINE-OPTION
+// PIPELINE-OPTION: gmm-opt: error: pass pipeline: 'gmm-to-cpu': no such option bogus{{$}}
+// PIPELINE-OPTION-NOT: {{.}}
+// RUN: not gmm-opt %s --gmm-to-ptx=tile-m=x 2>&1 | FileCheck %s --check-prefix=PIPELINE-VALUE
+// PIPELINE-VALUE: gmm-opt: for the --tile-m option: 'x' value invalid for long argument!{{$}}
+// PIPELINE-VALUE-NOT: {{.}}
+// RUN: not gmm-opt %s --pass-pipeline='builtin.module(gmm-reference-to-llvm{bogus=1})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REFERENCE-OPTION
+// REFERENCE-OPTION: gmm-opt: error: pass pipeline: 'gmm-reference-to-llvm': no such option bogus{{$}}
+// REFERENCE-OPTION-NOT: {{.}}
+// RUN: not gmm-opt %s --pass-pipeline='builtin.module(func.func(gmm-to-cpu))' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NESTED
+// NESTED: gmm-opt: error: pass pipeline: 'gmm-to-cpu' runs on builtin.module (it bufferizes and converts the whole module), but is nested under 'func.func'; name it at the top level, as in --pass-pipeline='builtin.module(gmm-to-cpu)'{{$}}
+// NESTED-NOT: {{.}}
+// RUN: not gmm-opt %s --pass-pipeline='builtin.module(func.func(gmm-to-ptx))' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NESTED-PTX
+// NESTED-PTX: gmm-opt: error: pass pipeline: 'gmm-to-ptx' runs on builtin.module{{.*}}
+// NESTED-PTX-NOT: {{.}}
+// RUN: not gmm-opt %s --pass-pipeline='builtin.module(func.func(gmm-reference-to-llvm))' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NESTED-REFERENCE
+// NESTED-REFERENCE: gmm-opt: error: pass pipeline: 'gmm-reference-to-llvm' runs on builtin.module{{.*}}
+// NESTED-REFERENCE-NOT: {{.}}
 // RUN: not gmm-opt %s --pass-pipeline='builtin.module(gmm-bogus)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PIPELINE
 // PIPELINE: gmm-opt: error: pass pipeline: 'gmm-bogus' does not refer to a registered pass or pass pipeline{{$}}

@@ -119,9 +119,11 @@ int main(int argc, char **argv) {
             if (at != llvm::StringRef::npos)
               line = line.drop_front(at + strlen(": error: "));
           }
-          if (!line.trim().empty())
-            llvm::errs() << "gmm-opt: error: pass pipeline: " << line.trim()
-                         << "\n";
+          // A pass's unknown option: "<Pass-Options-Parser>: no such ...".
+          line = line.trim();
+          line.consume_front("<Pass-Options-Parser>: ");
+          if (!line.empty())
+            llvm::errs() << "gmm-opt: error: pass pipeline: " << line << "\n";
           return mlir::success();
         });
     return pipelineConfig.setupPassPipeline(pm);

@@ -13,6 +13,10 @@
 #ifndef GMM_PIPELINES_PIPELINES_H
 #define GMM_PIPELINES_PIPELINES_H
 
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/Twine.h"
+
 #include <cstdint>
 #include <string>
 
@@ -72,7 +76,19 @@ void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
 /// path that the optimized pipelines are checked against.
 void buildReferenceToLLVMPipeline(OpPassManager &pm);
 
-/// Registers every named gmm pipeline with the global pass registry.
+/// gmm's pipelines contain module passes (bufferization, GPU outlining, the
+/// conversion to the LLVM dialect), so they are built on a pass manager
+/// anchored on builtin.module or on any operation. On one anchored
+/// elsewhere (say, nested under func.func), this reports so through
+/// `errorHandler`, naming `pipeline`, and fails; the build functions above
+/// must not be called then (MLIR would stop the process).
+LogicalResult
+verifyPipelineAnchor(const OpPassManager &pm, StringRef pipeline,
+                     function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// Registers every named gmm pipeline with the global pass registry. A
+/// pipeline named in a textual pipeline under another operation than
+/// builtin.module is a parse error (verifyPipelineAnchor), not an abort.
 void registerGMMPipelines();
 
 } // namespace gmm

@@ -543,3 +543,39 @@ func.func @init_dynamic_shape(%x: tensor<16x4xf32>, %dy: tensor<16x3xf32>, %gs: 
   %0 = gmm.ragged_dot %x, %dy, %gs init(%acc : tensor<?x4x3xf32>) dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0]> : tensor<16x4xf32>, tensor<16x3xf32>, tensor<2xi64> -> tensor<2x4x3xf32>
   return %0 : tensor<2x4x3xf32>
 }
+
+// -----
+
+// Operand segments in the generic form: each required operand takes exactly
+// one value, each optional one at most one, before anything reads them.
+// (issue #15, class 1: an empty group_sizes segment read past the operands.)
+func.func @segment_missing_group_sizes(%lhs: tensor<4x8xf32>, %rhs: tensor<2x8x3xf32>, %offset: tensor<i32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'gmm.ragged_dot' op operandSegmentSizes gives 0 values to group_sizes, which takes exactly one}}
+  %0 = "gmm.ragged_dot"(%lhs, %rhs, %offset) <{dimension_numbers = #gmm.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>, operandSegmentSizes = array<i32: 1, 1, 0, 1, 0>}> : (tensor<4x8xf32>, tensor<2x8x3xf32>, tensor<i32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @segment_empty_lhs(%lhs: tensor<4x8xf32>, %rhs: tensor<2x8x3xf32>, %gs: tensor<2xi32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'gmm.ragged_dot' op operandSegmentSizes gives 0 values to lhs, which takes exactly one}}
+  %0 = "gmm.ragged_dot"(%lhs, %rhs, %gs) <{dimension_numbers = #gmm.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>, operandSegmentSizes = array<i32: 0, 2, 1, 0, 0>}> : (tensor<4x8xf32>, tensor<2x8x3xf32>, tensor<2xi32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// Two values for group_sizes: refused, not printed back with one dropped.
+func.func @segment_two_group_sizes(%lhs: tensor<4x8xf32>, %rhs: tensor<2x8x3xf32>, %gs: tensor<2xi32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'gmm.ragged_dot' op operandSegmentSizes gives 2 values to group_sizes, which takes exactly one}}
+  %0 = "gmm.ragged_dot"(%lhs, %rhs, %gs, %gs) <{dimension_numbers = #gmm.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0>}> : (tensor<4x8xf32>, tensor<2x8x3xf32>, tensor<2xi32>, tensor<2xi32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @segment_sum_mismatch(%lhs: tensor<4x8xf32>, %rhs: tensor<2x8x3xf32>, %gs: tensor<2xi32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'gmm.ragged_dot' op operand count (3) does not match with the total size (4) specified in attribute 'operandSegmentSizes'}}
+  %0 = "gmm.ragged_dot"(%lhs, %rhs, %gs) <{dimension_numbers = #gmm.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> : (tensor<4x8xf32>, tensor<2x8x3xf32>, tensor<2xi32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}

@@ -478,6 +478,22 @@ bool RaggedDotOp::isNormalized() {
 }
 
 LogicalResult RaggedDotOp::verify() {
+  // The generic form states the operand segments itself: before anything
+  // reads an operand, lhs, rhs and group_sizes must have exactly one value
+  // each and group_offset and init at most one (a sum that matches the
+  // operand count is all that the segment trait checks).
+  static constexpr StringLiteral kOperandNames[] = {"lhs", "rhs", "group_sizes",
+                                                    "group_offset", "init"};
+  ArrayRef<int32_t> segments = getProperties().operandSegmentSizes;
+  for (auto [index, size] : llvm::enumerate(segments)) {
+    bool optional = index >= 3;
+    if (size == 1 || (optional && size == 0))
+      continue;
+    return emitOpError("operandSegmentSizes gives ")
+           << size << " values to " << kOperandNames[index] << ", which takes "
+           << (optional ? "at most one" : "exactly one");
+  }
+
   auto emitError = [&]() { return emitOpError(); };
   RankedTensorType resultType = getResult().getType();
   FailureOr<RankedTensorType> inferred = inferResultType(
