@@ -21,6 +21,12 @@
 //    buffers (out-of-bounds accesses fault), seeded inputs and adversarial
 //    group sizes, and its result must match the C++ reference.
 //
+// An input whose first line is `// pipeline: NAME{OPTIONS}` (NAME one of
+// gmm-to-cpu, gmm-to-ptx, gmm-reference-to-llvm) is lowered by that textual
+// pipeline instead, so that the fuzzer also mutates the pipelines' options:
+// extreme tile sizes and warp counts, chips, formats. An option the
+// pipeline refuses must be a diagnostic, like any other error.
+//
 // Functions with other dialects are only parsed and verified: lowering
 // arbitrary upstream IR would fuzz upstream MLIR, not gmm, and running
 // arbitrary programs is unsafe (they may loop or allocate without bound),
@@ -52,6 +58,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
@@ -66,6 +73,7 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 
 using namespace mlir;
@@ -182,6 +190,48 @@ void lower(ModuleOp module, func::FuncOp func, const NamedPipeline &pipeline,
   if (!llvmModule && errorCount == errorsBefore)
     finding("translating the " + pipeline.name +
             " output to LLVM IR failed without an error diagnostic");
+}
+
+/// The pipeline named by a first line `// pipeline: NAME{OPTIONS}`, built
+/// through the textual pipeline parser as gmm-opt would; nullopt without
+/// such a line. A pipeline that does not parse (a bad option) gives one
+/// without a builder: nothing to lower, and the error must have a message.
+std::optional<NamedPipeline> headerPipeline(llvm::StringRef text) {
+  if (!text.consume_front("// pipeline: "))
+    return std::nullopt;
+  llvm::StringRef line = text.split('\n').first.trim();
+  llvm::StringRef name = line.take_until([](char c) { return c == '{'; });
+  if (name != "gmm-to-cpu" && name != "gmm-to-ptx" &&
+      name != "gmm-reference-to-llvm")
+    return std::nullopt;
+  llvm::StringRef options = line.drop_front(name.size());
+  // One brace-delimited option list, or none; and the CPU pipeline on its
+  // own tiles (its GPU-shaped test program is a testing aid).
+  if (!options.empty() &&
+      (!options.starts_with("{") || !options.ends_with("}") ||
+       options.drop_front().drop_back().contains('{') ||
+       options.drop_front().drop_back().contains('}')))
+    return std::nullopt;
+  if (options.contains("tile-target") || options.contains("ptx-dir"))
+    return std::nullopt;
+  std::string pipelineText = ("builtin.module(" + line + ")").str();
+  // Parsed once here: options the pipeline refuses end the input.
+  std::string errors;
+  llvm::raw_string_ostream stream(errors);
+  OpPassManager check(ModuleOp::getOperationName());
+  if (failed(parsePassPipeline(pipelineText, check, stream))) {
+    if (StringRef(errors).trim().empty())
+      finding("pipeline '" + pipelineText + "' was refused without a message");
+    return NamedPipeline{};
+  }
+  NamedPipeline pipeline;
+  pipeline.name = line.str();
+  pipeline.cuda = name == "gmm-to-ptx";
+  pipeline.build = [pipelineText](OpPassManager &pm) {
+    if (failed(parsePassPipeline(pipelineText, pm, llvm::nulls())))
+      finding("pipeline '" + pipelineText + "' parsed only once");
+  };
+  return pipeline;
 }
 
 /// A simple hash of the input, the seed of its run-time values.
@@ -315,6 +365,8 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   registerAllDialects(*registry);
   registerAllExtensions(*registry);
   mlir::gmm::registerGMMDialects(*registry);
+  // The named pipelines of `// pipeline:` headers.
+  mlir::gmm::registerGMMPasses();
   registerAllToLLVMIRTranslations(*registry);
   return 0;
 }
@@ -355,6 +407,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // lowerings; it takes one input in four, picked by the input's hash, so
   // that the CPU pipelines keep most of the time budget.
   bool lowerForGPU = hashInput(text) % 4 == 0;
+  if (std::optional<NamedPipeline> header = headerPipeline(text)) {
+    if (header->build)
+      for (func::FuncOp func : functions)
+        lower(*module, func, *header, errorCount);
+    return 0;
+  }
   for (func::FuncOp func : functions)
     for (const NamedPipeline &pipeline : getFuzzedPipelines())
       if (!pipeline.cuda || lowerForGPU)

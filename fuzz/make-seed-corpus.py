@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Writes gmm-fuzz's seed corpus: every .mlir file under test/ and examples/,
-split at `// -----` (mlir-opt's -split-input-file marker) into one module per
-file, with comment lines (RUN, CHECK, prose) dropped to keep inputs small.
+"""Writes gmm-fuzz's seed corpus: every .mlir file under test/, examples/ and
+fuzz/seeds/, split at `// -----` (mlir-opt's -split-input-file marker) into
+one module per file, with comment lines (RUN, CHECK, prose) dropped to keep
+inputs small, except a `// pipeline: ...` line, which gmm-fuzz reads.
 
 usage: make-seed-corpus.py REPO OUT_DIR
 """
@@ -18,7 +19,8 @@ def chunks(text):
             yield "\n".join(chunk)
             chunk = []
             continue
-        if line.lstrip().startswith("//"):
+        if line.lstrip().startswith("//") and not line.startswith(
+                "// pipeline: "):
             continue
         chunk.append(line.rstrip())
     yield "\n".join(chunk)
@@ -30,7 +32,7 @@ def main():
     repo, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     written = 0
-    for top in ("test", "examples"):
+    for top in ("test", "examples", os.path.join("fuzz", "seeds")):
         for root, dirs, files in os.walk(os.path.join(repo, top)):
             dirs.sort()
             for name in sorted(files):

@@ -7,6 +7,7 @@
 #include "gmm/Pipelines/Pipelines.h"
 #include "gmm/Conversion/Passes.h"
 #include "gmm/Dialect/GMM/Transforms/Passes.h"
+#include "gmm/Dialect/GMM/Transforms/TileLimits.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -38,6 +39,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/TargetParser/Triple.h"
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTargetMC();
 
 using namespace mlir;
 
@@ -270,7 +279,9 @@ struct NoPipelineOptions : public PassPipelineOptions<NoPipelineOptions> {};
 template <typename CLOptions>
 void registerPipeline(
     StringRef arg, StringRef description,
-    std::function<void(OpPassManager &, const CLOptions &)> builder) {
+    std::function<LogicalResult(OpPassManager &, const CLOptions &,
+                                function_ref<LogicalResult(const Twine &)>)>
+        builder) {
   registerPassPipeline(
       arg, description,
       [arg, builder](OpPassManager &pm, StringRef text,
@@ -291,7 +302,11 @@ void registerPipeline(
             return errorHandler("");
           return errorHandler("'" + arg + "': " + message);
         }
-        builder(pm, options);
+        auto named = [&](const Twine &message) {
+          return errorHandler("'" + arg + "': " + message);
+        };
+        if (failed(builder(pm, options, named)))
+          return failure();
         return success();
       },
       [](function_ref<void(const detail::PassOptions &)> optionHandler) {
@@ -299,6 +314,129 @@ void registerPipeline(
       });
 }
 } // namespace
+
+namespace {
+using ErrorHandler = function_ref<LogicalResult(const Twine &)>;
+
+/// The NVPTX chips gmm's kernels run on: those LLVM knows, sm_80 and newer.
+/// `known` says whether LLVM knows `chip` at all.
+SmallVector<std::string> supportedChips(StringRef chip, bool &known) {
+  static llvm::once_flag initialized;
+  llvm::call_once(initialized, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTargetMC();
+  });
+  known = false;
+  SmallVector<std::string> chips;
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return chips;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!info)
+    return chips;
+  for (const llvm::SubtargetSubTypeKV &processor :
+       info->getAllProcessorDescriptions()) {
+    StringRef name = processor.Key;
+    known |= name == chip;
+    StringRef digits = name;
+    unsigned version = 0;
+    if (digits.consume_front("sm_") && !digits.consumeInteger(10, version) &&
+        version >= 80)
+      chips.push_back(name.str());
+  }
+  // In the order of the architectures: sm_80, ..., sm_90, sm_90a, sm_100.
+  auto key = [](StringRef chip) {
+    unsigned version = 0;
+    StringRef suffix = chip.drop_front(3);
+    (void)suffix.consumeInteger(10, version);
+    return std::make_pair(version, suffix);
+  };
+  llvm::sort(chips, [&](const std::string &a, const std::string &b) {
+    return key(a) < key(b);
+  });
+  return chips;
+}
+
+LogicalResult checkTileOption(StringRef name, int64_t value, int64_t max,
+                              ErrorHandler errorHandler) {
+  if (value < 0 || value > max)
+    return errorHandler(name + " = " + Twine(value) +
+                        " is out of range: 0 (the heuristic) to " + Twine(max));
+  return success();
+}
+} // namespace
+
+LogicalResult mlir::gmm::verifyGPUChip(StringRef chip,
+                                       ErrorHandler errorHandler) {
+  bool known = false;
+  SmallVector<std::string> chips = supportedChips(chip, known);
+  if (chips.empty())
+    return errorHandler("LLVM's NVPTX back end is not available");
+  if (llvm::is_contained(chips, chip))
+    return success();
+  std::string list = llvm::join(chips, ", ");
+  if (chip.empty())
+    return errorHandler("no GPU chip given; gmm's kernels run on " + list);
+  if (known)
+    return errorHandler("chip '" + chip +
+                        "' is not supported: gmm's kernels use cp.async and "
+                        "bf16 mma.sync, which need sm_80 or newer (" +
+                        list + ")");
+  return errorHandler("unknown chip '" + chip + "'; gmm's kernels run on " +
+                      list);
+}
+
+LogicalResult
+mlir::gmm::verifyGPUPipelineOptions(const GPUPipelineOptions &options,
+                                    ErrorHandler errorHandler) {
+  if (failed(verifyGPUChip(options.chip, errorHandler)))
+    return failure();
+  if (options.format != "isa" && options.format != "bin" &&
+      options.format != "fatbin")
+    return errorHandler("format = '" + options.format +
+                        "' is not one of isa, bin and fatbin");
+  if (options.optLevel > 3)
+    return errorHandler("opt-level = " + Twine(options.optLevel) +
+                        " is out of range: 0 to 3");
+  int64_t maxBlock = kGPUTileLimits.maxAccumulators;
+  if (failed(
+          checkTileOption("tile-m", options.tileM, maxBlock, errorHandler)) ||
+      failed(
+          checkTileOption("tile-n", options.tileN, maxBlock, errorHandler)) ||
+      failed(checkTileOption("tile-k", options.tileK, kGPUTileLimits.maxStep,
+                             errorHandler)))
+    return failure();
+  constexpr int64_t kMaxWarps = 32;
+  if (options.warpsM <= 0 || options.warpsN <= 0 ||
+      options.warpsM > kMaxWarps / options.warpsN)
+    return errorHandler("warps-m = " + Twine(options.warpsM) +
+                        " and warps-n = " + Twine(options.warpsN) +
+                        " are out of range: a block has 1 to 32 warps "
+                        "(1024 threads)");
+  return success();
+}
+
+LogicalResult
+mlir::gmm::verifyCPUPipelineOptions(const CPUPipelineOptions &options,
+                                    ErrorHandler errorHandler) {
+  if (options.tileTarget != "cpu" && options.tileTarget != "gpu")
+    return errorHandler("tile-target = '" + options.tileTarget +
+                        "' is not one of cpu and gpu");
+  const TileLimits &limits =
+      options.tileTarget == "gpu" ? kGPUTileLimits : kCPUTileLimits;
+  int64_t maxStep = limits.maxStep ? limits.maxStep : limits.maxMultiplyAdds;
+  if (failed(checkTileOption("tile-m", options.tileM, limits.maxAccumulators,
+                             errorHandler)) ||
+      failed(checkTileOption("tile-n", options.tileN, limits.maxAccumulators,
+                             errorHandler)) ||
+      failed(checkTileOption("tile-k", options.tileK, maxStep, errorHandler)))
+    return failure();
+  return success();
+}
 
 LogicalResult mlir::gmm::verifyPipelineAnchor(
     const OpPassManager &pm, StringRef pipeline,
@@ -321,21 +459,26 @@ void mlir::gmm::registerGMMPipelines() {
       "Normalize, tile over group visits, materialize the group metadata, "
       "vectorize and parallelize gmm.ragged_dot for the CPU, down to the LLVM "
       "dialect",
-      [](OpPassManager &pm, const CPUPipelineCLOptions &cl) {
+      [](OpPassManager &pm, const CPUPipelineCLOptions &cl,
+         ErrorHandler errorHandler) {
         CPUPipelineOptions options;
         options.tileM = cl.tileM;
         options.tileN = cl.tileN;
         options.tileK = cl.tileK;
         options.tileTarget = cl.tileTarget;
         options.parallel = cl.parallel;
+        if (failed(verifyCPUPipelineOptions(options, errorHandler)))
+          return failure();
         buildCPUPipeline(pm, options);
+        return success();
       });
   registerPipeline<GPUPipelineCLOptions>(
       "gmm-to-ptx",
       "Normalize, tile over group visits into CUDA blocks, stage through "
       "shared memory, use tensor cores (mma.sync) and compile the kernels "
       "to PTX; host code calls the mgpu* runtime ABI",
-      [](OpPassManager &pm, const GPUPipelineCLOptions &cl) {
+      [](OpPassManager &pm, const GPUPipelineCLOptions &cl,
+         ErrorHandler errorHandler) {
         GPUPipelineOptions options;
         options.chip = cl.chip;
         options.features = cl.features;
@@ -347,13 +490,17 @@ void mlir::gmm::registerGMMPipelines() {
         options.warpsM = cl.warpsM;
         options.warpsN = cl.warpsN;
         options.ptxDir = cl.ptxDir;
+        if (failed(verifyGPUPipelineOptions(options, errorHandler)))
+          return failure();
         buildGPUPipeline(pm, options);
+        return success();
       });
   registerPipeline<NoPipelineOptions>(
       "gmm-reference-to-llvm",
       "Lower gmm.ragged_dot directly to loops, bufferize and convert to the "
       "LLVM dialect (the reference CPU pipeline)",
-      [](OpPassManager &pm, const NoPipelineOptions &) {
+      [](OpPassManager &pm, const NoPipelineOptions &, ErrorHandler) {
         buildReferenceToLLVMPipeline(pm);
+        return success();
       });
 }

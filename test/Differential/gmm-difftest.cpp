@@ -287,6 +287,10 @@ int main(int argc, char **argv) {
       "CPU (or a CUDA device, by default the simulated GPU, with "
       "--pipeline=cuda), against the C++ reference\n");
 
+  auto optionError = [](const llvm::Twine &message) {
+    llvm::errs() << "gmm-difftest: error: " << message << "\n";
+    return mlir::failure();
+  };
   const runner::PipelineInfo *known = runner::lookupPipeline(pipelineName);
   if (!known) {
     llvm::errs() << "gmm-difftest: error: unknown pipeline '" << pipelineName
@@ -312,10 +316,8 @@ int main(int argc, char **argv) {
       llvm::errs() << "gmm-difftest: error: no CUDA device: " << why << "\n";
       return 1;
     }
-    if (tileM < 0 || tileN < 0 || tileK < 0 || warpsM < 0 || warpsN < 0 ||
-        tileTarget != "cpu") {
-      llvm::errs() << "gmm-difftest: error: --tile-m/n/k and --warps-m/n are "
-                      "non-negative, and --tile-target is for "
+    if (tileTarget != "cpu") {
+      llvm::errs() << "gmm-difftest: error: --tile-target is for "
                       "--pipeline=cpu\n";
       return 1;
     }
@@ -328,6 +330,8 @@ int main(int argc, char **argv) {
       options.warpsM = warpsM;
     if (warpsN)
       options.warpsN = warpsN;
+    if (failed(mlir::gmm::verifyGPUPipelineOptions(options, optionError)))
+      return 1;
     custom.build = [options](mlir::OpPassManager &pm) {
       mlir::gmm::buildGPUPipeline(pm, options);
     };
@@ -340,11 +344,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!known->cuda && (tileM || tileN || tileK || tileTarget != "cpu")) {
-    if (pipelineName != "cpu" || tileM < 0 || tileN < 0 || tileK < 0 ||
-        (tileTarget != "cpu" && tileTarget != "gpu")) {
-      llvm::errs() << "gmm-difftest: error: --tile-m/n/k are non-negative "
-                      "sizes and --tile-target is cpu or gpu, for "
-                      "--pipeline=cpu\n";
+    if (pipelineName != "cpu") {
+      llvm::errs() << "gmm-difftest: error: --tile-m/n/k and --tile-target "
+                      "are for --pipeline=cpu and cuda\n";
       return 1;
     }
     mlir::gmm::CPUPipelineOptions options;
@@ -352,6 +354,8 @@ int main(int argc, char **argv) {
     options.tileN = tileN;
     options.tileK = tileK;
     options.tileTarget = tileTarget;
+    if (failed(mlir::gmm::verifyCPUPipelineOptions(options, optionError)))
+      return 1;
     custom.build = [options](mlir::OpPassManager &pm) {
       mlir::gmm::buildCPUPipeline(pm, options);
     };

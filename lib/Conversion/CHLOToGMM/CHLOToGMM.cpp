@@ -298,7 +298,15 @@ FailureOr<SmallVector<int64_t>> getIntegerList(Attribute attr, StringRef key,
       if (!integer)
         return report() << "expects integers in '" << key << "', got "
                         << element;
-      result.push_back(integer.getInt());
+      // Any width is legal in an attribute; a dimension is an int64_t.
+      APInt value = integer.getValue();
+      bool isUnsigned = integer.getType().isUnsignedInteger();
+      if (isUnsigned ? value.getActiveBits() > 63
+                     : value.getSignificantBits() > 64)
+        return report() << "has a dimension in '" << key
+                        << "' that does not fit in 64 bits: " << element;
+      result.push_back(isUnsigned ? static_cast<int64_t>(value.getZExtValue())
+                                  : value.getSExtValue());
     }
     return result;
   }

@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Conversion/Passes.h"
+#include "gmm/Dialect/GMM/Transforms/TileLimits.h"
 #include "gmm/Dialect/GMM/Transforms/Utils.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
@@ -279,6 +280,13 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
   program.tileM = program.lhs.rows;
   program.tileK = program.lhs.cols;
   program.tileN = program.rhs.cols;
+  if (!gmm::kGPUTileLimits.fits(program.tileM, program.tileN, program.tileK))
+    return contract.emitOpError("tile sizes ")
+           << program.tileM << "x" << program.tileN << "x" << program.tileK
+           << " are not a CUDA block tile (at most "
+           << gmm::kGPUTileLimits.maxAccumulators
+           << " accumulators, tile_m * tile_n, and k steps of at most "
+           << gmm::kGPUTileLimits.maxStep << ")";
 
   // The accumulator: a loop-carried zero, or a zero when k fits one step.
   Value acc = contract.getAcc();
@@ -1546,8 +1554,14 @@ void forwardBuffers(RewriterBase &rewriter, func::FuncOp func) {
 
 void MapToGPU::runOnOperation() {
   auto module = getOperation();
-  if (warpsM <= 0 || warpsN <= 0) {
-    module.emitError("gmm-map-to-gpu: warps-m and warps-n must be positive");
+  // A block has at most 1024 threads: 32 warps. Checked before any
+  // arithmetic with the counts, and reported without printing the module.
+  constexpr int64_t kMaxWarps = 1024 / kWarpSize;
+  if (warpsM <= 0 || warpsN <= 0 || warpsM > kMaxWarps / warpsN) {
+    emitError(module.getLoc(), "gmm-map-to-gpu: warps-m and warps-n must be "
+                               "positive with at most ")
+        << kMaxWarps << " warps (1024 threads) per block, got "
+        << int64_t(warpsM) << " x " << int64_t(warpsN);
     return signalPassFailure();
   }
   IRRewriter rewriter(&getContext());

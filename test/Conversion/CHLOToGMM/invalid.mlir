@@ -237,3 +237,30 @@ func.func @two_errors(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tens
   %1 = "chlo.ragged_dot"(%lhs, %rhs, %gs) <{bar, ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<16x3xf32>
   return %0, %1 : tensor<16x3xf32>, tensor<16x3xf32>
 }
+
+// -----
+
+// Integers of any width are legal attributes; one that does not fit a
+// dimension (int64_t) is refused, not truncated (2^64 + 1 would import as 1).
+func.func @dimension_wider_than_64_bits(%lhs: tensor<11x5xf32>, %rhs: tensor<5x7xf32>, %gs: tensor<3xi32>) -> tensor<3x11x7xf32> {
+  // expected-error @+1 {{'chlo.ragged_dot' op has a dimension in 'lhs_contracting_dimensions' that does not fit in 64 bits: 18446744073709551617 : i128}}
+  %0 = "chlo.ragged_dot"(%lhs, %rhs, %gs) <{precision_config = ["HIGH", "HIGH"], ragged_dot_dimension_numbers = {lhs_contracting_dimensions = [18446744073709551617 : i128], rhs_contracting_dimensions = array<i64: 0>, lhs_ragged_dimensions = [1]}}> : (tensor<11x5xf32>, tensor<5x7xf32>, tensor<3xi32>) -> tensor<3x11x7xf32>
+  return %0 : tensor<3x11x7xf32>
+}
+
+// -----
+
+func.func @dimension_unsigned_64_bits(%lhs: tensor<11x5xf32>, %rhs: tensor<5x7xf32>, %gs: tensor<3xi32>) -> tensor<3x11x7xf32> {
+  // expected-error @+1 {{'chlo.ragged_dot' op has a dimension in 'lhs_ragged_dimensions' that does not fit in 64 bits: 18446744073709551615 : ui64}}
+  %0 = "chlo.ragged_dot"(%lhs, %rhs, %gs) <{precision_config = ["HIGH", "HIGH"], ragged_dot_dimension_numbers = {lhs_contracting_dimensions = [1], rhs_contracting_dimensions = array<i64: 0>, lhs_ragged_dimensions = [18446744073709551615 : ui64]}}> : (tensor<11x5xf32>, tensor<5x7xf32>, tensor<3xi32>) -> tensor<3x11x7xf32>
+  return %0 : tensor<3x11x7xf32>
+}
+
+// -----
+
+// A wide integer type whose value fits is taken as its value (i128 1 and -1).
+func.func @dimension_wide_type_small_value(%lhs: tensor<11x5xf32>, %rhs: tensor<5x7xf32>, %gs: tensor<3xi32>) -> tensor<3x11x7xf32> {
+  // expected-error @+1 {{'chlo.ragged_dot' op lhs_ragged_dimensions[0] = -1 is out of range for lhs of rank 2}}
+  %0 = "chlo.ragged_dot"(%lhs, %rhs, %gs) <{precision_config = ["HIGH", "HIGH"], ragged_dot_dimension_numbers = {lhs_contracting_dimensions = [1 : i128], rhs_contracting_dimensions = array<i64: 0>, lhs_ragged_dimensions = [-1 : i128]}}> : (tensor<11x5xf32>, tensor<5x7xf32>, tensor<3xi32>) -> tensor<3x11x7xf32>
+  return %0 : tensor<3x11x7xf32>
+}

@@ -3,8 +3,15 @@
 // RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-tile=target=gpu --gmm-materialize-metadata --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
 // RUN:   --gmm-map-to-gpu -verify-diagnostics
+// Warp counts out of range are one error at the module, before any
+// arithmetic with them (2^60 warps overflowed it), without the module.
 // RUN: not gmm-opt %s -split-input-file --gmm-map-to-gpu=warps-m=0 2>&1 | FileCheck %s --check-prefix=WARPS
-// WARPS: error: gmm-map-to-gpu: warps-m and warps-n must be positive
+// WARPS: error: gmm-map-to-gpu: warps-m and warps-n must be positive with at most 32 warps (1024 threads) per block, got 0 x 4{{$}}
+// WARPS-NOT: note
+// RUN: not gmm-opt %s -split-input-file --gmm-map-to-gpu=warps-m=1152921504606846976 2>&1 | FileCheck %s --check-prefix=HUGE-WARPS
+// HUGE-WARPS: error: gmm-map-to-gpu: warps-m and warps-n must be positive with at most 32 warps (1024 threads) per block, got 1152921504606846976 x 4{{$}}
+// RUN: not gmm-opt %s -split-input-file --gmm-map-to-gpu="warps-m=8 warps-n=8" 2>&1 | FileCheck %s --check-prefix=MANY-WARPS
+// MANY-WARPS: error: gmm-map-to-gpu: {{.*}}, got 8 x 8{{$}}
 
 // No f64 tensor cores or FMA path.
 func.func @f64(%lhs: tensor<64x32xf64>, %rhs: tensor<2x32x64xf64>, %gs: tensor<2xi32>) -> tensor<64x64xf64> {

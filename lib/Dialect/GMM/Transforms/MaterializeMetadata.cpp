@@ -44,7 +44,8 @@ void materialize(RewriterBase &rewriter, TileScheduleOp op) {
   Type i64 = rewriter.getI64Type();
   Value c0 = cst(rewriter, loc, 0), c1 = cst(rewriter, loc, 1);
   Value sizes = op.getGroupSizes();
-  Value extent = op.getExtent();
+  // A negative extent (only a hand-written op can have one) is empty.
+  Value extent = arith::MaxSIOp::create(rewriter, loc, op.getExtent(), c0);
   Value numGroups = tensor::DimOp::create(rewriter, loc, sizes, 0);
   int64_t tile = op.getTileSize();
   Value tileSize = cst(rewriter, loc, tile);
@@ -72,8 +73,11 @@ void materialize(RewriterBase &rewriter, TileScheduleOp op) {
         size = arith::MaxSIOp::create(b, loc, size, zero64);
         size = arith::MinSIOp::create(b, loc, size, extent64);
         size = arith::IndexCastOp::create(b, loc, index, size);
-        Value end = arith::MinSIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, args[0], size), extent);
+        // start + min(size, extent - start): at most the extent, and no
+        // sum that can overflow (start <= extent).
+        Value room = arith::SubIOp::create(b, loc, extent, args[0]);
+        Value end = arith::AddIOp::create(
+            b, loc, args[0], arith::MinSIOp::create(b, loc, size, room));
         Value newStarts = tensor::InsertOp::create(b, loc, args[0], args[1], i);
         Value newEnds = tensor::InsertOp::create(b, loc, end, args[2], i);
         scf::YieldOp::create(b, loc, ValueRange{end, newStarts, newEnds});
@@ -104,14 +108,28 @@ void materialize(RewriterBase &rewriter, TileScheduleOp op) {
       arith::AddIOp::create(rewriter, loc, offset, local));
   last = arith::MaxSIOp::create(rewriter, loc, last, first);
 
-  // The visit arrays, of the static bound ceil(extent / tile) + local - 1.
+  // The visit arrays hold what can be visited: each visit holds at least
+  // one row of its group, so there are at most `extent` of them, and at
+  // most numTiles + (non-empty computed groups) - 1 <= numTiles +
+  // min(local, extent) - 1; none without tiles or computed groups. Computed
+  // so that nothing overflows: numTiles + extra is taken only when it is at
+  // most the extent.
   Value numTiles = arith::CeilDivSIOp::create(rewriter, loc, extent, tileSize);
-  Value bound = arith::MaxSIOp::create(
+  Value extra = arith::SubIOp::create(
+      rewriter, loc, arith::MinSIOp::create(rewriter, loc, local, extent), c1);
+  Value beyond = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::sgt, numTiles,
+      arith::SubIOp::create(rewriter, loc, extent, extra));
+  Value bound = arith::SelectOp::create(
+      rewriter, loc, beyond, extent,
+      arith::AddIOp::create(rewriter, loc, numTiles, extra));
+  Value nothing = arith::OrIOp::create(
       rewriter, loc,
-      arith::SubIOp::create(
-          rewriter, loc, arith::AddIOp::create(rewriter, loc, numTiles, local),
-          c1),
-      c0);
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, numTiles,
+                            c0),
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, local,
+                            c0));
+  bound = arith::SelectOp::create(rewriter, loc, nothing, c0, bound);
   auto makeIds = [&]() -> Value {
     Value empty = emptyLike(op.getGroupIds(), bound);
     // Entries past the visit count are unspecified; zero keeps them valid

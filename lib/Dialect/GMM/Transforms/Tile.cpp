@@ -18,6 +18,7 @@
 
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
 #include "gmm/Dialect/GMM/Transforms/Passes.h"
+#include "gmm/Dialect/GMM/Transforms/TileLimits.h"
 #include "gmm/Dialect/GMM/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -265,6 +266,11 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
   Value numNTiles = arith::CeilDivSIOp::create(b, loc, numN, tileN);
   bool accumulate = static_cast<bool>(op.getInit());
   Type index = b.getIndexType();
+  // Without columns there is nothing to visit: the schedule then covers no
+  // rows, so that no metadata is sized by the rows of an empty result.
+  Value noColumns =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, numN, c0);
+  Value scheduledRows = arith::SelectOp::create(b, loc, noColumns, c0, numM);
 
   auto rowLoop = scf::buildLoopNest(
       b, loc, ValueRange{c0, c0}, ValueRange{numB, numX}, ValueRange{c1, c1},
@@ -275,8 +281,8 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
         auto dynIndex = RankedTensorType::get({ShapedType::kDynamic}, index);
         auto schedule = TileScheduleOp::create(
             b, loc, index, dynIndex, dynIndex, dynIndex, dynIndex,
-            groupSizesRow(b, loc, ValueRange{batch, row}), numM, localGroups,
-            op.getGroupOffset() ? offset : Value(),
+            groupSizesRow(b, loc, ValueRange{batch, row}), scheduledRows,
+            localGroups, op.getGroupOffset() ? offset : Value(),
             b.getI64IntegerAttr(tiles.m));
         Value maxVisits =
             tensor::DimOp::create(b, loc, schedule.getGroupIds(), 0);
@@ -487,7 +493,27 @@ Value Tiler::tileMode2(OpBuilder &b, Location loc) {
 struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
   using GMMTileBase::GMMTileBase;
 
+  /// The options, checked once: a negative size is an error (0 asks for
+  /// the heuristic), and so is an unknown target. Reported at the anchor's
+  /// location without printing the whole anchor.
+  LogicalResult checkOptions() {
+    Location loc = getOperation()->getLoc();
+    if (target != "cpu" && target != "gpu")
+      return emitError(loc, "gmm-tile: unknown target '")
+             << target << "', expected 'cpu' or 'gpu'";
+    for (auto [name, value] : {std::pair<StringRef, int64_t>{"tile-m", tileM},
+                               {"tile-n", tileN},
+                               {"tile-k", tileK}})
+      if (value < 0)
+        return emitError(loc, "gmm-tile: ")
+               << name << " must be positive, or 0 for the heuristic, got "
+               << value;
+    return success();
+  }
+
   void runOnOperation() override {
+    if (failed(checkOptions()))
+      return signalPassFailure();
     SmallVector<RaggedDotOp> ops;
     getOperation()->walk([&](RaggedDotOp op) {
       if (op.isNormalized())
@@ -503,9 +529,6 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     Type inputType = op.getLhs().getType().getElementType();
     Type accType =
         inputType.isF64() ? rewriter.getF64Type() : rewriter.getF32Type();
-    if (target != "cpu" && target != "gpu")
-      return op.emitOpError("unknown tile target '")
-             << target << "', expected 'cpu' or 'gpu'";
     TileSizes sizes = target == "gpu" ? defaultGPUTileSizes(inputType)
                                       : defaultTileSizes(accType);
     if (tileM > 0)
@@ -526,20 +549,23 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     if (sizes.m <= 0 || sizes.n <= 0 || sizes.k <= 0)
       return op.emitOpError("tile sizes must be positive, got ")
              << sizes.m << "x" << sizes.n << "x" << sizes.k;
-    // The CPU backend unrolls the block contraction into registers: bound
-    // it, so that a large tile attribute is a diagnostic rather than a
-    // compile that exhausts memory.
-    constexpr int64_t kMaxCPUBlock = 4096, kMaxCPUStep = 32768;
-    if (target == "cpu" &&
-        (sizes.m > kMaxCPUBlock || sizes.n > kMaxCPUBlock ||
-         sizes.m * sizes.n > kMaxCPUBlock || sizes.k > kMaxCPUStep ||
-         sizes.m * sizes.n * sizes.k > kMaxCPUStep))
+    // Bounded before anything is built, so that a large tile is a
+    // diagnostic rather than a compile that exhausts memory or overflows.
+    if (target == "cpu" && !kCPUTileLimits.fits(sizes.m, sizes.n, sizes.k))
       return op.emitOpError("tile sizes ")
              << sizes.m << "x" << sizes.n << "x" << sizes.k
              << " are too large for the CPU micro-kernel (at most "
-             << kMaxCPUBlock << " accumulators, tile_m * tile_n, and "
-             << kMaxCPUStep
+             << kCPUTileLimits.maxAccumulators
+             << " accumulators, tile_m * tile_n, and "
+             << kCPUTileLimits.maxMultiplyAdds
              << " multiply-adds per step, tile_m * tile_n * tile_k)";
+    if (target == "gpu" && !kGPUTileLimits.fits(sizes.m, sizes.n, sizes.k))
+      return op.emitOpError("tile sizes ")
+             << sizes.m << "x" << sizes.n << "x" << sizes.k
+             << " are too large for a CUDA block (at most "
+             << kGPUTileLimits.maxAccumulators
+             << " accumulators, tile_m * tile_n, and k steps of at most "
+             << kGPUTileLimits.maxStep << ")";
 
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);

@@ -1,9 +1,10 @@
 // RUN: gmm-opt %s -split-input-file -gmm-materialize-metadata -canonicalize -cse | FileCheck %s
 
-// The schedule becomes: a prefix sum of the clamped sizes (starts and ends),
-// then one loop over the computed groups [max(offset, 0), min(offset +
-// local, g)) that appends each non-empty group's tiles, every store guarded
-// by the static bound ceil(extent / tile) + local - 1 = 3.
+// The schedule becomes: a prefix sum of the clamped sizes (starts and ends,
+// start + min(size, extent - start), which cannot overflow), then one loop
+// over the computed groups [max(offset, 0), min(offset + local, g)) that
+// appends each non-empty group's tiles, every store guarded by the bound
+// min(ceil(extent / tile) + min(local, extent) - 1, extent) = 3.
 
 // CHECK-LABEL: func.func @schedule
 // CHECK-SAME:    %[[GS:[a-z0-9]+]]: tensor<3xi32>, %[[OFF:[a-z0-9]+]]: index
@@ -21,8 +22,9 @@
 // CHECK:           %[[POS:.+]] = arith.maxsi %[[S64]], %[[Z64]] : i64
 // CHECK:           %[[CL:.+]] = arith.minsi %[[POS]], %[[E64]] : i64
 // CHECK:           %[[SI:.+]] = arith.index_cast %[[CL]] : i64 to index
-// CHECK:           %[[SUM:.+]] = arith.addi %[[ACCUM]], %[[SI]] : index
-// CHECK:           %[[END:.+]] = arith.minsi %[[SUM]], %[[C8]] : index
+// CHECK:           %[[ROOM:.+]] = arith.subi %[[C8]], %[[ACCUM]] : index
+// CHECK:           %[[TAKE:.+]] = arith.minsi %[[SI]], %[[ROOM]] : index
+// CHECK:           %[[END:.+]] = arith.addi %[[ACCUM]], %[[TAKE]] : index
 // CHECK:           %[[ST2:.+]] = tensor.insert %[[ACCUM]] into %[[ST]][%[[G]]]
 // CHECK:           %[[EN2:.+]] = tensor.insert %[[END]] into %[[EN]][%[[G]]]
 // CHECK:           scf.yield %[[END]], %[[ST2]], %[[EN2]]
@@ -67,4 +69,34 @@ func.func @bounds_only(%gs: tensor<?xi64>, %extent: index) -> (tensor<?xindex>, 
   %c4 = arith.constant 4 : index
   %n, %g, %t, %s, %e = gmm.tile_schedule %gs extent(%extent) local_groups(%c4) tile_size = 16 : tensor<?xi64> -> tensor<?xindex>, tensor<?xindex>, tensor<?xindex>, tensor<?xindex>
   return %s, %e : tensor<?xindex>, tensor<?xindex>
+}
+
+// -----
+
+// The visit lists are sized by what can be visited (#15, class 13): at most
+// one visit per row, none without rows or computed groups, and nothing in
+// the bound can overflow, whatever the extent and local groups (near
+// INT64_MAX, ceil(extent / tile) + local - 1 overflowed, and so did the
+// prefix sum of the clamped sizes).
+
+// CHECK-LABEL: func.func @bound_at_extremes
+// CHECK-SAME:    %[[GS:[a-z0-9]+]]: tensor<?xi64>, %[[EXT:[a-z0-9]+]]: index, %[[LOCAL:[a-z0-9]+]]: index
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK:         %[[E:.+]] = arith.maxsi %[[EXT]], %[[C0]] : index
+// CHECK:         %[[TILES:.+]] = arith.ceildivsi %[[E]], %{{.+}} : index
+// CHECK:         %[[MIN:.+]] = arith.minsi %[[LOCAL]], %[[E]] : index
+// CHECK:         %[[EXTRA:.+]] = arith.subi %[[MIN]], %[[C1]] : index
+// CHECK:         %[[ROOM:.+]] = arith.subi %[[E]], %[[EXTRA]] : index
+// CHECK:         %[[BEYOND:.+]] = arith.cmpi sgt, %[[TILES]], %[[ROOM]] : index
+// CHECK:         %[[SUM:.+]] = arith.addi %[[TILES]], %[[EXTRA]] : index
+// CHECK:         %[[B0:.+]] = arith.select %[[BEYOND]], %[[E]], %[[SUM]] : index
+// CHECK:         %[[NOTILES:.+]] = arith.cmpi sle, %[[TILES]], %[[C0]] : index
+// CHECK:         %[[NOGROUPS:.+]] = arith.cmpi sle, %[[LOCAL]], %[[C0]] : index
+// CHECK:         %[[NONE:.+]] = arith.ori %[[NOTILES]], %[[NOGROUPS]] : i1
+// CHECK:         %[[BOUND:.+]] = arith.select %[[NONE]], %[[C0]], %[[B0]] : index
+// CHECK:         tensor.empty(%[[BOUND]]) : tensor<?xindex>
+func.func @bound_at_extremes(%gs: tensor<?xi64>, %extent: index, %local: index) -> (index, tensor<?xindex>, tensor<?xindex>) {
+  %n, %g, %t, %s, %e = gmm.tile_schedule %gs extent(%extent) local_groups(%local) tile_size = 4 : tensor<?xi64> -> tensor<?xindex>, tensor<?xindex>, tensor<?xindex>, tensor<?xindex>
+  return %n, %g, %t : index, tensor<?xindex>, tensor<?xindex>
 }

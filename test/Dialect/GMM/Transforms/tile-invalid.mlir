@@ -24,3 +24,13 @@ func.func @too_large_for_cpu(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.tile_sizes = array<i64: 128, 128, 32>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
   return %0 : tensor<1x1x20x37xf32>
 }
+
+// -----
+
+// Sizes near 2^62 are refused before any arithmetic with them (#15, class
+// 2: their products overflowed): on the CPU ...
+func.func @huge_for_cpu(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
+  // expected-error @+1 {{'gmm.ragged_dot' op tile sizes 2x4611686018427387904x4 are too large for the CPU micro-kernel}}
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.tile_sizes = array<i64: 2, 4611686018427387904, 4>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  return %0 : tensor<1x1x20x37xf32>
+}

@@ -185,9 +185,11 @@ def GMM_TileScheduleOp : GMM_Op<"tile_schedule", [Pure]> {
 
     The visits are listed group by group (which is also tile order):
     `group_ids[v]` is the global group and `tile_ids[v]` the tile of visit
-    `v < num_visits`. Both tensors have the static bound
-    `max(ceil(extent / tile_size) + num_local_groups - 1, 0)` as their size;
-    entries at and after `num_visits` are unspecified.
+    `v < num_visits`. Both tensors are sized by what can be visited: at most
+    `min(ceil(extent / tile_size) + min(num_local_groups, extent) - 1,
+    extent)` entries (every visit holds a row of its group), and none when
+    there are no tiles or no computed groups; entries at and after
+    `num_visits` are unspecified. A negative `extent` counts as 0.
 
     Example (sizes [3, 0, 5], extent 8, tile size 4): group_ids [0, 2, 2],
     tile_ids [0, 0, 1], 3 visits, starts [0, 3, 3], ends [3, 3, 8].

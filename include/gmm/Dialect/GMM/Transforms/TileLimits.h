@@ -1,0 +1,52 @@
+//===- TileLimits.h - bounds on gmm's tile sizes ----------------*- C++ -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The largest tiles each target takes. gmm-tile checks the sizes it is given
+// (options, the gmm.tile_sizes attribute) against them before it builds
+// anything, and gmm-map-to-gpu checks the tile program it is given again:
+// every later product of tile sizes then fits in int64_t.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_DIALECT_GMM_TRANSFORMS_TILELIMITS_H
+#define GMM_DIALECT_GMM_TRANSFORMS_TILELIMITS_H
+
+#include <cstdint>
+
+namespace mlir {
+namespace gmm {
+
+/// A tile's bounds: accumulators (tile_m * tile_n) and the contraction.
+struct TileLimits {
+  int64_t maxAccumulators;
+  /// The largest tile_k, or 0 for none of its own.
+  int64_t maxStep;
+  /// The largest tile_m * tile_n * tile_k, or 0 for none.
+  int64_t maxMultiplyAdds;
+
+  /// Whether m x n x k (each positive) is within the bounds; the tests
+  /// divide rather than multiply, so that no size can overflow them.
+  bool fits(int64_t m, int64_t n, int64_t k) const {
+    if (m <= 0 || n <= 0 || k <= 0 || m > maxAccumulators ||
+        n > maxAccumulators / m)
+      return false;
+    if (maxStep && k > maxStep)
+      return false;
+    return !maxMultiplyAdds || k <= maxMultiplyAdds / (m * n);
+  }
+};
+
+/// The CPU micro-kernel unrolls its block contraction into registers.
+constexpr TileLimits kCPUTileLimits = {4096, 0, 32768};
+/// A CUDA block keeps its accumulators in the registers of at most 1024
+/// threads and stages k steps of both operands in shared memory
+/// (gmm-map-to-gpu checks the exact fit within these bounds).
+constexpr TileLimits kGPUTileLimits = {65536, 1024, 0};
+
+} // namespace gmm
+} // namespace mlir
+
+#endif // GMM_DIALECT_GMM_TRANSFORMS_TILELIMITS_H

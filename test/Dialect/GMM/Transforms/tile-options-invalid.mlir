@@ -1,0 +1,27 @@
+// gmm-tile's options and tile sizes out of range: one diagnostic each, at
+// the anchor for an option, at the op for its sizes (#15, class 2).
+
+// A negative size option is an error, not "use the heuristic".
+// RUN: not gmm-opt %s --gmm-tile=tile-m=-3 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: gmm-tile: tile-m must be positive, or 0 for the heuristic, got -3{{$}}
+// NEGATIVE-NOT: {{.}}
+// RUN: not gmm-opt %s --gmm-tile=tile-k=-1 2>&1 | FileCheck %s --check-prefix=NEGATIVE-K
+// NEGATIVE-K: error: gmm-tile: tile-k must be positive, or 0 for the heuristic, got -1{{$}}
+// RUN: not gmm-opt %s --gmm-tile=target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: gmm-tile: unknown target 'tpu', expected 'cpu' or 'gpu'{{$}}
+// TARGET-NOT: {{.}}
+
+// Sizes that overflowed the GPU mapping's arithmetic.
+// RUN: not gmm-opt %s --gmm-tile="target=gpu tile-m=1152921504606846976" 2>&1 | FileCheck %s --check-prefix=GPU-M
+// GPU-M: error: 'gmm.ragged_dot' op tile sizes 1152921504606846976x128x16 are too large for a CUDA block (at most 65536 accumulators, tile_m * tile_n, and k steps of at most 1024)
+// RUN: not gmm-opt %s --gmm-tile="target=gpu tile-m=2 tile-n=4611686018427387904" 2>&1 | FileCheck %s --check-prefix=GPU-N
+// GPU-N: error: 'gmm.ragged_dot' op tile sizes 2x4611686018427387904x16 are too large for a CUDA block
+// RUN: not gmm-opt %s --gmm-tile="target=gpu tile-k=1152921504606846976" 2>&1 | FileCheck %s --check-prefix=GPU-K
+// GPU-K: error: 'gmm.ragged_dot' op tile sizes 128x128x1152921504606846976 are too large for a CUDA block
+// RUN: not gmm-opt %s --gmm-tile="tile-m=4611686018427387904 tile-n=4" 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: error: 'gmm.ragged_dot' op tile sizes 4611686018427387904x4x8 are too large for the CPU micro-kernel
+
+func.func @f(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  return %0 : tensor<1x1x20x37xf32>
+}
