@@ -60,8 +60,8 @@ test)
   (cd "$build" && ctest -j2 --output-on-failure) || status=1
   echo "== sanitizer build (ASan + UBSan): lit, unit, differential, robustness tests"
   "$repo/scripts/sanitize.sh" || status=1
-  echo "== fuzzing (60 s)"
-  "$repo/scripts/fuzz.sh" 60 || status=1
+  echo "== fuzzing (120 s)"
+  "$repo/scripts/fuzz.sh" 120 || status=1
   exit $status
   ;;
 *)

@@ -33,6 +33,13 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if os.path.exists(os.path.join(config.gmm_tools_dir, "gmm-runner")):
     config.available_features.add("gmm-runner")
 
+# A sanitizer build (scripts/sanitize.sh): gmm's libraries need the
+# sanitizer runtimes, which programs that are not gmm's own (mlir-runner)
+# do not load, so tests that load gmm's libraries into them say
+# UNSUPPORTED: sanitizer.
+if config.gmm_sanitize:
+    config.available_features.add("sanitizer")
+
 # GPU features, for every directory:
 #   cuda-device  GPU execution tests can run: on a real CUDA device when the
 #                driver loads and has one (feature cuda-gpu), else on gmm's

@@ -88,6 +88,7 @@ void addLowerToLLVM(OpPassManager &pm) {
 } // namespace
 
 void mlir::gmm::buildReferenceToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createGMMCheckSizes());
   pm.addPass(createConvertGMMToLoops());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -97,6 +98,7 @@ void mlir::gmm::buildReferenceToLLVMPipeline(OpPassManager &pm) {
 
 void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
                                  const CPUPipelineOptions &options) {
+  pm.addPass(createGMMCheckSizes());
   pm.addPass(createGMMNormalize());
   GMMTileOptions tile;
   tile.tileM = options.tileM;
@@ -134,6 +136,7 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
 void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
                                  const GPUPipelineOptions &options) {
   // The tile program, as on the CPU but with block-sized tiles.
+  pm.addPass(createGMMCheckSizes());
   pm.addPass(createGMMNormalize());
   GMMTileOptions tile;
   tile.tileM = options.tileM;

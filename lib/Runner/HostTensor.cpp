@@ -356,6 +356,10 @@ std::string gmm::runner::formatTensor(const HostTensor &tensor,
     formatElement(tensor, 0, options, out);
     return out;
   }
+  // Without elements, "[]" whatever the shape, as numpy prints it: nesting
+  // by a shape such as [2^40, 0] would print 2^40 lines of nothing.
+  if (tensor.getNumElements() == 0)
+    return "[]";
   std::vector<int64_t> strides(tensor.shape.size(), 1);
   for (size_t i = tensor.shape.size() - 1; i > 0; --i)
     strides[i - 1] = strides[i] * tensor.shape[i];

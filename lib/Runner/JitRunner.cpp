@@ -8,6 +8,7 @@
 #include "gmm/Runtime/CudaRuntime.h"
 
 #include "gmm/Pipelines/Pipelines.h"
+#include "gmm/Support/InputFile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -22,6 +23,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,8 +32,10 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csetjmp>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <utility>
 
@@ -39,6 +43,7 @@ using namespace mlir;
 
 // From LLVM's OpenMP runtime, which the runner links for the JIT'd code.
 extern "C" int omp_get_max_threads(void);
+extern "C" int omp_in_parallel(void);
 
 namespace gmm {
 namespace runner {
@@ -114,37 +119,158 @@ constexpr uintptr_t kGlobalSentinel = 0xdeadbeef;
 /// the compiled code's allocations follow.
 std::atomic<int> activeGuardPages{static_cast<int>(GuardPages::None)};
 
+/// How a call of compiled code ended early, when it did
+/// (callCatchingFailures).
+struct CallFailure {
+  /// The bytes of an allocation that failed, or 0 for an abort.
+  size_t bytes = 0;
+  /// For an abort: what the code printed with puts() before it (a failed
+  /// cf.assert's message).
+  std::string message;
+};
+
+/// Where the call in progress on this thread returns to when it ends early,
+/// and why it does. What compiled code prints with puts() during the call
+/// is kept in `callOutput` and printed when the call returns.
+thread_local std::jmp_buf *callFailureTarget = nullptr;
+thread_local CallFailure *callFailure = nullptr;
+thread_local std::string *callOutput = nullptr;
+
+/// Whether this thread may end the call in progress: it made the call and
+/// is outside an OpenMP parallel region (no C++ frame lies between the call
+/// and here, and no other thread waits on this one).
+bool mayEndCall() { return callFailureTarget && !omp_in_parallel(); }
+
+/// Ends the call in progress with `failure`, or, where that is not possible,
+/// the process with the same one-line error.
+[[noreturn]] void endCall(CallFailure failure) {
+  if (mayEndCall()) {
+    *callFailure = std::move(failure);
+    std::longjmp(*callFailureTarget, 1);
+  }
+  if (failure.bytes)
+    llvm::errs() << "error: the compiled code could not allocate "
+                 << failure.bytes << " bytes (on a worker thread: exiting)\n";
+  else
+    llvm::errs() << "error: the compiled code aborted (on a worker thread: "
+                    "exiting)"
+                 << (failure.message.empty() ? "" : ": ") << failure.message
+                 << "\n";
+  std::_Exit(1);
+}
+
+/// What the allocation functions do when memory cannot be had. Compiled code
+/// does not check what malloc returns, so returning nullptr would make it
+/// write through a null pointer.
+void *failAllocation(size_t bytes) {
+  CallFailure failure;
+  failure.bytes = std::max<size_t>(bytes, 1);
+  endCall(std::move(failure));
+}
+
+/// puts() and abort() of the compiled code. A failed cf.assert (such as
+/// gmm-check-sizes' checks) prints its message with puts() and aborts: the
+/// call ends with that message as its error.
+int jitPuts(const char *text) {
+  if (!callOutput || !mayEndCall())
+    return std::puts(text);
+  *callOutput += text;
+  *callOutput += '\n';
+  return 1;
+}
+
+[[noreturn]] void jitAbort() {
+  CallFailure failure;
+  if (callOutput) {
+    llvm::StringRef kept = llvm::StringRef(*callOutput).rtrim('\n');
+    size_t lastLine = kept.rfind('\n');
+    failure.message =
+        (lastLine == llvm::StringRef::npos ? kept
+                                           : kept.drop_front(lastLine + 1))
+            .str();
+  }
+  endCall(std::move(failure));
+}
+
+/// Whether `bytes` may be asked of the system at all: more than the machine
+/// has is refused before the allocator sees it (a sanitizer's allocator
+/// would abort on it).
+bool mayAllocate(size_t bytes) {
+  static const uint64_t limit = support::getPhysicalMemoryBytes();
+  return bytes <= limit;
+}
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+/// Calls a packed entry point of compiled code; how it ended early, or
+/// std::nullopt when it returned. Nothing with a destructor is created in
+/// this frame between setjmp and the end of the call.
+std::optional<CallFailure> callCatchingFailures(void (*entry)(void **),
+                                                void **arguments) {
+  CallFailure failure;
+  std::string output;
+  std::jmp_buf target;
+  std::jmp_buf *outerTarget = callFailureTarget;
+  CallFailure *outerFailure = callFailure;
+  std::string *outerOutput = callOutput;
+  callFailureTarget = &target;
+  callFailure = &failure;
+  callOutput = &output;
+  bool ended = setjmp(target) != 0;
+  if (!ended)
+    entry(arguments);
+  callFailureTarget = outerTarget;
+  callFailure = outerFailure;
+  callOutput = outerOutput;
+  if (ended)
+    return failure;
+  // What the code printed, now that it returned.
+  std::fputs(output.c_str(), stdout);
+  return std::nullopt;
+}
+
 /// The allocation functions of the compiled code: guarded memory during a
 /// guarded call, the heap otherwise. free() tells the two apart, so memory
-/// allocated in one mode may be released in another.
+/// allocated in one mode may be released in another. A failure ends the call
+/// (failAllocation).
+/// `bytes` for the compiled code: from `plain` outside guarded calls, in
+/// guarded memory during them. A failure ends the call.
+template <typename PlainAllocator>
+void *allocateForCode(size_t bytes, GuardPages mode, PlainAllocator plain) {
+  void *result = nullptr;
+  if (mayAllocate(bytes))
+    result = mode == GuardPages::None
+                 ? plain()
+                 : allocateGuarded(bytes, mode,
+                                   "a buffer allocated by the compiled code");
+  return result || !bytes ? result : failAllocation(bytes);
+}
+
+GuardPages activeMode() {
+  return static_cast<GuardPages>(activeGuardPages.load());
+}
+
 void *jitMalloc(size_t size) {
-  auto mode = static_cast<GuardPages>(activeGuardPages.load());
-  if (mode == GuardPages::None)
-    return std::malloc(size);
-  return allocateGuarded(size, mode, "a buffer allocated by the compiled code");
+  return allocateForCode(size, activeMode(), [&] { return std::malloc(size); });
 }
 
 void *jitCalloc(size_t count, size_t size) {
-  auto mode = static_cast<GuardPages>(activeGuardPages.load());
-  if (mode == GuardPages::None)
-    return std::calloc(count, size);
   size_t total;
   if (__builtin_mul_overflow(count, size, &total))
-    return nullptr;
+    return failAllocation(SIZE_MAX);
   // Fresh mappings are zero-filled.
-  return allocateGuarded(total, mode,
-                         "a buffer allocated by the compiled code");
+  return allocateForCode(total, activeMode(),
+                         [&] { return std::calloc(count, size); });
 }
 
 void *jitAlignedAlloc(size_t alignment, size_t size) {
-  auto mode = static_cast<GuardPages>(activeGuardPages.load());
-  if (mode == GuardPages::None)
-    return std::aligned_alloc(alignment, size);
+  GuardPages mode = activeMode();
   // Start placement is page-aligned; End placement keeps the alignment when
   // the size is a multiple of it, as aligned_alloc requires.
   if (mode == GuardPages::End && alignment && size % alignment)
     mode = GuardPages::Start;
-  return allocateGuarded(size, mode, "a buffer allocated by the compiled code");
+  return allocateForCode(size, mode,
+                         [&] { return std::aligned_alloc(alignment, size); });
 }
 
 void jitFree(void *pointer) {
@@ -328,6 +454,58 @@ void copyMemRef(int64_t elementSize, UnrankedDescriptor *source,
     if (d < 0)
       return;
   }
+}
+
+/// A function that the runner defines for the compiled code.
+struct RunnerSymbol {
+  StringRef name;
+  void *address;
+};
+
+/// The runner's definitions for the compiled code, which win over the
+/// process's. The allocation functions are the runner's so that guarded
+/// calls can place the code's buffers in guarded memory too, and so that an
+/// allocation failure ends the call with an error.
+llvm::ArrayRef<RunnerSymbol> getRunnerSymbols() {
+  static const RunnerSymbol symbols[] = {
+      {"memrefCopy", reinterpret_cast<void *>(&copyMemRef)},
+      {"malloc", reinterpret_cast<void *>(&jitMalloc)},
+      {"calloc", reinterpret_cast<void *>(&jitCalloc)},
+      {"aligned_alloc", reinterpret_cast<void *>(&jitAlignedAlloc)},
+      {"free", reinterpret_cast<void *>(&jitFree)},
+      {"__truncsfbf2", reinterpret_cast<void *>(&jitTruncSFBF2)},
+      {"__truncdfbf2", reinterpret_cast<void *>(&jitTruncDFBF2)},
+      {"puts", reinterpret_cast<void *>(&jitPuts)},
+      {"abort", reinterpret_cast<void *>(&jitAbort)},
+  };
+  return symbols;
+}
+
+/// Every external function that the lowered module calls must be the
+/// runner's or the process's: one error naming the first that is neither,
+/// before the JIT would report it in lines of its own.
+llvm::Error checkExternalSymbols(ModuleOp module, StringRef entry) {
+  // The process's own symbols, as the JIT sees them (dlsym).
+  static const bool processLoaded =
+      !llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+  (void)processLoaded;
+  for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+    StringRef name = function.getName();
+    if (!function.isExternal() || name.starts_with("llvm.") ||
+        SymbolTable::symbolKnownUseEmpty(function, module))
+      continue;
+    if (llvm::any_of(getRunnerSymbols(), [&](const RunnerSymbol &symbol) {
+          return symbol.name == name;
+        }))
+      continue;
+    if (llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name.str()))
+      continue;
+    return makeError(llvm::formatv("@{0} calls '{1}', which neither the module "
+                                   "nor gmm-runner's process defines",
+                                   entry, name)
+                         .str());
+  }
+  return llvm::Error::success();
 }
 
 /// Copies the memref described by `desc` (allocated, aligned, offset,
@@ -580,6 +758,22 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
     pipeline(pm);
   else
     mlir::gmm::buildReferenceToLLVMPipeline(pm);
+  // The cuda pipeline compiles for the device's chip: one that gmm's
+  // kernels cannot run on is refused before instruction selection would
+  // stop the process on it.
+  GmmCudaDeviceInfo device;
+  if (options.cuda && gmmCudaAvailable() && gmmCudaGetDeviceInfo(0, device)) {
+    std::string chipError;
+    if (failed(mlir::gmm::verifyGPUChip(device.chip(),
+                                        [&](const llvm::Twine &message) {
+                                          chipError = message.str();
+                                          return failure();
+                                        })))
+      return makeError(llvm::formatv("cannot run @{0} on CUDA device 0 ({1}): "
+                                     "{2}",
+                                     name, device.name, chipError)
+                           .str());
+  }
   std::optional<std::string> firstError;
   LogicalResult lowered = success();
   {
@@ -618,6 +812,8 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
       static_cast<llvm::CodeGenOptLevel>(optLevel);
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
+  if (llvm::Error error = checkExternalSymbols(*clone, name))
+    return std::move(error);
   auto engine = ExecutionEngine::create(*clone, engineOptions);
   if (!engine)
     return makeError("JIT compilation of @" + name +
@@ -627,20 +823,10 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
   result->cuda = options.cuda;
   result->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
-    auto add = [&](llvm::StringRef name, auto *function) {
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
-                                 llvm::JITSymbolFlags::Exported};
-    };
-    add("memrefCopy", &copyMemRef);
-    // The allocation functions of the compiled code are the runner's, so
-    // that guarded calls can place its buffers in guarded memory too
-    // (definitions in the JIT's main library win over the process's).
-    add("malloc", &jitMalloc);
-    add("calloc", &jitCalloc);
-    add("aligned_alloc", &jitAlignedAlloc);
-    add("free", &jitFree);
-    add("__truncsfbf2", &jitTruncSFBF2);
-    add("__truncdfbf2", &jitTruncDFBF2);
+    for (const RunnerSymbol &symbol : getRunnerSymbols())
+      symbols[interner(symbol.name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+          llvm::JITSymbolFlags::Exported};
     return symbols;
   });
   return result;
@@ -651,11 +837,15 @@ std::vector<int64_t> denseDescriptor(const void *data,
   size_t rank = shape.size();
   std::vector<int64_t> desc(3 + 2 * rank, 0);
   desc[0] = desc[1] = reinterpret_cast<int64_t>(data);
+  // Row-major strides, a size of 0 counted as 1 so that they stay distinct.
+  // Only a tensor without elements can have strides past int64 (say
+  // [0, 2^40, 2^40]); nothing is read through them, and they saturate.
   int64_t stride = 1;
   for (size_t d = rank; d-- > 0;) {
     desc[3 + d] = shape[d];
     desc[3 + rank + d] = stride;
-    stride *= std::max<int64_t>(shape[d], 1);
+    if (__builtin_mul_overflow(stride, std::max<int64_t>(shape[d], 1), &stride))
+      stride = std::numeric_limits<int64_t>::max();
   }
   return desc;
 }
@@ -722,13 +912,27 @@ JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
     packed.push_back(&resultPointer);
   for (void *&pointer : argumentPointers)
     packed.push_back(&pointer);
-  auto start = std::chrono::steady_clock::now();
-  llvm::Error error =
-      engine->invokePacked("_mlir_ciface_" + signature.name, packed);
-  auto stop = std::chrono::steady_clock::now();
-  if (error)
+  // Global constructors (loading the GPU binary) run once, before the call.
+  engine->initialize();
+  auto entry = engine->lookupPacked("_mlir_ciface_" + signature.name);
+  if (!entry)
     return makeError("calling @" + signature.name +
-                     " failed: " + llvm::toString(std::move(error)));
+                     " failed: " + llvm::toString(entry.takeError()));
+  auto start = std::chrono::steady_clock::now();
+  std::optional<CallFailure> failure =
+      callCatchingFailures(*entry, packed.data());
+  auto stop = std::chrono::steady_clock::now();
+  if (failure && failure->bytes)
+    return makeError(
+        llvm::formatv("@{0} could not allocate {1} bytes ({2:F1} GiB; the "
+                      "machine has {3:F1} GiB of memory)",
+                      signature.name, failure->bytes, failure->bytes / kGiB,
+                      support::getPhysicalMemoryBytes() / kGiB)
+            .str());
+  if (failure)
+    return makeError(
+        "@" + signature.name + " aborted" +
+        (failure->message.empty() ? std::string() : ": " + failure->message));
   if (seconds)
     *seconds = std::chrono::duration<double>(stop - start).count();
   results.resize(resultWords);

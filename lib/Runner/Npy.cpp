@@ -12,6 +12,7 @@
 
 #include "gmm/Runner/Npy.h"
 
+#include "gmm/Support/InputFile.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -264,12 +265,14 @@ llvm::Expected<HostTensor> gmm::runner::parseNpy(StringRef contents,
 }
 
 llvm::Expected<HostTensor> gmm::runner::readNpy(StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
+  // A device (/dev/zero) is refused before it is read, and a pipe is read
+  // no further than memory goes.
+  support::InputFileError error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      support::readInputFile(path, support::getPhysicalMemoryBytes(), error);
   if (!buffer)
-    return makeError(path, "cannot read: " + buffer.getError().message());
-  return parseNpy((*buffer)->getBuffer(), path);
+    return makeError(path, "cannot read: " + error.reason);
+  return parseNpy(buffer->getBuffer(), path);
 }
 
 llvm::Expected<HostTensor> gmm::runner::readNpy(StringRef path, DType type) {

@@ -45,6 +45,7 @@ struct RecordedError {
   std::mutex mutex;
   bool present = false;
   std::string message;
+  std::string detail;
   unsigned suppressed = 0;
 };
 RecordedError &getRecordedError() {
@@ -123,9 +124,8 @@ void Reporter::fail(const std::string &message,
   }
   recorded.present = true;
   recorded.message = std::string(entry) + ": " + message;
+  recorded.detail = detail;
   recorded.suppressed = 0;
-  std::fputs(line.c_str(), stderr);
-  std::fflush(stderr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -500,7 +500,7 @@ GmmCudaErrorMode gmmCudaSetErrorMode(GmmCudaErrorMode mode) {
   return errorMode.exchange(mode);
 }
 
-bool gmmCudaTakeError(std::string *message) {
+bool gmmCudaTakeError(std::string *message, std::string *detail) {
   RecordedError &recorded = getRecordedError();
   std::lock_guard<std::mutex> lock(recorded.mutex);
   if (!recorded.present)
@@ -511,8 +511,11 @@ bool gmmCudaTakeError(std::string *message) {
       *message += " (and " + std::to_string(recorded.suppressed) +
                   " more error" + (recorded.suppressed == 1 ? "" : "s") + ")";
   }
+  if (detail)
+    *detail = recorded.detail;
   recorded.present = false;
   recorded.message.clear();
+  recorded.detail.clear();
   recorded.suppressed = 0;
   return true;
 }

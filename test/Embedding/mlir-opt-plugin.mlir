@@ -11,6 +11,14 @@
 // RUN:   | FileCheck %s --check-prefix=LLVM
 // RUN: not mlir-opt %s --load-pass-plugin=%gmm_plugin 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NODIALECT
+// gmm-opt contains gmm; its own plugin, which would register gmm twice, is
+// refused in one line, in every spelling of the options.
+// RUN: not gmm-opt %s --load-pass-plugin=%gmm_plugin 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OWN-PASS
+// RUN: not gmm-opt %s -load-pass-plugin %gmm_plugin 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OWN-PASS
+// RUN: not gmm-opt %s --load-dialect-plugin %gmm_plugin 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OWN-DIALECT
 
 // ROUNDTRIP-LABEL: func.func @moe
 // ROUNDTRIP:         gmm.ragged_dot %{{.*}}, %{{.*}}, %{{.*}} dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<8x3xf32>
@@ -38,3 +46,8 @@ func.func @moe(%tokens: tensor<8x4xf32>, %experts: tensor<2x4x3xf32>,
       : tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<8x3xf32>
   return %0 : tensor<8x3xf32>
 }
+
+// OWN-PASS: gmm-opt: error: --load-pass-plugin={{.*}}libGMMPlugin.so: this is gmm's own plugin, and gmm-opt already contains the gmm dialect and passes (the plugin is for mlir-opt and other MLIR tools){{$}}
+// OWN-PASS-NOT: {{.}}
+// OWN-DIALECT: gmm-opt: error: --load-dialect-plugin={{.*}}libGMMPlugin.so: this is gmm's own plugin, and gmm-opt already contains the gmm dialect and passes (the plugin is for mlir-opt and other MLIR tools){{$}}
+// OWN-DIALECT-NOT: {{.}}

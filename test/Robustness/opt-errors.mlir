@@ -13,10 +13,28 @@
 // OUTPUT: gmm-opt: error: cannot open output file '{{.*}}nodir/out.mlir': No such file or directory{{$}}
 // OUTPUT-NOT: {{.}}
 
+// Inputs that never end, or nest deeper than the parser's stack: refused
+// before they are read or parsed; nesting within the limit is parsed,
+// transformed and printed on a stack large enough for it.
+// RUN: not gmm-opt /dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: gmm-opt: error: cannot read input file '/dev/zero': not a regular file (a character device){{$}}
+// DEVICE-NOT: {{.}}
+// RUN: %python -c "print('func.func private @f() -> ' + 'tuple<' * 20000 + 'i32' + '>' * 20000)" > %t.deep.mlir
+// RUN: not gmm-opt %t.deep.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
+// DEEP: deep.mlir:1:60032: error: brackets nest more than 10000 deep; gmm-opt does not read deeper nesting{{$}}
+// DEEP-NOT: {{.}}
+// RUN: %python -c "print('\"t.a\"() ({\n' * 4900 + '\"t.b\"() : () -> ()\n' + '}) : () -> ()\n' * 4900)" > %t.regions.mlir
+// RUN: gmm-opt %t.regions.mlir --allow-unregistered-dialect --canonicalize --cse | FileCheck %s --check-prefix=REGIONS
+// REGIONS-COUNT-4900: "t.a"() ({
+// REGIONS: "t.b"() : () -> ()
+
 // Bad options: one line, with cl's suggestion folded in.
 // RUN: not gmm-opt %s --bogus 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: gmm-opt: error: Unknown command line argument '--bogus'. Did you mean '--{{.*}}'?{{$}}
 // UNKNOWN-NOT: {{.}}
+// RUN: not gmm-opt %s --mlir-print-debuginfo=maybe 2>&1 | FileCheck %s --check-prefix=BOOL
+// BOOL: gmm-opt: error: for the --mlir-print-debuginfo option: 'maybe' is invalid value for boolean argument! Try 0 or 1{{$}}
+// BOOL-NOT: {{.}}
 // RUN: not gmm-opt %s --gmm-tile=tile-m=x 2>&1 | FileCheck %s --check-prefix=PASS-VALUE
 // PASS-VALUE: gmm-opt: for the --tile-m option: 'x' value invalid for long argument!{{$}}
 // PASS-VALUE-NOT: {{.}}

@@ -63,7 +63,7 @@
 // RUN:   | FileCheck %s --check-prefix=HUGE
 // RUN: not gmm-runner %s -e dynamic --arg-shape=0:4294967296x4294967296 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=HUGE
-// HUGE: gmm-runner: error: argument 0 (tensor<?x?xf32>) with shape [{{[0-9]+}}, {{[0-9]+}}] does not fit in memory ({{.*}} GiB in all){{$}}
+// HUGE: gmm-runner: error: the arguments do not fit in memory: argument 0 (tensor<?x?xf32>) with shape [{{[0-9]+}}, {{[0-9]+}}] and the others take {{[0-9.]+}} GiB, and a run holds about 4 times that ({{[0-9.]+}} GiB), more than the machine's {{[0-9.]+}} GiB{{$}}
 // HUGE-NOT: {{.}}
 // RUN: not gmm-runner %s -e dynamic --arg-shape=0:99999999999999999999x1 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SIZE
@@ -139,6 +139,77 @@
 // NPY-SHORT: gmm-runner: error: argument 0 (tensor<4x2xf32>): {{.*}}short.npy: truncated data (shape [4, 2] of f32 needs 32 bytes, found 2){{$}}
 // NPY-SHORT-NOT: {{.}}
 
+// Inputs that never end, or nest deeper than the parser's stack: refused
+// before they are read or parsed.
+// RUN: not gmm-runner /dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: gmm-runner: error: cannot read input file '/dev/zero': not a regular file (a character device){{$}}
+// DEVICE-NOT: {{.}}
+// RUN: not gmm-runner %s -e ragged --input=0:/dev/urandom 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NPY-DEVICE
+// NPY-DEVICE: gmm-runner: error: argument 0 (tensor<4x2xf32>): /dev/urandom: cannot read: not a regular file (a character device){{$}}
+// NPY-DEVICE-NOT: {{.}}
+// RUN: %python -c "print('func.func private @f() -> ' + 'tuple<' * 20000 + 'i32' + '>' * 20000)" > %t.deep.mlir
+// RUN: not gmm-runner %t.deep.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
+// DEEP: deep.mlir:1:60032: error: brackets nest more than 10000 deep; gmm-runner does not read deeper nesting{{$}}
+// DEEP-NOT: {{.}}
+
+// Bad values of boolean options: one line (cl writes these to stderr
+// itself).
+// RUN: not gmm-runner %s --check=maybe 2>&1 | FileCheck %s --check-prefix=BOOL
+// BOOL: gmm-runner: error: for the --check option: 'maybe' is invalid value for boolean argument! Try 0 or 1{{$}}
+// BOOL-NOT: {{.}}
+
+// A call of a function that nothing defines: one line, before the JIT.
+// RUN: not gmm-runner %s -e undefined_call 2>&1 | FileCheck %s --check-prefix=UNDEFINED
+// UNDEFINED: gmm-runner: error: @undefined_call calls 'gmm_nowhere', which neither the module nor gmm-runner's process defines{{$}}
+// UNDEFINED-NOT: {{.}}
+
+// Memory that the compiled code cannot allocate (here 4 TB for the result
+// of KB-sized inputs) ends the call with one line, with every CPU pipeline
+// and with guard pages; nothing is written through a null pointer.
+// RUN: not gmm-runner %s -e dynamic_ragged --arg-shape=0:1000000x0 --arg-shape=1:4x0x1000000 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ALLOC
+// RUN: not gmm-runner %s -e dynamic_ragged --arg-shape=0:1000000x0 --arg-shape=1:4x0x1000000 --pipeline=reference 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ALLOC
+// RUN: not gmm-runner %s -e dynamic_ragged --arg-shape=0:1000000x0 --arg-shape=1:4x0x1000000 --guard-pages 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ALLOC
+// ALLOC: gmm-runner: error: @dynamic_ragged could not allocate {{[0-9]+}} bytes (3725.3 GiB; the machine has {{[0-9.]+}} GiB of memory){{$}}
+// ALLOC-NOT: {{.}}
+// The same sizes with a result that fits run.
+// RUN: gmm-runner %s -e dynamic_ragged --arg-shape=0:1000000x0 --arg-shape=1:4x0x1 --check \
+// RUN:   | FileCheck %s --check-prefix=ALLOC-FITS
+// ALLOC-FITS: check: PASS (1000000 elements, max abs error 0,
+
+// Dynamic sizes that contradict each other where gmm-runner cannot see them
+// before the call (two ragged dots; an operand that another op produced):
+// the compiled code checks them (gmm-check-sizes) and the call ends with
+// one line naming the op and the sizes, with every CPU pipeline.
+// RUN: not gmm-runner %s -e two_dots --arg-shape=0:8x4 --arg-shape=1:2x4x3 --arg-shape=2:2x5x3 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SIZES-TWO
+// RUN: not gmm-runner %s -e two_dots --arg-shape=0:8x4 --arg-shape=1:2x4x3 --arg-shape=2:2x5x3 --pipeline=reference 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SIZES-TWO
+// SIZES-TWO: gmm-runner: error: @two_dots aborted: gmm.ragged_dot at {{.*}}runner-errors.mlir:[[@LINE+105]]:8: lhs contracting dimension 1 and rhs contracting dimension 1 differ{{$}}
+// SIZES-TWO-NOT: {{.}}
+// RUN: not gmm-runner %s -e through_op --arg-shape=0:4x8 --arg-shape=1:2x5x3 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SIZES-THROUGH
+// SIZES-THROUGH: gmm-runner: error: @through_op aborted: gmm.ragged_dot at {{.*}}: lhs contracting dimension 1 and rhs contracting dimension 1 differ{{$}}
+// SIZES-THROUGH-NOT: {{.}}
+// Sizes that agree run.
+// RUN: gmm-runner %s -e two_dots --arg-shape=0:8x4 --arg-shape=1:2x4x3 --arg-shape=2:2x4x5 --print \
+// RUN:   | FileCheck %s --check-prefix=SIZES-OK
+// SIZES-OK: result 0: tensor<8x3xf32>
+// SIZES-OK: result 1: tensor<8x5xf32>
+
+// Zero-element tensors whose other dimensions are huge: no stride
+// arithmetic overflows, and they print as numpy prints them.
+// RUN: gmm-runner %s -e dynamic3 --arg-shape=0:1099511627776x1099511627776x0 --print \
+// RUN:   | FileCheck %s --check-prefix=EMPTY-HUGE
+// RUN: gmm-runner %s -e dynamic3 --arg-shape=0:0x1099511627776x1099511627776 --print \
+// RUN:   | FileCheck %s --check-prefix=EMPTY-HUGE
+// EMPTY-HUGE: result 0: tensor<{{.*}}xf32>
+// EMPTY-HUGE-NEXT: []{{$}}
+// EMPTY-HUGE-NOT: {{.}}
+
 func.func @ragged(%lhs: tensor<4x2xf32>, %rhs: tensor<2x2x3xf32>,
                   %group_sizes: tensor<2xi32>) -> tensor<4x3xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %group_sizes
@@ -190,3 +261,66 @@ func.func @dynamic(%a: tensor<?x?xf32>) -> tensor<?x?xf32> {
 }
 
 func.func private @decl(%a: tensor<4xf32>) -> tensor<4xf32>
+
+func.func private @gmm_nowhere(f32) -> f32
+
+func.func @undefined_call(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %a[%c0] : tensor<4xf32>
+  %y = func.call @gmm_nowhere(%x) : (f32) -> f32
+  %r = tensor.insert %y into %a[%c0] : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+func.func @dynamic_ragged(%lhs: tensor<?x?xf32>, %rhs: tensor<4x?x?xf32>,
+                          %group_sizes: tensor<4xi32>) -> tensor<?x?xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %group_sizes
+      dimension_numbers = <lhs_contracting_dimensions = [1],
+                           rhs_contracting_dimensions = [1],
+                           lhs_ragged_dimensions = [0],
+                           rhs_group_dimensions = [0]>
+      : tensor<?x?xf32>, tensor<4x?x?xf32>, tensor<4xi32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+func.func @two_dots(%lhs: tensor<?x?xf32>, %rhs1: tensor<2x?x?xf32>,
+                    %rhs2: tensor<2x?x?xf32>)
+    -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %gs = arith.constant dense<[3, 5]> : tensor<2xi32>
+  %0 = gmm.ragged_dot %lhs, %rhs1, %gs
+      dimension_numbers = <lhs_contracting_dimensions = [1],
+                           rhs_contracting_dimensions = [1],
+                           lhs_ragged_dimensions = [0],
+                           rhs_group_dimensions = [0]>
+      : tensor<?x?xf32>, tensor<2x?x?xf32>, tensor<2xi32> -> tensor<?x?xf32>
+  %1 = gmm.ragged_dot %lhs, %rhs2, %gs
+      dimension_numbers = <lhs_contracting_dimensions = [1],
+                           rhs_contracting_dimensions = [1],
+                           lhs_ragged_dimensions = [0],
+                           rhs_group_dimensions = [0]>
+      : tensor<?x?xf32>, tensor<2x?x?xf32>, tensor<2xi32> -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+func.func @through_op(%lhs_t: tensor<?x?xf32>, %rhs: tensor<2x?x?xf32>)
+    -> tensor<?x?xf32> {
+  %gs = arith.constant dense<[3, 5]> : tensor<2xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %k = tensor.dim %lhs_t, %c0 : tensor<?x?xf32>
+  %m = tensor.dim %lhs_t, %c1 : tensor<?x?xf32>
+  %empty = tensor.empty(%m, %k) : tensor<?x?xf32>
+  %lhs = linalg.transpose ins(%lhs_t : tensor<?x?xf32>)
+      outs(%empty : tensor<?x?xf32>) permutation = [1, 0]
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs
+      dimension_numbers = <lhs_contracting_dimensions = [1],
+                           rhs_contracting_dimensions = [1],
+                           lhs_ragged_dimensions = [0],
+                           rhs_group_dimensions = [0]>
+      : tensor<?x?xf32>, tensor<2x?x?xf32>, tensor<2xi32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+func.func @dynamic3(%a: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  return %a : tensor<?x?x?xf32>
+}

@@ -5,6 +5,7 @@
 // PTX line; the corrected program runs and prints its result.
 
 // REQUIRES: gmm-sim
+// UNSUPPORTED: sanitizer
 // RUN: mlir-opt %s --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_80 cubin-features=+ptx80" -o %t.mlir
 // RUN: env GMM_CUDA_DRIVER_LIBRARY=%gmm_cuda_sim mlir-runner %t.mlir -e out_of_bounds --entry-point-result=void \
 // RUN:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils 2>&1 | FileCheck %s --check-prefix=OOB

@@ -12,9 +12,17 @@
 // "<unknown>:0: error:". Diagnostics in the input are MLIR's, as in
 // mlir-opt, so -verify-diagnostics works unchanged.
 //
+// Its input is read as gmm's other tools read theirs (gmm/Support/
+// InputFile.h): devices such as /dev/zero and inputs over 1 GiB are refused,
+// brackets nested more than 10000 deep are refused before MLIR's parser
+// recurses into them, and the work runs on a large stack. gmm's own plugin,
+// which would register gmm a second time, is refused by name.
+//
 //===----------------------------------------------------------------------===//
 
 #include "gmm/InitGMM.h"
+#include "gmm/Support/CommandLine.h"
+#include "gmm/Support/InputFile.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -23,6 +31,8 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Tools/Plugins/DialectPlugin.h"
+#include "mlir/Tools/Plugins/PassPlugin.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -34,40 +44,68 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace cl = llvm::cl;
 
 namespace {
 
-/// Parses the command line that MLIR's options were registered for; on an
-/// error prints one line and returns false.
-bool parseCommandLine(int argc, char **argv, llvm::StringRef helpHeader) {
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  if (cl::ParseCommandLineOptions(argc, argv, helpHeader, &errorStream))
-    return true;
-  // cl writes lines "gmm-opt: <what>"; the first says what is wrong, a
-  // second may suggest an option ("Did you mean '--foo'?").
-  llvm::StringRef tool = llvm::sys::path::filename(argv[0]);
-  llvm::SmallVector<llvm::StringRef> lines;
-  llvm::StringRef(errors).trim().split(lines, '\n');
-  std::string line;
-  for (llvm::StringRef part : lines) {
-    part = part.trim();
-    part.consume_front(tool);
-    part.consume_front(":");
-    part = part.trim();
-    // "Try: 'path/to/gmm-opt --help'" is noise in one line.
-    size_t tryAt = part.find("  Try: '");
-    if (tryAt != llvm::StringRef::npos)
-      part = part.take_front(tryAt);
-    if (part.empty() || llvm::StringRef(line).contains(part))
-      continue;
-    line += (line.empty() ? "" : " ") + part.str();
+/// The value of `--NAME=VALUE`, `-NAME=VALUE` or `--NAME VALUE` at argv[i]
+/// (advancing `i` past a separate value), or std::nullopt.
+std::optional<llvm::StringRef> optionValue(int argc, char **argv, int &i,
+                                           llvm::StringRef name) {
+  llvm::StringRef arg = argv[i];
+  if (!arg.consume_front("-"))
+    return std::nullopt;
+  arg.consume_front("-");
+  if (!arg.consume_front(name))
+    return std::nullopt;
+  if (arg.consume_front("="))
+    return arg;
+  if (!arg.empty() || i + 1 >= argc)
+    return std::nullopt;
+  return llvm::StringRef(argv[++i]);
+}
+
+/// The name that the pass or dialect plugin at `path` gives itself, or ""
+/// when it does not load (MLIR reports that later).
+template <typename Plugin> std::string getPluginName(llvm::StringRef path) {
+  llvm::Expected<Plugin> plugin = Plugin::load(path.str());
+  if (!plugin) {
+    llvm::consumeError(plugin.takeError());
+    return "";
   }
-  llvm::errs() << tool << ": error: " << line << "\n";
-  return false;
+  return plugin->getPluginName().str();
+}
+
+/// gmm-opt contains gmm; its plugin would register the dialect and the passes
+/// a second time, which MLIR treats as a fatal error while it parses the
+/// command line. Finds `--load-pass-plugin` or `--load-dialect-plugin` naming
+/// gmm's plugin and prints one line; returns false then. Other plugins, and
+/// files that are no plugin, are left to MLIR.
+bool refuseOwnPlugin(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (llvm::StringRef(argv[i]) == "--")
+      break;
+    llvm::StringRef option = "load-pass-plugin";
+    std::optional<llvm::StringRef> path = optionValue(argc, argv, i, option);
+    std::string name;
+    if (path)
+      name = getPluginName<mlir::PassPlugin>(*path);
+    else if ((path =
+                  optionValue(argc, argv, i, option = "load-dialect-plugin")))
+      name = getPluginName<mlir::DialectPlugin>(*path);
+    if (name != "GMM" && name != "GMMPasses")
+      continue;
+    llvm::errs() << llvm::sys::path::filename(argv[0]) << ": error: --"
+                 << option << "=" << *path
+                 << ": this is gmm's own plugin, and gmm-opt already contains "
+                    "the gmm dialect and passes (the plugin is for mlir-opt "
+                    "and other MLIR tools)\n";
+    return false;
+  }
+  return true;
 }
 
 /// mlir::parseCLIOptions() defines these two; gmm-opt parses the command
@@ -90,9 +128,11 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::gmm::registerGMMDialects(registry);
 
+  if (!refuseOwnPlugin(argc, argv))
+    return 1;
   std::string helpHeader = mlir::registerCLIOptions(
       "gmm optimizer driver: ragged dot for MLIR\n", registry);
-  if (!parseCommandLine(argc, argv, helpHeader))
+  if (!gmm::support::parseToolCommandLine(argc, argv, helpHeader))
     return 1;
 
   mlir::MlirOptMainConfig config =
@@ -129,22 +169,36 @@ int main(int argc, char **argv) {
     return pipelineConfig.setupPassPipeline(pm);
   });
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      mlir::openInputFile(inputFilename, &errorMessage);
+  gmm::support::InputFileError inputError;
+  std::unique_ptr<llvm::MemoryBuffer> file = gmm::support::readInputFile(
+      inputFilename, gmm::support::kDefaultInputLimit, inputError);
   if (!file) {
-    llvm::errs() << "gmm-opt: error: " << errorMessage << "\n";
+    llvm::errs() << "gmm-opt: error: "
+                 << gmm::support::describeInputFileError(inputFilename,
+                                                         inputError)
+                 << "\n";
     return 1;
   }
+  if (std::optional<size_t> at = gmm::support::findExcessiveNesting(
+          file->getBuffer(), gmm::support::kDefaultNestingLimit)) {
+    llvm::errs() << gmm::support::describeExcessiveNesting(
+                        *file, *at, gmm::support::kDefaultNestingLimit,
+                        "gmm-opt")
+                 << "\n";
+    return 1;
+  }
+  std::string errorMessage;
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &errorMessage);
   if (!output) {
     llvm::errs() << "gmm-opt: error: " << errorMessage << "\n";
     return 1;
   }
-  if (mlir::failed(
-          mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
-    return 1;
-  output->keep();
-  return 0;
+  return gmm::support::runOnLargeStack([&] {
+    if (mlir::failed(
+            mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
+      return 1;
+    output->keep();
+    return 0;
+  });
 }

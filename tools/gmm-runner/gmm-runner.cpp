@@ -23,6 +23,8 @@
 #include "gmm/Runner/Npy.h"
 #include "gmm/Runner/RaggedDotCheck.h"
 #include "gmm/Runtime/CudaRuntime.h"
+#include "gmm/Support/CommandLine.h"
+#include "gmm/Support/InputFile.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -50,6 +52,9 @@
 
 using namespace mlir;
 using namespace ::gmm::runner;
+namespace support = ::gmm::support;
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
 namespace cl = llvm::cl;
 using llvm::StringRef;
 
@@ -561,26 +566,35 @@ llvm::Error Runner::resolveShapes() {
                          .str());
   }
 
-  // Refuse sizes that cannot be allocated rather than dying in the attempt.
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-  double memory = pages > 0 && pageSize > 0
-                      ? static_cast<double>(pages) * pageSize
-                      : std::numeric_limits<double>::infinity();
-  double total = 0;
+  // Refuse sizes that cannot be held rather than dying in the attempt. A run
+  // holds each argument about four times over (the generated or read
+  // tensor, the copy the compiled code is called with, and results of
+  // about the same size, read back and, with --check, computed again by the
+  // reference), which is what peak memory shows.
+  constexpr int kCopiesHeld = 4;
+  double memory = static_cast<double>(support::getPhysicalMemoryBytes());
+  double total = 0, largest = -1;
+  size_t largestIndex = 0;
   for (size_t i = 0; i < numArgs; ++i) {
-    const TensorSpec &spec = signature.arguments[i];
-    double bytes = static_cast<double>(getByteWidth(spec.type));
+    double bytes =
+        static_cast<double>(getByteWidth(signature.arguments[i].type));
     for (int64_t size : *shapes[i])
       bytes *= static_cast<double>(size);
     total += bytes;
-    if (total > memory)
-      return makeError(llvm::formatv("{0} with shape {1} does not fit in "
-                                     "memory ({2:F1} GiB in all)",
-                                     describeSpec(spec, i),
-                                     formatShape(*shapes[i]),
-                                     total / (1024.0 * 1024 * 1024))
-                           .str());
+    if (bytes > largest)
+      largest = bytes, largestIndex = i;
   }
+  if (numArgs && kCopiesHeld * total > memory)
+    return makeError(
+        llvm::formatv(
+            "the arguments do not fit in memory: {0} with shape "
+            "{1} and the others take {2:F1} GiB, and a run holds "
+            "about {3} times that ({4:F1} GiB), more than the "
+            "machine's {5:F1} GiB",
+            describeSpec(signature.arguments[largestIndex], largestIndex),
+            formatShape(*shapes[largestIndex]), total / kGiB, kCopiesHeld,
+            kCopiesHeld * total / kGiB, memory / kGiB)
+            .str());
   return llvm::Error::success();
 }
 
@@ -809,8 +823,6 @@ bool parseCommandLine(int argc, char **argv) {
   mlir::registerPassManagerCLOptions();
   cl::HideUnrelatedOptions(runnerCategory);
 
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
   const char *overview =
       "gmm-runner: JIT-runs a function of a .mlir file on the CPU\n\n"
       "Lowers the entry function with a pipeline, JIT-compiles it with MLIR's\n"
@@ -823,22 +835,22 @@ bool parseCommandLine(int argc, char **argv) {
       "Example:\n"
       "  gmm-runner examples/moe_forward.mlir --seed=1 "
       "--group-sizes=skewed --check --repeat=5\n";
-  if (cl::ParseCommandLineOptions(argc, argv, overview, &errorStream))
-    return true;
-  // cl writes "gmm-runner: <what>" lines; keep the first, with our prefix.
-  StringRef first = StringRef(errors).trim().split('\n').first;
-  first.consume_front(llvm::sys::path::filename(argv[0]));
-  first.consume_front(":");
-  reportError(first.trim());
-  return false;
+  return support::parseToolCommandLine(argc, argv, overview);
 }
 
 } // namespace
+
+/// Everything after the command line, on the stack of runOnLargeStack().
+int runAfterCommandLine();
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   if (!parseCommandLine(argc, argv))
     return 1;
+  return support::runOnLargeStack(runAfterCommandLine);
+}
+
+int runAfterCommandLine() {
   if (deviceOption != "gpu" && deviceOption != "sim")
     return reportError("unknown --device=" + deviceOption +
                        " (expected gpu or sim)");
@@ -901,11 +913,19 @@ int main(int argc, char **argv) {
           " (expected uniform, skewed or a comma-separated list of sizes)");
   }
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      mlir::openInputFile(inputFilename, &errorMessage);
+  support::InputFileError inputError;
+  std::unique_ptr<llvm::MemoryBuffer> file = support::readInputFile(
+      inputFilename, support::kDefaultInputLimit, inputError);
   if (!file)
-    return reportError(errorMessage);
+    return reportError(
+        support::describeInputFileError(inputFilename, inputError));
+  if (std::optional<size_t> at = support::findExcessiveNesting(
+          file->getBuffer(), support::kDefaultNestingLimit)) {
+    llvm::errs() << support::describeExcessiveNesting(
+                        *file, *at, support::kDefaultNestingLimit, "gmm-runner")
+                 << "\n";
+    return 1;
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);

@@ -35,12 +35,13 @@
 //    a program like mlir-runner exits normally, as with MLIR's wrappers.
 //  - GmmCudaErrorMode::Abort (GMM_CUDA_RUNTIME_ON_ERROR=abort in the
 //    environment): print the same line and abort().
-//  - GmmCudaErrorMode::Record: print the first error's line, keep it for
-//    gmmCudaTakeError(), count (and do not print) later ones until it is
-//    taken, and return: handle-returning functions return nullptr, the others
-//    do nothing more. Compiled code then carries on with null handles, so a
-//    caller must treat every result of such a run as garbage; it is meant for
-//    tools that want to fail one run and continue (e.g. a test harness).
+//  - GmmCudaErrorMode::Record: print nothing; keep the first error's line
+//    (and its detail, such as a JIT log) for gmmCudaTakeError(), count later
+//    ones until it is taken, and return: handle-returning functions return
+//    nullptr, the others do nothing more. Compiled code then carries on with
+//    null handles, so a caller must treat every result of such a run as
+//    garbage and report the error it takes in its own words; it is meant for
+//    tools that fail one run with one line and continue (gmm-runner, tests).
 //
 // Conventions that differ from (or are unspecified by) MLIR's reference
 // wrappers, and are relied on by gmm's tools:
@@ -131,8 +132,11 @@ gmmCudaSetErrorMode(GmmCudaErrorMode mode);
 
 /// In Record mode: returns true and sets `message` (when not null) to the
 /// first error recorded since the last call (with the number of later errors
-/// appended), and forgets it; returns false when there was none.
-GMM_CUDA_RUNTIME_EXPORT bool gmmCudaTakeError(std::string *message = nullptr);
+/// appended) and `detail` (when not null) to the lines that Print mode would
+/// print after it (a JIT log; usually empty), and forgets it; returns false
+/// when there was none.
+GMM_CUDA_RUNTIME_EXPORT bool gmmCudaTakeError(std::string *message = nullptr,
+                                              std::string *detail = nullptr);
 
 /// On gmm's simulated GPU: forgets the error of a failed launch (a finding
 /// of its checks), so that the next launches run; returns true. A real GPU's

@@ -429,6 +429,80 @@ RaggedDotMode RaggedDotOp::getMode() {
   return modeOf(getDimensionNumbers(), getLhsRaggedDimension());
 }
 
+SmallVector<RaggedDotSizeAgreement> RaggedDotOp::getSizeAgreements() {
+  RaggedDotDimensionNumbersAttr dims = getDimensionNumbers();
+  Value lhs = getLhs(), rhs = getRhs(), groupSizes = getGroupSizes();
+  int64_t lhsRank = cast<ShapedType>(lhs.getType()).getRank();
+  int64_t rhsRank = cast<ShapedType>(rhs.getType()).getRank();
+  int64_t groupSizesRank = cast<ShapedType>(groupSizes.getType()).getRank();
+  auto dimName = [](StringRef operand, StringRef kind, int64_t dim) {
+    return (operand + " " + kind + (kind.empty() ? "" : " ") + "dimension " +
+            Twine(dim))
+        .str();
+  };
+  SmallVector<RaggedDotSizeAgreement> agreements;
+  auto agree = [&](Value value, int64_t dim, Value other, int64_t otherDim,
+                   std::string first, std::string second) {
+    agreements.push_back(
+        {value, dim, other, otherDim, first + " and " + second});
+  };
+  for (auto [lhsDim, rhsDim] : llvm::zip_equal(dims.getLhsBatchingDimensions(),
+                                               dims.getRhsBatchingDimensions()))
+    agree(lhs, lhsDim, rhs, rhsDim, dimName("lhs", "batching", lhsDim),
+          dimName("rhs", "batching", rhsDim));
+  for (auto [lhsDim, rhsDim] :
+       llvm::zip_equal(dims.getLhsContractingDimensions(),
+                       dims.getRhsContractingDimensions()))
+    agree(lhs, lhsDim, rhs, rhsDim, dimName("lhs", "contracting", lhsDim),
+          dimName("rhs", "contracting", rhsDim));
+  // group_sizes of shape [prefix..., g]: its prefix indexes lhs dimensions.
+  if (groupSizesRank > 1)
+    for (auto [index, lhsDim] : llvm::enumerate(getGroupSizesPrefixDims(dims)))
+      agree(groupSizes, index, lhs, lhsDim, dimName("group_sizes", "", index),
+            dimName("lhs", "", lhsDim));
+  int64_t groupsDim = groupSizesRank - 1;
+  std::optional<int64_t> rhsGroup = getRhsGroupDimension();
+  if (rhsGroup && !getGroupOffset())
+    agree(rhs, *rhsGroup, groupSizes, groupsDim,
+          dimName("rhs", "group", *rhsGroup),
+          "the number of groups in group_sizes");
+
+  // The result's dimensions, from the result type (its static sizes) and
+  // from init (all of them).
+  auto resultType = cast<ShapedType>(getResult().getType());
+  Value init = getInit();
+  for (auto [d, source] : llvm::enumerate(getResultDimSources(
+           dims, lhsRank, rhsRank, static_cast<bool>(getGroupOffset())))) {
+    Value value;
+    int64_t dim = 0;
+    std::string name;
+    switch (source.kind) {
+    case ResultDimSource::Groups:
+      value = groupSizes, dim = groupsDim;
+      name = "the number of groups in group_sizes";
+      break;
+    case ResultDimSource::LocalGroups:
+      continue;
+    case ResultDimSource::Batch:
+    case ResultDimSource::Lhs:
+      value = lhs, dim = source.dim;
+      name = dimName("lhs", "", source.dim);
+      break;
+    case ResultDimSource::Rhs:
+      value = rhs, dim = source.dim;
+      name = dimName("rhs", "", source.dim);
+      break;
+    }
+    int64_t size = resultType.getDimSize(d);
+    if (!ShapedType::isDynamic(size))
+      agree(value, dim, Value(), size, name,
+            "result dimension " + std::to_string(d));
+    if (init)
+      agree(value, dim, init, d, name, dimName("init", "", d));
+  }
+  return agreements;
+}
+
 int64_t RaggedDotOp::getLhsRaggedDimension() {
   return getDimensionNumbers().getLhsRaggedDimensions().front();
 }

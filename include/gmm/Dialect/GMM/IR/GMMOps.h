@@ -11,6 +11,9 @@
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+
+#include <string>
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
@@ -40,6 +43,22 @@ llvm::StringRef describeRaggedDotMode(RaggedDotMode mode);
 /// lhs ragged dimension.
 llvm::SmallVector<int64_t>
 getGroupSizesPrefixDims(RaggedDotDimensionNumbersAttr dims);
+
+/// Two sizes that must be equal for a gmm.ragged_dot to be defined: one
+/// dimension of an operand and either a dimension of another operand or a
+/// static size of the result type. The verifier rejects the pairs it can
+/// decide from the types; gmm-check-sizes checks the others at run time.
+struct RaggedDotSizeAgreement {
+  /// The operand and dimension of the first size.
+  Value value;
+  int64_t dim;
+  /// The operand and dimension of the second size; when `other` is null,
+  /// `otherDim` is a static size of the result type.
+  Value other;
+  int64_t otherDim;
+  /// "lhs contracting dimension 1 and rhs contracting dimension 1".
+  std::string description;
+};
 
 } // namespace gmm
 } // namespace mlir

@@ -130,6 +130,10 @@ def GMM_RaggedDotOp : GMM_Op<"ragged_dot", [
   let extraClassDeclaration = [{
     /// The mode picked by the position of the ragged lhs dimension.
     RaggedDotMode getMode();
+    /// Every pair of sizes that must agree (operands with each other, with
+    /// init and with the static sizes of the result type), for a verified
+    /// op, including pairs that are both static.
+    llvm::SmallVector<RaggedDotSizeAgreement> getSizeAgreements();
     /// The single lhs ragged dimension (the verifier guarantees one).
     int64_t getLhsRaggedDimension();
     /// The rhs group dimension, present in mode 1 only.

@@ -9,6 +9,36 @@
 
 include "mlir/Pass/PassBase.td"
 
+def GMMCheckSizes : Pass<"gmm-check-sizes"> {
+  let summary = "Check at run time that the dynamic sizes of each gmm.ragged_dot agree";
+  let description = [{
+    A `gmm.ragged_dot` is defined only when the sizes its dimension numbers
+    pair up agree: lhs and rhs batching and contracting dimensions, the rhs
+    group dimension and the number of groups (without `group_offset`), the
+    prefix of a batched `group_sizes` and the lhs dimensions it indexes, and
+    each result dimension (as `init` gives it, or as the result type fixes
+    it) and the operand dimension it comes from. The verifier rejects the
+    pairs that the types decide; the rest, where a size is dynamic, are only
+    known when the program runs, and compiled code that trusted them would
+    read out of bounds or compute garbage.
+
+    This pass puts a `cf.assert` before each ragged dot for each such pair:
+    `tensor.dim` of both sizes (or the static one as a constant), an
+    `arith.cmpi eq`, and a message naming the op's location and both
+    dimensions, e.g. `gmm.ragged_dot at "moe.mlir":8:10: lhs contracting
+    dimension 1 and rhs contracting dimension 1 differ`. Pairs that are both
+    static add nothing, so programs with static shapes are unchanged. gmm's
+    pipelines run it first; lowered by `convert-cf-to-llvm`, a failed check
+    prints the message and aborts (gmm-runner turns that into its one-line
+    error and exit code 1).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def GMMNormalize : Pass<"gmm-normalize"> {
   let summary = "Bring gmm.ragged_dot into the normalized layouts that gmm-tile accepts";
   let description = [{

@@ -1,0 +1,114 @@
+//===- CommandLine.cpp - One-line command-line errors ---------------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Support/CommandLine.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <unistd.h>
+
+using llvm::StringRef;
+
+namespace {
+
+/// Sends what is written to standard error (file descriptor 2) to a
+/// temporary file while it lives; take() restores standard error and
+/// returns what was written.
+class StderrCapture {
+public:
+  StderrCapture() {
+    llvm::errs().flush();
+    std::fflush(stderr);
+    file = std::tmpfile();
+    saved = file ? ::dup(STDERR_FILENO) : -1;
+    if (saved < 0 || ::dup2(::fileno(file), STDERR_FILENO) < 0)
+      restore();
+  }
+  ~StderrCapture() { restore(); }
+
+  std::string take() {
+    llvm::errs().flush();
+    std::fflush(stderr);
+    std::string text;
+    if (file && saved >= 0) {
+      std::rewind(file);
+      char chunk[4096];
+      size_t got;
+      while ((got = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
+        text.append(chunk, got);
+    }
+    restore();
+    return text;
+  }
+
+private:
+  void restore() {
+    if (saved >= 0) {
+      ::dup2(saved, STDERR_FILENO);
+      ::close(saved);
+      saved = -1;
+    }
+    if (file) {
+      std::fclose(file);
+      file = nullptr;
+    }
+  }
+
+  std::FILE *file = nullptr;
+  int saved = -1;
+};
+
+} // namespace
+
+std::string gmm::support::joinCommandLineErrors(StringRef errors,
+                                                StringRef tool) {
+  llvm::SmallVector<StringRef> lines;
+  errors.trim().split(lines, '\n');
+  std::string line;
+  for (StringRef part : lines) {
+    part = part.trim();
+    part.consume_front(tool);
+    part.consume_front(":");
+    part = part.trim();
+    // "Try: 'path/to/TOOL --help'" is noise in one line.
+    size_t tryAt = part.find("Try: '");
+    if (tryAt != StringRef::npos)
+      part = part.take_front(tryAt).rtrim();
+    if (part.empty() || StringRef(line).contains(part))
+      continue;
+    line += (line.empty() ? "" : " ") + part.str();
+  }
+  return line;
+}
+
+bool gmm::support::parseToolCommandLine(int argc, char **argv,
+                                        StringRef overview) {
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  bool parsed;
+  std::string direct;
+  {
+    StderrCapture capture;
+    parsed =
+        llvm::cl::ParseCommandLineOptions(argc, argv, overview, &errorStream);
+    direct = capture.take();
+  }
+  StringRef tool = llvm::sys::path::filename(argv[0]);
+  if (parsed) {
+    // Warnings of a successful parse (a deprecated option) pass through.
+    llvm::errs() << direct;
+    return true;
+  }
+  std::string line = joinCommandLineErrors(direct + errors, tool);
+  if (line.empty())
+    line = "invalid command line";
+  llvm::errs() << tool << ": error: " << line << "\n";
+  return false;
+}
