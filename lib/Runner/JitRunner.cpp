@@ -19,6 +19,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
@@ -136,6 +137,30 @@ thread_local std::jmp_buf *callFailureTarget = nullptr;
 thread_local CallFailure *callFailure = nullptr;
 thread_local std::string *callOutput = nullptr;
 
+/// Releases what allocateForCode() returned.
+void releaseForCode(void *pointer) {
+  if (!releaseGuarded(pointer))
+    std::free(pointer);
+}
+
+/// The buffers that the compiled code allocated during the call in progress
+/// (on any thread) and has not freed, so that a call that ends early
+/// releases them; null outside callCatchingFailures().
+std::mutex liveAllocationsMutex;
+llvm::DenseSet<void *> *liveAllocations = nullptr;
+
+void trackAllocation(void *pointer) {
+  std::lock_guard<std::mutex> lock(liveAllocationsMutex);
+  if (liveAllocations && pointer)
+    liveAllocations->insert(pointer);
+}
+
+void untrackAllocation(void *pointer) {
+  std::lock_guard<std::mutex> lock(liveAllocationsMutex);
+  if (liveAllocations)
+    liveAllocations->erase(pointer);
+}
+
 /// Whether this thread may end the call in progress: it made the call and
 /// is outside an OpenMP parallel region (no C++ frame lies between the call
 /// and here, and no other thread waits on this one).
@@ -213,6 +238,11 @@ std::optional<CallFailure> callCatchingFailures(void (*entry)(void **),
   std::jmp_buf *outerTarget = callFailureTarget;
   CallFailure *outerFailure = callFailure;
   std::string *outerOutput = callOutput;
+  llvm::DenseSet<void *> live;
+  {
+    std::lock_guard<std::mutex> lock(liveAllocationsMutex);
+    liveAllocations = &live;
+  }
   callFailureTarget = &target;
   callFailure = &failure;
   callOutput = &output;
@@ -222,8 +252,16 @@ std::optional<CallFailure> callCatchingFailures(void (*entry)(void **),
   callFailureTarget = outerTarget;
   callFailure = outerFailure;
   callOutput = outerOutput;
-  if (ended)
+  {
+    std::lock_guard<std::mutex> lock(liveAllocationsMutex);
+    liveAllocations = nullptr;
+  }
+  if (ended) {
+    // What the code allocated and would have freed or returned.
+    for (void *pointer : live)
+      releaseForCode(pointer);
     return failure;
+  }
   // What the code printed, now that it returned.
   std::fputs(output.c_str(), stdout);
   return std::nullopt;
@@ -243,7 +281,10 @@ void *allocateForCode(size_t bytes, GuardPages mode, PlainAllocator plain) {
                  ? plain()
                  : allocateGuarded(bytes, mode,
                                    "a buffer allocated by the compiled code");
-  return result || !bytes ? result : failAllocation(bytes);
+  if (!result && bytes)
+    failAllocation(bytes);
+  trackAllocation(result);
+  return result;
 }
 
 GuardPages activeMode() {
@@ -274,8 +315,8 @@ void *jitAlignedAlloc(size_t alignment, size_t size) {
 }
 
 void jitFree(void *pointer) {
-  if (!releaseGuarded(pointer))
-    std::free(pointer);
+  untrackAllocation(pointer);
+  releaseForCode(pointer);
 }
 
 /// The bf16 truncations that LLVM lowers fptrunc to bf16 to on x86 (compiler-

@@ -227,6 +227,41 @@ llvm::Error checkRaggedDotShapes(const RaggedDotBinding &binding,
   return llvm::Error::success();
 }
 
+/// Compares `got` with `expected` within `outcome.tolerance` and fills in
+/// the comparison, the verdict and the line "LABEL: PASS (...)" or
+/// "LABEL: FAIL (...)".
+static void judge(StringRef label, const reference::Tensor &gotValues,
+                  const reference::Tensor &expected, CheckOutcome &outcome) {
+  std::string tolerance = llvm::formatv("tolerance atol={0} rtol={1}",
+                                        formatNumber(outcome.tolerance.atol),
+                                        formatNumber(outcome.tolerance.rtol))
+                              .str();
+  outcome.comparison =
+      reference::compare(gotValues, expected, outcome.tolerance);
+  const reference::Comparison &cmp = outcome.comparison;
+  outcome.passed = cmp.mismatches == 0;
+  if (outcome.passed) {
+    outcome.line =
+        llvm::formatv("{0}: PASS ({1} elements, max abs error {2}, {3})", label,
+                      outcome.numElements, formatNumber(cmp.maxAbsError),
+                      tolerance)
+            .str();
+    return;
+  }
+  int64_t first = cmp.firstMismatch;
+  std::string where = "at " + formatIndex(gotValues.shape, first);
+  if (first >= 0 && static_cast<size_t>(first) < gotValues.data.size() &&
+      static_cast<size_t>(first) < expected.data.size())
+    where += ": got " + formatValue(gotValues.data[first]) + ", expected " +
+             formatValue(expected.data[first]);
+  outcome.line =
+      llvm::formatv("{0}: FAIL ({1} of {2} elements differ, first {3}; max "
+                    "abs error {4}, {5})",
+                    label, cmp.mismatches, outcome.numElements, where,
+                    formatNumber(cmp.maxAbsError), tolerance)
+          .str();
+}
+
 llvm::Expected<CheckOutcome>
 checkAgainstReference(const RaggedDotBinding &binding,
                       llvm::ArrayRef<HostTensor> arguments,
@@ -287,10 +322,6 @@ checkAgainstReference(const RaggedDotBinding &binding,
       k *= lhs.shape[dim];
   outcome.tolerance = reference::defaultTolerance(*inputType, *resultType, k);
   outcome.tolerance.atol *= std::max(1.0, maxAbs(lhs) * maxAbs(rhs));
-  std::string tolerance = llvm::formatv("tolerance atol={0} rtol={1}",
-                                        formatNumber(outcome.tolerance.atol),
-                                        formatNumber(outcome.tolerance.rtol))
-                              .str();
 
   reference::Tensor expected;
   std::string message = reference::raggedDot(
@@ -303,31 +334,49 @@ checkAgainstReference(const RaggedDotBinding &binding,
     return outcome;
   }
 
-  reference::Tensor gotValues = toReferenceTensor(got);
-  outcome.comparison =
-      reference::compare(gotValues, expected, outcome.tolerance);
-  const reference::Comparison &cmp = outcome.comparison;
-  outcome.passed = cmp.mismatches == 0;
-  if (outcome.passed) {
-    outcome.line =
-        llvm::formatv("check: PASS ({0} elements, max abs error {1}, {2})",
-                      outcome.numElements, formatNumber(cmp.maxAbsError),
-                      tolerance)
-            .str();
-    return outcome;
+  judge("check", toReferenceTensor(got), expected, outcome);
+  return outcome;
+}
+
+llvm::Expected<CheckOutcome>
+checkAgainstExpected(const RaggedDotBinding *binding,
+                     llvm::ArrayRef<HostTensor> arguments,
+                     llvm::ArrayRef<HostTensor> outputs, unsigned index,
+                     const HostTensor &expected) {
+  if (index >= outputs.size())
+    return makeError(llvm::formatv("there is no result {0}", index).str());
+  const HostTensor &got = outputs[index];
+  if (got.shape != expected.shape)
+    return makeError(llvm::formatv("result {0} has shape {1}, but the "
+                                   "expected values have shape {2}",
+                                   index, formatShape(got.shape),
+                                   formatShape(expected.shape))
+                         .str());
+  CheckOutcome outcome;
+  outcome.numElements = got.getNumElements();
+  std::optional<reference::ElementType> resultType = toElementType(got.type);
+  // The ragged dot's own result: --check's tolerance; anything else, and
+  // integers, exactly.
+  if (binding && binding->result && *binding->result == index && binding->lhs &&
+      *binding->lhs < arguments.size() && resultType) {
+    const HostTensor &lhs = arguments[*binding->lhs];
+    std::optional<reference::ElementType> inputType = toElementType(lhs.type);
+    int64_t k = 1;
+    RaggedDotOp op = binding->op;
+    for (int64_t dim : op.getDimensionNumbers().getLhsContractingDimensions())
+      if (dim >= 0 && static_cast<size_t>(dim) < lhs.shape.size())
+        k *= lhs.shape[dim];
+    if (inputType)
+      outcome.tolerance =
+          reference::defaultTolerance(*inputType, *resultType, k);
+    reference::Tensor lhsValues = toReferenceTensor(lhs);
+    if (binding->rhs && *binding->rhs < arguments.size())
+      outcome.tolerance.atol *= std::max(
+          1.0, maxAbs(lhsValues) *
+                   maxAbs(toReferenceTensor(arguments[*binding->rhs])));
   }
-  int64_t first = cmp.firstMismatch;
-  std::string where = "at " + formatIndex(got.shape, first);
-  if (first >= 0 && static_cast<size_t>(first) < gotValues.data.size() &&
-      static_cast<size_t>(first) < expected.data.size())
-    where += ": got " + formatValue(gotValues.data[first]) + ", expected " +
-             formatValue(expected.data[first]);
-  outcome.line =
-      llvm::formatv("check: FAIL ({0} of {1} elements differ, first {2}; max "
-                    "abs error {3}, {4})",
-                    cmp.mismatches, outcome.numElements, where,
-                    formatNumber(cmp.maxAbsError), tolerance)
-          .str();
+  judge(llvm::formatv("expect {0}", index).str(), toReferenceTensor(got),
+        toReferenceTensor(expected), outcome);
   return outcome;
 }
 

@@ -212,6 +212,16 @@ cl::opt<std::string> repeatOption(
              "uncovered rows count nothing; mode 3 counts the full dot"),
     cl::value_desc("N"), cl::init("0"), cl::cat(runnerCategory));
 
+cl::list<std::string> expectFiles(
+    "expect",
+    cl::desc("Compare output IDX (numbered as --print numbers them) with the "
+             "values of a .npy file, for example what JAX computed for the "
+             "same inputs: with --check's tolerance when the output is the "
+             "result of the entry's gmm.ragged_dot, exactly otherwise. Prints "
+             "'expect IDX: PASS (...)' or 'expect IDX: FAIL (...)' and exits "
+             "with 1 on FAIL. Repeatable"),
+    cl::value_desc("IDX:FILE.npy"), cl::cat(runnerCategory));
+
 cl::list<std::string> outputFiles(
     "output",
     cl::desc("Write output IDX (results first, then memref arguments, as "
@@ -998,6 +1008,27 @@ int runAfterCommandLine() {
       return reportError("--output=" + value + ": no file name after ':'");
     outputs.emplace_back(split->first, split->second.str());
   }
+  // Expected values are read before the run too, as the output's type.
+  std::vector<std::pair<unsigned, HostTensor>> expectations;
+  for (const std::string &value : expectFiles) {
+    auto split =
+        splitIndexed("expect", value, "IDX:FILE.npy", numOutputs, "output");
+    if (!split)
+      return reportError(split.takeError());
+    unsigned index = split->first;
+    DType type = DType::F32;
+    size_t output = 0;
+    for (const TensorSpec &spec : sig.results)
+      if (output++ == index)
+        type = spec.type;
+    for (const TensorSpec &spec : sig.arguments)
+      if (spec.isMemRef && output++ == index)
+        type = spec.type;
+    llvm::Expected<HostTensor> expected = readNpy(split->second, type);
+    if (!expected)
+      return reportError(expected.takeError());
+    expectations.emplace_back(index, std::move(*expected));
+  }
 
   FormatOptions format;
   format.precision = printPrecision;
@@ -1052,6 +1083,17 @@ int runAfterCommandLine() {
         checkAgainstReference(*runner.binding, runner.arguments, *results);
     if (!outcome)
       return reportError(outcome.takeError());
+    llvm::outs() << outcome->line << "\n";
+    if (!outcome->passed)
+      exitCode = 1;
+  }
+
+  for (const auto &[index, expected] : expectations) {
+    auto outcome =
+        checkAgainstExpected(runner.binding ? &*runner.binding : nullptr,
+                             runner.arguments, *results, index, expected);
+    if (!outcome)
+      return reportError("--expect: " + llvm::toString(outcome.takeError()));
     llvm::outs() << outcome->line << "\n";
     if (!outcome->passed)
       exitCode = 1;

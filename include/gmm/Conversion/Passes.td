@@ -54,9 +54,22 @@ def ConvertCHLOToGMM : Pass<"convert-chlo-to-gmm"> {
       `ragged_dot_dimension_numbers = #chlo.ragged_dot<...>` and
       `precision_config` properties (or attributes, in older text);
     - `"stablehlo.composite"(...)` whose `name` is `"chlo.ragged_dot"`, with
-      the same attributes under `composite_attributes`; the decomposition
-      function is left in place (it becomes dead and can be removed by
-      `-symbol-dce`).
+      the same attributes under `composite_attributes`: what `jax.export`
+      writes for a GPU platform (JAX 0.10). Its decomposition function, and
+      the private functions only it called, are removed once nothing else
+      uses them;
+    - `"stablehlo.custom_call"(...)` whose `call_target_name` is
+      `"chlo.ragged_dot"`, with the attributes under `mhlo.attributes`: what
+      JAX 0.8 wrote. It must be a plain call: no side effect, backend
+      configuration, called computations, layouts or aliases.
+
+    `ragged_dot_dimension_numbers` may be `#chlo.ragged_dot<...>`, a
+    dictionary of the six lists, or, as jax.export writes it, an array of
+    six dense i64 tensors in the order lhs batching, rhs batching, lhs
+    contracting, rhs contracting, lhs ragged, rhs group.
+    `precision_config` entries may be `#chlo<precision X>` or strings.
+    `python/gmm/jax_export.py` prints what jax.export writes in MLIR's
+    generic form, which gmm's tools parse.
 
     The result type is kept (the preferred element type). Every other op is
     left alone. Attributes the import does not understand, and dimension

@@ -75,6 +75,17 @@ checkAgainstReference(const RaggedDotBinding &binding,
                       llvm::ArrayRef<HostTensor> arguments,
                       llvm::ArrayRef<HostTensor> outputs);
 
+/// Compares result `index` of `outputs` with `expected` (values that another
+/// system computed, e.g. JAX): with checkAgainstReference()'s tolerance when
+/// `binding` (may be null) says the result is its ragged dot's, exactly
+/// otherwise. The line reads "expect INDEX: PASS (...)" or "... FAIL (...)".
+/// Fails with an error when there is no such result or the shapes differ.
+llvm::Expected<CheckOutcome>
+checkAgainstExpected(const RaggedDotBinding *binding,
+                     llvm::ArrayRef<HostTensor> arguments,
+                     llvm::ArrayRef<HostTensor> outputs, unsigned index,
+                     const HostTensor &expected);
+
 /// The useful floating-point operations of one call: 2 * the number of
 /// multiply-adds that the semantics call for, counting only products inside
 /// computed groups with the clamped group bounds (empty groups, uncovered

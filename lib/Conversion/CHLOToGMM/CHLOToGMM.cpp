@@ -6,7 +6,8 @@
 //
 // Imports what JAX emits for `jax.lax.ragged_dot(_general)`. gmm does not link
 // StableHLO, so the modules are parsed with unregistered dialects allowed:
-// `chlo.ragged_dot` and `stablehlo.composite` are then unregistered ops whose
+// `chlo.ragged_dot`, `stablehlo.composite` (JAX 0.10's jax.export) and
+// `stablehlo.custom_call` (JAX 0.8's) are then unregistered ops whose
 // properties are one DictionaryAttr, and `#chlo.ragged_dot<...>` and
 // `#chlo<precision ...>` are OpaqueAttrs that keep the text between the
 // brackets. That text is parsed here, with the same rules as CHLO's parser
@@ -23,6 +24,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -42,6 +44,7 @@ namespace {
 
 constexpr llvm::StringLiteral kRaggedDotName = "chlo.ragged_dot";
 constexpr llvm::StringLiteral kCompositeName = "stablehlo.composite";
+constexpr llvm::StringLiteral kCustomCallName = "stablehlo.custom_call";
 constexpr llvm::StringLiteral kDimensionNumbersKey =
     "ragged_dot_dimension_numbers";
 constexpr llvm::StringLiteral kPrecisionConfigKey = "precision_config";
@@ -127,20 +130,49 @@ bool isCarriedOver(const OpAttribute &attr) {
   return !attr.isProperty && attr.name.getValue().contains('.');
 }
 
-/// The name of the composite when `op` is a stablehlo.composite.
-StringRef getCompositeName(Operation *op) {
-  auto findName = [](DictionaryAttr dict) -> StringRef {
+/// The string attribute `key` of `op`, from its properties or its attribute
+/// dictionary: the `name` of a stablehlo.composite, the `call_target_name`
+/// of a stablehlo.custom_call.
+StringRef getStringAttribute(Operation *op, StringRef key) {
+  auto find = [&](DictionaryAttr dict) -> StringRef {
     if (!dict)
       return {};
-    if (auto name = dict.getAs<StringAttr>("name"))
+    if (auto name = dict.getAs<StringAttr>(key))
       return name.getValue();
     return {};
   };
-  StringRef name = findName(
-      dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()));
+  StringRef name =
+      find(dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()));
   if (name.empty())
-    name = findName(op->getRawDictionaryAttrs());
+    name = find(op->getRawDictionaryAttrs());
   return name;
+}
+
+/// Whether an attribute of a stablehlo.custom_call other than its target
+/// and `mhlo.attributes` keeps the plain meaning of a call: no side effect,
+/// no backend configuration, no called computations, default layouts and
+/// no aliasing (any API version).
+bool isPlainCustomCallAttribute(StringRef name, Attribute value) {
+  auto isEmpty = [](Attribute attr) {
+    if (auto str = dyn_cast<StringAttr>(attr))
+      return str.getValue().empty();
+    if (auto dict = dyn_cast<DictionaryAttr>(attr))
+      return dict.empty();
+    if (auto array = dyn_cast<ArrayAttr>(attr))
+      return array.empty();
+    return false;
+  };
+  if (name == "api_version" || name == "mhlo.version")
+    return true;
+  if (name == "has_side_effect") {
+    auto flag = dyn_cast<BoolAttr>(value);
+    return flag && !flag.getValue();
+  }
+  if (name == "backend_config" || name == "called_computations" ||
+      name == "operand_layouts" || name == "result_layouts" ||
+      name == "output_operand_aliases")
+    return isEmpty(value);
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -291,6 +323,22 @@ FailureOr<SmallVector<int64_t>> getIntegerList(Attribute attr, StringRef key,
                                                const Reporter &report) {
   if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr))
     return llvm::to_vector(dense.asArrayRef());
+  if (auto elements = dyn_cast<DenseIntElementsAttr>(attr)) {
+    if (elements.getType().getRank() > 1)
+      return report() << "expects a list of integers (rank 0 or 1) for '" << key
+                      << "', got " << attr;
+    SmallVector<int64_t> result;
+    bool isUnsigned = elements.getElementType().isUnsignedInteger();
+    for (const APInt &value : elements.getValues<APInt>()) {
+      if (isUnsigned ? value.getActiveBits() > 63
+                     : value.getSignificantBits() > 64)
+        return report() << "has a dimension in '" << key
+                        << "' that does not fit in 64 bits";
+      result.push_back(isUnsigned ? static_cast<int64_t>(value.getZExtValue())
+                                  : value.getSExtValue());
+    }
+    return result;
+  }
   if (auto array = dyn_cast<ArrayAttr>(attr)) {
     SmallVector<int64_t> result;
     for (Attribute element : array) {
@@ -323,7 +371,24 @@ getDimensionNumbers(Attribute attr, const Reporter &report) {
     return dims;
 
   SmallVector<int64_t> lists[kNumDimensionKeys];
-  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    // What jax.export writes: the six lists in kDimensionKeys' order, each a
+    // dense i64 tensor (`dense<1> : tensor<1xi64>`, `dense<> : tensor<0xi64>`).
+    if (array.size() != kNumDimensionKeys)
+      return report() << "expects '" << kDimensionNumbersKey << "' as an array "
+                      << "to hold " << kNumDimensionKeys << " lists ("
+                      << llvm::join(
+                             ArrayRef<llvm::StringLiteral>(kDimensionKeys),
+                             ", ")
+                      << "), got " << array.size();
+    for (auto [index, element] : llvm::enumerate(array)) {
+      FailureOr<SmallVector<int64_t>> list =
+          getIntegerList(element, kDimensionKeys[index], report);
+      if (failed(list))
+        return failure();
+      lists[index] = std::move(*list);
+    }
+  } else if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
     for (NamedAttribute entry : dict) {
       StringRef key = entry.getName().getValue();
       const auto *it = llvm::find(kDimensionKeys, key);
@@ -506,6 +571,32 @@ LogicalResult importImpl(RewriterBase &rewriter, Operation *op,
           return failure();
       }
     }
+  } else if (opName == kCustomCallName) {
+    // What jax.export wrote before it used composites.
+    std::string where = (kCustomCallName + " @" + kRaggedDotName).str();
+    for (const OpAttribute &attr : *attrs) {
+      StringRef name = attr.name.getValue();
+      if (name == "call_target_name")
+        continue;
+      if (name == "mhlo.attributes") {
+        auto dict = dyn_cast<DictionaryAttr>(attr.value);
+        if (!dict)
+          return report() << "expects 'mhlo.attributes' to be a dictionary, "
+                             "got "
+                          << attr.value;
+        for (NamedAttribute entry : dict)
+          if (failed(sortAttribute({entry.getName(), entry.getValue(), true},
+                                   "mhlo.attributes of " + where)))
+            return failure();
+        continue;
+      }
+      if (isPlainCustomCallAttribute(name, attr.value))
+        continue;
+      if (!isCarriedOver(attr))
+        return report() << "has unsupported attribute '" << name
+                        << "' = " << attr.value << " on " << where;
+      carriedOver.emplace_back(attr.name, attr.value);
+    }
   } else {
     for (const OpAttribute &attr : *attrs)
       if (failed(sortAttribute(attr, kRaggedDotName)))
@@ -607,11 +698,55 @@ struct ConvertCHLOToGMMPass
     // Every op is tried so that all errors of a module are reported at once.
     IRRewriter rewriter(&getContext());
     bool failedAny = false;
-    for (Operation *op : ops)
+    SmallVector<SymbolRefAttr> decompositions;
+    for (Operation *op : ops) {
+      auto decomposition = op->getName().getStringRef() == kCompositeName
+                               ? getDecomposition(op)
+                               : SymbolRefAttr();
       if (failed(importCHLORaggedDot(rewriter, op)))
         failedAny = true;
+      else if (decomposition)
+        decompositions.push_back(decomposition);
+    }
+    eraseUnusedDecompositions(decompositions);
     if (failedAny)
       signalPassFailure();
+  }
+
+  /// The `decomposition` of a stablehlo.composite, or null.
+  static SymbolRefAttr getDecomposition(Operation *op) {
+    for (DictionaryAttr dict :
+         {dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()),
+          op->getRawDictionaryAttrs()})
+      if (dict)
+        if (auto ref = dict.getAs<SymbolRefAttr>("decomposition"))
+          return ref;
+    return {};
+  }
+
+  /// Erases the decomposition functions of imported composites that nothing
+  /// uses any more, and then the private functions that only they used: the
+  /// StableHLO bodies that JAX writes next to each composite, which no gmm
+  /// pipeline could lower. Public functions and functions still used stay.
+  void eraseUnusedDecompositions(ArrayRef<SymbolRefAttr> roots) {
+    Operation *top = getOperation();
+    SmallVector<SymbolRefAttr> worklist(roots.begin(), roots.end());
+    while (!worklist.empty()) {
+      SymbolRefAttr ref = worklist.pop_back_val();
+      Operation *symbol = SymbolTable::lookupNearestSymbolFrom(top, ref);
+      auto callable = dyn_cast_or_null<SymbolOpInterface>(symbol);
+      if (!callable || !callable.isPrivate() || symbol == top)
+        continue;
+      Operation *scope = SymbolTable::getNearestSymbolTable(symbol);
+      if (!scope || !SymbolTable::symbolKnownUseEmpty(symbol, scope))
+        continue;
+      // What the function refers to may become unused with it.
+      if (std::optional<SymbolTable::UseRange> uses =
+              SymbolTable::getSymbolUses(symbol))
+        for (const SymbolTable::SymbolUse &use : *uses)
+          worklist.push_back(use.getSymbolRef());
+      symbol->erase();
+    }
   }
 };
 
@@ -621,7 +756,10 @@ bool mlir::gmm::isCHLORaggedDot(Operation *op) {
   StringRef name = op->getName().getStringRef();
   if (name == kRaggedDotName)
     return true;
-  return name == kCompositeName && getCompositeName(op) == kRaggedDotName;
+  if (name == kCompositeName)
+    return getStringAttribute(op, "name") == kRaggedDotName;
+  return name == kCustomCallName &&
+         getStringAttribute(op, "call_target_name") == kRaggedDotName;
 }
 
 LogicalResult mlir::gmm::importCHLORaggedDot(RewriterBase &rewriter,

@@ -157,14 +157,15 @@ func.func @dynamic(%lhs: tensor<?x4xf32>, %rhs: tensor<?x4x3xf32>, %gs: tensor<?
 
 // -----
 
-// The composite form: the composite is replaced, its decomposition stays.
+// The composite form: the composite is replaced, and its decomposition,
+// which nothing else uses, is removed.
 // CHECK-LABEL: module @jit_composite
 // CHECK-LABEL: func.func public @main(
 // CHECK-NOT:     stablehlo.composite
 // CHECK:         %[[OUT:.*]] = gmm.ragged_dot %arg0, %arg1, %arg2 dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<16x3xf32>
 // CHECK-NEXT:    return %[[OUT]] : tensor<16x3xf32>
-// CHECK:       func.func private @chlo.ragged_dot.impl(
-// CHECK-NEXT:    "stablehlo.constant"
+// CHECK-NOT:   func.func private @chlo.ragged_dot.impl(
+// CHECK-NOT:     "stablehlo.constant"
 module @jit_composite attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<16x4xf32> {mhlo.layout_mode = "default"}, %arg1: tensor<2x4x3xf32> {mhlo.layout_mode = "default"}, %arg2: tensor<2xi32> {mhlo.layout_mode = "default"}) -> (tensor<16x3xf32> {jax.result_info = "result", mhlo.layout_mode = "default"}) {
     %0 = "stablehlo.composite"(%arg0, %arg1, %arg2) <{composite_attributes = {precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}, decomposition = @chlo.ragged_dot.impl, name = "chlo.ragged_dot", version = 1 : i32}> : (tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<16x3xf32>
@@ -226,4 +227,53 @@ func.func @nested(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2
 func.func @gmm_dims(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
   %0 = "chlo.ragged_dot"(%lhs, %rhs, %gs) <{ragged_dot_dimension_numbers = #gmm.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<16x3xf32>
   return %0 : tensor<16x3xf32>
+}
+
+// -----
+
+// What JAX 0.8.1's jax.export wrote for jax.lax.ragged_dot (platform cuda),
+// printed in generic form: a stablehlo.custom_call @chlo.ragged_dot whose
+// mhlo.attributes hold the dimension numbers as six dense i64 tensors and
+// the precisions as strings. (JAX 0.10 writes a composite:
+// jax-export.mlir.)
+// CHECK-LABEL: func.func public @custom_call_jax_0_8
+// CHECK-SAME:      (%[[LHS:.*]]: tensor<16x8xbf16>, %[[RHS:.*]]: tensor<4x8x6xbf16>, %[[GS:.*]]: tensor<4xi32>)
+// CHECK-NEXT:    %[[R:.*]] = gmm.ragged_dot %[[LHS]], %[[RHS]], %[[GS]] dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<16x8xbf16>, tensor<4x8x6xbf16>, tensor<4xi32> -> tensor<16x6xbf16>
+// CHECK-NOT:     mhlo.
+// CHECK-NEXT:    return %[[R]]
+"builtin.module"() <{sym_name = "jit_f"}> ({
+  "func.func"() <{function_type = (tensor<16x8xbf16>, tensor<4x8x6xbf16>, tensor<4xi32>) -> tensor<16x6xbf16>, res_attrs = [{jax.result_info = "result"}], sym_name = "custom_call_jax_0_8", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<16x8xbf16>, %arg1: tensor<4x8x6xbf16>, %arg2: tensor<4xi32>):
+    %0 = "stablehlo.custom_call"(%arg0, %arg1, %arg2) <{call_target_name = "chlo.ragged_dot"}> {mhlo.attributes = {precision_config = ["DEFAULT", "DEFAULT"], ragged_dot_dimension_numbers = [dense<> : tensor<0xi64>, dense<> : tensor<0xi64>, dense<1> : tensor<1xi64>, dense<1> : tensor<1xi64>, dense<0> : tensor<1xi64>, dense<0> : tensor<1xi64>]}, mhlo.version = 1 : i64} : (tensor<16x8xbf16>, tensor<4x8x6xbf16>, tensor<4xi32>) -> tensor<16x6xbf16>
+    "func.return"(%0) : (tensor<16x6xbf16>) -> ()
+  }) : () -> ()
+}) {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()
+
+// -----
+
+// A decomposition function that something else still calls stays; one that
+// only the imported composite used goes, with the private helper it called.
+// CHECK-LABEL: func.func public @composite_keeps_used_decomposition
+// CHECK:         gmm.ragged_dot
+// CHECK:         call @still_used
+// CHECK-LABEL: func.func private @still_used
+// CHECK-NOT:     func.func private @only_composite
+// CHECK-NOT:     func.func private @helper
+func.func public @composite_keeps_used_decomposition(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> (tensor<8x3xf32>, tensor<8x3xf32>) {
+  %0 = "stablehlo.composite"(%lhs, %rhs, %gs) <{composite_attributes = {precision_config = ["DEFAULT", "DEFAULT"], ragged_dot_dimension_numbers = [dense<> : tensor<0xi64>, dense<> : tensor<0xi64>, dense<1> : tensor<1xi64>, dense<1> : tensor<1xi64>, dense<0> : tensor<1xi64>, dense<0> : tensor<1xi64>]}, decomposition = @still_used, name = "chlo.ragged_dot", version = 1 : i32}> : (tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  %1 = "stablehlo.composite"(%lhs, %rhs, %gs) <{composite_attributes = {precision_config = ["DEFAULT", "DEFAULT"], ragged_dot_dimension_numbers = [dense<> : tensor<0xi64>, dense<> : tensor<0xi64>, dense<1> : tensor<1xi64>, dense<1> : tensor<1xi64>, dense<0> : tensor<1xi64>, dense<0> : tensor<1xi64>]}, decomposition = @only_composite, name = "chlo.ragged_dot", version = 1 : i32}> : (tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  %2 = func.call @still_used(%lhs, %rhs, %gs) : (tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  return %0, %2 : tensor<8x3xf32>, tensor<8x3xf32>
+}
+func.func private @still_used(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<8x3xf32> {
+  %0 = "stablehlo.dot_general"(%lhs, %rhs) : (tensor<8x4xf32>, tensor<2x4x3xf32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+func.func private @only_composite(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<8x3xf32> {
+  %0 = func.call @helper(%lhs, %rhs) : (tensor<8x4xf32>, tensor<2x4x3xf32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+func.func private @helper(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x3xf32>) -> tensor<8x3xf32> {
+  %0 = "stablehlo.dot_general"(%lhs, %rhs) : (tensor<8x4xf32>, tensor<2x4x3xf32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
 }

@@ -264,3 +264,63 @@ func.func @dimension_wide_type_small_value(%lhs: tensor<11x5xf32>, %rhs: tensor<
   %0 = "chlo.ragged_dot"(%lhs, %rhs, %gs) <{precision_config = ["HIGH", "HIGH"], ragged_dot_dimension_numbers = {lhs_contracting_dimensions = [1 : i128], rhs_contracting_dimensions = array<i64: 0>, lhs_ragged_dimensions = [-1 : i128]}}> : (tensor<11x5xf32>, tensor<5x7xf32>, tensor<3xi32>) -> tensor<3x11x7xf32>
   return %0 : tensor<3x11x7xf32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// The array form that jax.export writes, and stablehlo.custom_call
+//===----------------------------------------------------------------------===//
+
+func.func @array_form_five_lists(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<8x3xf32> {
+  // expected-error @+1 {{'stablehlo.composite' op expects 'ragged_dot_dimension_numbers' as an array to hold 6 lists (lhs_batching_dimensions, rhs_batching_dimensions, lhs_contracting_dimensions, rhs_contracting_dimensions, lhs_ragged_dimensions, rhs_group_dimensions), got 5}}
+  %0 = "stablehlo.composite"(%lhs, %rhs, %gs) <{composite_attributes = {ragged_dot_dimension_numbers = [dense<> : tensor<0xi64>, dense<> : tensor<0xi64>, dense<1> : tensor<1xi64>, dense<1> : tensor<1xi64>, dense<0> : tensor<1xi64>]}, decomposition = @impl, name = "chlo.ragged_dot", version = 1 : i32}> : (tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+func.func @array_form_matrix(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<8x3xf32> {
+  // expected-error @+1 {{'stablehlo.composite' op expects a list of integers (rank 0 or 1) for 'lhs_contracting_dimensions', got dense<1> : tensor<1x1xi64>}}
+  %0 = "stablehlo.composite"(%lhs, %rhs, %gs) <{composite_attributes = {ragged_dot_dimension_numbers = [dense<> : tensor<0xi64>, dense<> : tensor<0xi64>, dense<1> : tensor<1x1xi64>, dense<1> : tensor<1xi64>, dense<0> : tensor<1xi64>, dense<0> : tensor<1xi64>]}, decomposition = @impl, name = "chlo.ragged_dot", version = 1 : i32}> : (tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+func.func @array_form_not_integers(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<8x3xf32> {
+  // expected-error @+1 {{'stablehlo.composite' op expects a list of integers for 'rhs_group_dimensions', got "0"}}
+  %0 = "stablehlo.composite"(%lhs, %rhs, %gs) <{composite_attributes = {ragged_dot_dimension_numbers = [dense<> : tensor<0xi64>, dense<> : tensor<0xi64>, dense<1> : tensor<1xi64>, dense<1> : tensor<1xi64>, dense<0> : tensor<1xi64>, "0"]}, decomposition = @impl, name = "chlo.ragged_dot", version = 1 : i32}> : (tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+func.func @custom_call_side_effect(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<8x3xf32> {
+  // expected-error @+1 {{'stablehlo.custom_call' op has unsupported attribute 'has_side_effect' = true on stablehlo.custom_call @chlo.ragged_dot}}
+  %0 = "stablehlo.custom_call"(%lhs, %rhs, %gs) <{call_target_name = "chlo.ragged_dot", has_side_effect = true}> {mhlo.attributes = {ragged_dot_dimension_numbers = [dense<> : tensor<0xi64>, dense<> : tensor<0xi64>, dense<1> : tensor<1xi64>, dense<1> : tensor<1xi64>, dense<0> : tensor<1xi64>, dense<0> : tensor<1xi64>]}} : (tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+func.func @custom_call_layouts(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<8x3xf32> {
+  // expected-error @+1 {{'stablehlo.custom_call' op has unsupported attribute 'operand_layouts' = [dense<[0, 1]> : tensor<2xindex>] on stablehlo.custom_call @chlo.ragged_dot}}
+  %0 = "stablehlo.custom_call"(%lhs, %rhs, %gs) <{call_target_name = "chlo.ragged_dot", operand_layouts = [dense<[0, 1]> : tensor<2xindex>]}> {mhlo.attributes = {ragged_dot_dimension_numbers = [dense<> : tensor<0xi64>, dense<> : tensor<0xi64>, dense<1> : tensor<1xi64>, dense<1> : tensor<1xi64>, dense<0> : tensor<1xi64>, dense<0> : tensor<1xi64>]}} : (tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+func.func @custom_call_attributes_not_a_dictionary(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<8x3xf32> {
+  // expected-error @+1 {{'stablehlo.custom_call' op expects 'mhlo.attributes' to be a dictionary, got [1]}}
+  %0 = "stablehlo.custom_call"(%lhs, %rhs, %gs) <{call_target_name = "chlo.ragged_dot"}> {mhlo.attributes = [1]} : (tensor<8x4xf32>, tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+// Another custom call is not gmm's business: it is left alone, silently.
+func.func @other_custom_call(%lhs: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = "stablehlo.custom_call"(%lhs) <{call_target_name = "Sharding"}> : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
