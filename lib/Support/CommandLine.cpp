@@ -16,56 +16,45 @@
 
 using llvm::StringRef;
 
-namespace {
+using gmm::support::StderrCapture;
 
-/// Sends what is written to standard error (file descriptor 2) to a
-/// temporary file while it lives; take() restores standard error and
-/// returns what was written.
-class StderrCapture {
-public:
-  StderrCapture() {
-    llvm::errs().flush();
-    std::fflush(stderr);
-    file = std::tmpfile();
-    saved = file ? ::dup(STDERR_FILENO) : -1;
-    if (saved < 0 || ::dup2(::fileno(file), STDERR_FILENO) < 0)
-      restore();
-  }
-  ~StderrCapture() { restore(); }
-
-  std::string take() {
-    llvm::errs().flush();
-    std::fflush(stderr);
-    std::string text;
-    if (file && saved >= 0) {
-      std::rewind(file);
-      char chunk[4096];
-      size_t got;
-      while ((got = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
-        text.append(chunk, got);
-    }
+StderrCapture::StderrCapture() {
+  llvm::errs().flush();
+  std::fflush(stderr);
+  file = std::tmpfile();
+  saved = file ? ::dup(STDERR_FILENO) : -1;
+  if (saved < 0 || ::dup2(::fileno(file), STDERR_FILENO) < 0)
     restore();
-    return text;
+}
+
+StderrCapture::~StderrCapture() { restore(); }
+
+std::string StderrCapture::take() {
+  llvm::errs().flush();
+  std::fflush(stderr);
+  std::string text;
+  if (file && saved >= 0) {
+    std::rewind(file);
+    char chunk[4096];
+    size_t got;
+    while ((got = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
+      text.append(chunk, got);
   }
+  restore();
+  return text;
+}
 
-private:
-  void restore() {
-    if (saved >= 0) {
-      ::dup2(saved, STDERR_FILENO);
-      ::close(saved);
-      saved = -1;
-    }
-    if (file) {
-      std::fclose(file);
-      file = nullptr;
-    }
+void StderrCapture::restore() {
+  if (saved >= 0) {
+    ::dup2(saved, STDERR_FILENO);
+    ::close(saved);
+    saved = -1;
   }
-
-  std::FILE *file = nullptr;
-  int saved = -1;
-};
-
-} // namespace
+  if (file) {
+    std::fclose(file);
+    file = nullptr;
+  }
+}
 
 std::string gmm::support::joinCommandLineErrors(StringRef errors,
                                                 StringRef tool) {

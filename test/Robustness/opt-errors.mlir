@@ -36,7 +36,7 @@
 // BOOL: gmm-opt: error: for the --mlir-print-debuginfo option: 'maybe' is invalid value for boolean argument! Try 0 or 1{{$}}
 // BOOL-NOT: {{.}}
 // RUN: not gmm-opt %s --gmm-tile=tile-m=x 2>&1 | FileCheck %s --check-prefix=PASS-VALUE
-// PASS-VALUE: gmm-opt: for the --tile-m option: 'x' value invalid for long argument!{{$}}
+// PASS-VALUE: gmm-opt: error: pass pipeline: for the --tile-m option: 'x' value invalid for long argument!{{$}}
 // PASS-VALUE-NOT: {{.}}
 // RUN: not gmm-opt %s --gmm-tile=bogus=1 2>&1 | FileCheck %s --check-prefix=PASS-OPTION
 // PASS-OPTION: gmm-opt: error: pass pipeline: no such option bogus{{$}}
@@ -47,7 +47,7 @@
 // PIPELINE-OPTION: gmm-opt: error: pass pipeline: 'gmm-to-cpu': no such option bogus{{$}}
 // PIPELINE-OPTION-NOT: {{.}}
 // RUN: not gmm-opt %s --gmm-to-ptx=tile-m=x 2>&1 | FileCheck %s --check-prefix=PIPELINE-VALUE
-// PIPELINE-VALUE: gmm-opt: for the --tile-m option: 'x' value invalid for long argument!{{$}}
+// PIPELINE-VALUE: gmm-opt: error: pass pipeline: for the --tile-m option: 'x' value invalid for long argument!{{$}}
 // PIPELINE-VALUE-NOT: {{.}}
 // RUN: not gmm-opt %s --pass-pipeline='builtin.module(gmm-reference-to-llvm{bogus=1})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REFERENCE-OPTION

@@ -46,6 +46,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cl = llvm::cl;
 
@@ -148,8 +149,9 @@ int main(int argc, char **argv) {
   // an empty diagnostic, which is dropped.
   mlir::MlirOptMainConfig pipelineConfig = config;
   config.setPassPipelineSetupFn([pipelineConfig](mlir::PassManager &pm) {
+    std::vector<std::string> lines;
     mlir::ScopedDiagnosticHandler oneLine(
-        pm.getContext(), [](mlir::Diagnostic &diagnostic) {
+        pm.getContext(), [&](mlir::Diagnostic &diagnostic) {
           std::string message = diagnostic.str();
           llvm::StringRef line = llvm::StringRef(message).split('\n').first;
           // "MLIR Textual PassPipeline Parser:1:1: error: 'x' does not ...":
@@ -163,10 +165,21 @@ int main(int argc, char **argv) {
           line = line.trim();
           line.consume_front("<Pass-Options-Parser>: ");
           if (!line.empty())
-            llvm::errs() << "gmm-opt: error: pass pipeline: " << line << "\n";
+            lines.push_back(line.str());
           return mlir::success();
         });
-    return pipelineConfig.setupPassPipeline(pm);
+    // llvm::cl writes a bad pass option value ("for the --tile-m option:
+    // 'x' value invalid ...") to stderr itself, before MLIR's own (empty)
+    // diagnostic, which is dropped.
+    gmm::support::StderrCapture capture;
+    mlir::LogicalResult result = pipelineConfig.setupPassPipeline(pm);
+    std::string direct =
+        gmm::support::joinCommandLineErrors(capture.take(), "gmm-opt");
+    if (!direct.empty())
+      lines.insert(lines.begin(), direct);
+    for (const std::string &line : lines)
+      llvm::errs() << "gmm-opt: error: pass pipeline: " << line << "\n";
+    return result;
   });
 
   gmm::support::InputFileError inputError;

@@ -17,10 +17,31 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdio>
 #include <string>
 
 namespace gmm {
 namespace support {
+
+/// Sends what is written to standard error (file descriptor 2, llvm::errs()
+/// included) to a temporary file while it lives; take() restores standard
+/// error and returns what was written. For code that reports errors only
+/// there, such as llvm::cl parsing a pass's options.
+class StderrCapture {
+public:
+  StderrCapture();
+  ~StderrCapture();
+  StderrCapture(const StderrCapture &) = delete;
+  StderrCapture &operator=(const StderrCapture &) = delete;
+
+  std::string take();
+
+private:
+  void restore();
+
+  std::FILE *file = nullptr;
+  int saved = -1;
+};
 
 /// llvm::cl::ParseCommandLineOptions with gmm's error format: on an error
 /// prints one line "TOOL: error: ..." (TOOL is argv[0]'s file name) and
