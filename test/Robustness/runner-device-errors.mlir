@@ -8,13 +8,12 @@
 // RUN:   | FileCheck %s --check-prefix=DEVICE-ALLOC
 // DEVICE-ALLOC: gmm-runner: error: running @dynamic_ragged: mgpuMemAlloc: cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory){{.*}}{{$}}
 // DEVICE-ALLOC-NOT: {{.}}
-// Dynamic sizes that contradict each other fail the call: on the GPU path
-// gmm-check-sizes' checks run on the device, as a device-side assert (whose
-// own line the device prints, as CUDA's does).
+// Dynamic sizes that contradict each other fail the call with one line:
+// gmm-check-sizes' checks run on the host, before any kernel is launched.
 // RUN: not gmm-runner %s %cuda_target -e two_dots --arg-shape=0:8x4 --arg-shape=1:2x4x3 --arg-shape=2:2x5x3 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DEVICE-SIZES
-// DEVICE-SIZES: Assertion `gmm.ragged_dot at {{.*}}runner-device-errors.mlir:{{[0-9]+}}:8: lhs contracting dimension 1 and rhs contracting dimension 1 differ` failed.
-// DEVICE-SIZES: gmm-runner: error: running @two_dots: {{.*}}CUDA_ERROR_ASSERT{{.*}}
+// DEVICE-SIZES: gmm-runner: error: @two_dots aborted: gmm.ragged_dot at {{.*}}runner-device-errors.mlir:{{[0-9]+}}:8: lhs contracting dimension 1 and rhs contracting dimension 1 differ{{$}}
+// DEVICE-SIZES-NOT: {{.}}
 
 func.func @dynamic_ragged(%lhs: tensor<?x?xf32>, %rhs: tensor<4x?x?xf32>,
                           %group_sizes: tensor<4xi32>) -> tensor<?x?xf32> {
