@@ -27,6 +27,11 @@
 // extreme tile sizes and warp counts, chips, formats. An option the
 // pipeline refuses must be a diagnostic, like any other error.
 //
+// An input that names chlo.ragged_dot is also parsed as JAX's modules are,
+// with unregistered dialects allowed, and imported by convert-chlo-to-gmm
+// (the seeds hold modules that jax.export wrote): the import must not fail
+// without an error diagnostic, and what it imports must verify.
+//
 // Functions with other dialects are only parsed and verified: lowering
 // arbitrary upstream IR would fuzz upstream MLIR, not gmm, and running
 // arbitrary programs is unsafe (they may loop or allocate without bound),
@@ -38,6 +43,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gmm/Conversion/Passes.h"
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
 #include "gmm/InitGMM.h"
@@ -351,6 +357,53 @@ void tryRun(ModuleOp module, func::FuncOp func, uint64_t seed) {
   }
 }
 
+/// The fuzzer's input parsed in a context of its own (unregistered
+/// dialects allowed or not), with the errors reported so far counted.
+struct ParsedInput {
+  ParsedInput(llvm::StringRef text, bool allowUnregistered)
+      : context(*registry, MLIRContext::Threading::DISABLED),
+        handler(&context, [this](Diagnostic &diagnostic) {
+          if (diagnostic.getSeverity() == DiagnosticSeverity::Error)
+            ++errorCount;
+          if (verbose)
+            llvm::errs() << diagnostic << "\n";
+          return success();
+        }) {
+    context.allowUnregisteredDialects(allowUnregistered);
+    // MLIR's lexer relies on the null terminator that files read through
+    // MemoryBuffer have (parseSourceString() on the raw fuzzer bytes reads
+    // past their end), so parse a null-terminated copy, as the tools do.
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz-input.mlir"),
+        llvm::SMLoc());
+    ParserConfig config(&context, /*verifyAfterParse=*/true);
+    module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  }
+
+  MLIRContext context;
+  int errorCount = 0;
+  ScopedDiagnosticHandler handler;
+  llvm::SourceMgr sourceMgr;
+  OwningOpRef<ModuleOp> module;
+};
+
+/// The import of JAX's modules: see the file comment.
+void importCHLO(llvm::StringRef text) {
+  ParsedInput input(text, /*allowUnregistered=*/true);
+  if (!input.module)
+    return;
+  PassManager pm(&input.context, ModuleOp::getOperationName());
+  pm.enableVerifier(false);
+  pm.addPass(mlir::gmm::createConvertCHLOToGMM());
+  if (failed(pm.run(*input.module))) {
+    if (input.errorCount == 0)
+      finding("convert-chlo-to-gmm failed without an error diagnostic");
+    return;
+  }
+  if (failed(verify(*input.module)))
+    finding("convert-chlo-to-gmm produced IR that does not verify");
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -376,26 +429,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return -1;
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
 
-  MLIRContext context(*registry, MLIRContext::Threading::DISABLED);
-  context.allowUnregisteredDialects(false);
-  int errorCount = 0;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
-    if (diagnostic.getSeverity() == DiagnosticSeverity::Error)
-      ++errorCount;
-    if (verbose)
-      llvm::errs() << diagnostic << "\n";
-    return success();
-  });
+  if (text.contains("chlo.ragged_dot"))
+    importCHLO(text);
 
-  // MLIR's lexer relies on the null terminator that files read through
-  // MemoryBuffer have (parseSourceString() on the raw fuzzer bytes reads
-  // past their end), so parse a null-terminated copy, as the tools do.
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz-input.mlir"),
-      llvm::SMLoc());
-  ParserConfig config(&context, /*verifyAfterParse=*/true);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  ParsedInput input(text, /*allowUnregistered=*/false);
+  OwningOpRef<ModuleOp> &module = input.module;
+  int &errorCount = input.errorCount;
   if (!module)
     return 0;
 
