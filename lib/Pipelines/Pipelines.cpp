@@ -305,20 +305,15 @@ void registerPipeline(
             return errorHandler("");
           return errorHandler("'" + arg + "': " + message);
         }
-        auto named = [&](const Twine &message) {
+        return builder(pm, options, [&](const Twine &message) {
           return errorHandler("'" + arg + "': " + message);
-        };
-        if (failed(builder(pm, options, named)))
-          return failure();
-        return success();
+        });
       },
       [](function_ref<void(const detail::PassOptions &)> optionHandler) {
         optionHandler(CLOptions());
       });
 }
-} // namespace
 
-namespace {
 using ErrorHandler = function_ref<LogicalResult(const Twine &)>;
 
 /// The NVPTX chips gmm's kernels run on: those LLVM knows, sm_80 and newer.
@@ -413,9 +408,8 @@ mlir::gmm::verifyGPUPipelineOptions(const GPUPipelineOptions &options,
       failed(checkTileOption("tile-k", options.tileK, kGPUTileLimits.maxStep,
                              errorHandler)))
     return failure();
-  constexpr int64_t kMaxWarps = 32;
   if (options.warpsM <= 0 || options.warpsN <= 0 ||
-      options.warpsM > kMaxWarps / options.warpsN)
+      options.warpsM > kMaxWarpsPerBlock / options.warpsN)
     return errorHandler("warps-m = " + Twine(options.warpsM) +
                         " and warps-n = " + Twine(options.warpsN) +
                         " are out of range: a block has 1 to 32 warps "

@@ -225,8 +225,6 @@ bool mayAllocate(size_t bytes) {
   return bytes <= limit;
 }
 
-constexpr double kGiB = 1024.0 * 1024 * 1024;
-
 /// Calls a packed entry point of compiled code; how it ended early, or
 /// std::nullopt when it returned. Nothing with a destructor is created in
 /// this frame between setjmp and the end of the call.
@@ -267,10 +265,6 @@ std::optional<CallFailure> callCatchingFailures(void (*entry)(void **),
   return std::nullopt;
 }
 
-/// The allocation functions of the compiled code: guarded memory during a
-/// guarded call, the heap otherwise. free() tells the two apart, so memory
-/// allocated in one mode may be released in another. A failure ends the call
-/// (failAllocation).
 /// `bytes` for the compiled code: from `plain` outside guarded calls, in
 /// guarded memory during them. A failure ends the call.
 template <typename PlainAllocator>
@@ -287,10 +281,15 @@ void *allocateForCode(size_t bytes, GuardPages mode, PlainAllocator plain) {
   return result;
 }
 
+/// The guard mode of the call in progress.
 GuardPages activeMode() {
   return static_cast<GuardPages>(activeGuardPages.load());
 }
 
+/// The allocation functions of the compiled code: guarded memory during a
+/// guarded call, the heap otherwise. free() tells the two apart, so memory
+/// allocated in one mode may be released in another. A failure ends the call
+/// (failAllocation).
 void *jitMalloc(size_t size) {
   return allocateForCode(size, activeMode(), [&] { return std::malloc(size); });
 }
@@ -967,8 +966,9 @@ JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
     return makeError(
         llvm::formatv("@{0} could not allocate {1} bytes ({2:F1} GiB; the "
                       "machine has {3:F1} GiB of memory)",
-                      signature.name, failure->bytes, failure->bytes / kGiB,
-                      support::getPhysicalMemoryBytes() / kGiB)
+                      signature.name, failure->bytes,
+                      failure->bytes / support::kBytesPerGiB,
+                      support::getPhysicalMemoryBytes() / support::kBytesPerGiB)
             .str());
   if (failure)
     return makeError(

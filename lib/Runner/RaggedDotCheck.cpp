@@ -262,6 +262,26 @@ static void judge(StringRef label, const reference::Tensor &gotValues,
           .str();
 }
 
+/// --check's tolerance for a ragged dot with `lhs` (values of `inputType`)
+/// and result type `resultType`: defaultTolerance with k the product of the
+/// lhs contracting sizes, and atol scaled by max(1, max|lhs| * max|rhs|)
+/// when `rhs` is known.
+static reference::Tolerance
+raggedDotTolerance(llvm::ArrayRef<int64_t> lhsContracting,
+                   const reference::Tensor &lhs, const reference::Tensor *rhs,
+                   reference::ElementType inputType,
+                   reference::ElementType resultType) {
+  int64_t k = 1;
+  for (int64_t dim : lhsContracting)
+    if (dim >= 0 && static_cast<size_t>(dim) < lhs.shape.size())
+      k *= lhs.shape[dim];
+  reference::Tolerance tolerance =
+      reference::defaultTolerance(inputType, resultType, k);
+  if (rhs)
+    tolerance.atol *= std::max(1.0, maxAbs(lhs) * maxAbs(*rhs));
+  return tolerance;
+}
+
 llvm::Expected<CheckOutcome>
 checkAgainstReference(const RaggedDotBinding &binding,
                       llvm::ArrayRef<HostTensor> arguments,
@@ -316,12 +336,8 @@ checkAgainstReference(const RaggedDotBinding &binding,
 
   CheckOutcome outcome;
   outcome.numElements = got.getNumElements();
-  int64_t k = 1;
-  for (int64_t dim : dims.lhsContracting)
-    if (dim >= 0 && static_cast<size_t>(dim) < lhs.shape.size())
-      k *= lhs.shape[dim];
-  outcome.tolerance = reference::defaultTolerance(*inputType, *resultType, k);
-  outcome.tolerance.atol *= std::max(1.0, maxAbs(lhs) * maxAbs(rhs));
+  outcome.tolerance = raggedDotTolerance(dims.lhsContracting, lhs, &rhs,
+                                         *inputType, *resultType);
 
   reference::Tensor expected;
   std::string message = reference::raggedDot(
@@ -361,19 +377,15 @@ checkAgainstExpected(const RaggedDotBinding *binding,
       *binding->lhs < arguments.size() && resultType) {
     const HostTensor &lhs = arguments[*binding->lhs];
     std::optional<reference::ElementType> inputType = toElementType(lhs.type);
-    int64_t k = 1;
-    RaggedDotOp op = binding->op;
-    for (int64_t dim : op.getDimensionNumbers().getLhsContractingDimensions())
-      if (dim >= 0 && static_cast<size_t>(dim) < lhs.shape.size())
-        k *= lhs.shape[dim];
-    if (inputType)
-      outcome.tolerance =
-          reference::defaultTolerance(*inputType, *resultType, k);
-    reference::Tensor lhsValues = toReferenceTensor(lhs);
+    std::optional<reference::Tensor> rhs;
     if (binding->rhs && *binding->rhs < arguments.size())
-      outcome.tolerance.atol *= std::max(
-          1.0, maxAbs(lhsValues) *
-                   maxAbs(toReferenceTensor(arguments[*binding->rhs])));
+      rhs = toReferenceTensor(arguments[*binding->rhs]);
+    RaggedDotOp op = binding->op;
+    if (inputType)
+      outcome.tolerance = raggedDotTolerance(
+          op.getDimensionNumbers().getLhsContractingDimensions(),
+          toReferenceTensor(lhs), rhs ? &*rhs : nullptr, *inputType,
+          *resultType);
   }
   judge(llvm::formatv("expect {0}", index).str(), toReferenceTensor(got),
         toReferenceTensor(expected), outcome);

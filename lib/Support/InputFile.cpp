@@ -6,7 +6,6 @@
 
 #include "gmm/Support/InputFile.h"
 
-#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/thread.h"
 
@@ -235,4 +234,24 @@ gmm::support::describeExcessiveNesting(const llvm::MemoryBuffer &buffer,
                        "{4} does not read deeper nesting",
                        buffer.getBufferIdentifier(), line, column, limit, tool)
       .str();
+}
+
+std::unique_ptr<llvm::MemoryBuffer>
+gmm::support::readToolInput(StringRef path, StringRef tool,
+                            std::string &errorLine) {
+  InputFileError error;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      readInputFile(path, kDefaultInputLimit, error);
+  if (!file) {
+    errorLine =
+        (tool + ": error: " + describeInputFileError(path, error)).str();
+    return nullptr;
+  }
+  if (std::optional<size_t> at =
+          findExcessiveNesting(file->getBuffer(), kDefaultNestingLimit)) {
+    errorLine =
+        describeExcessiveNesting(*file, *at, kDefaultNestingLimit, tool);
+    return nullptr;
+  }
+  return file;
 }

@@ -182,25 +182,13 @@ int main(int argc, char **argv) {
     return result;
   });
 
-  gmm::support::InputFileError inputError;
-  std::unique_ptr<llvm::MemoryBuffer> file = gmm::support::readInputFile(
-      inputFilename, gmm::support::kDefaultInputLimit, inputError);
-  if (!file) {
-    llvm::errs() << "gmm-opt: error: "
-                 << gmm::support::describeInputFileError(inputFilename,
-                                                         inputError)
-                 << "\n";
-    return 1;
-  }
-  if (std::optional<size_t> at = gmm::support::findExcessiveNesting(
-          file->getBuffer(), gmm::support::kDefaultNestingLimit)) {
-    llvm::errs() << gmm::support::describeExcessiveNesting(
-                        *file, *at, gmm::support::kDefaultNestingLimit,
-                        "gmm-opt")
-                 << "\n";
-    return 1;
-  }
   std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      gmm::support::readToolInput(inputFilename, "gmm-opt", errorMessage);
+  if (!file) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &errorMessage);
   if (!output) {

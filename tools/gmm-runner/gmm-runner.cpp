@@ -48,13 +48,10 @@
 #include <algorithm>
 #include <limits>
 
-#include <unistd.h>
-
 using namespace mlir;
 using namespace ::gmm::runner;
 namespace support = ::gmm::support;
-
-constexpr double kGiB = 1024.0 * 1024 * 1024;
+using support::kBytesPerGiB;
 namespace cl = llvm::cl;
 using llvm::StringRef;
 
@@ -602,8 +599,9 @@ llvm::Error Runner::resolveShapes() {
             "about {3} times that ({4:F1} GiB), more than the "
             "machine's {5:F1} GiB",
             describeSpec(signature.arguments[largestIndex], largestIndex),
-            formatShape(*shapes[largestIndex]), total / kGiB, kCopiesHeld,
-            kCopiesHeld * total / kGiB, memory / kGiB)
+            formatShape(*shapes[largestIndex]), total / kBytesPerGiB,
+            kCopiesHeld, kCopiesHeld * total / kBytesPerGiB,
+            memory / kBytesPerGiB)
             .str());
   return llvm::Error::success();
 }
@@ -923,17 +921,11 @@ int runAfterCommandLine() {
           " (expected uniform, skewed or a comma-separated list of sizes)");
   }
 
-  support::InputFileError inputError;
-  std::unique_ptr<llvm::MemoryBuffer> file = support::readInputFile(
-      inputFilename, support::kDefaultInputLimit, inputError);
-  if (!file)
-    return reportError(
-        support::describeInputFileError(inputFilename, inputError));
-  if (std::optional<size_t> at = support::findExcessiveNesting(
-          file->getBuffer(), support::kDefaultNestingLimit)) {
-    llvm::errs() << support::describeExcessiveNesting(
-                        *file, *at, support::kDefaultNestingLimit, "gmm-runner")
-                 << "\n";
+  std::string inputError;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      support::readToolInput(inputFilename, "gmm-runner", inputError);
+  if (!file) {
+    llvm::errs() << inputError << "\n";
     return 1;
   }
 
@@ -994,10 +986,16 @@ int runAfterCommandLine() {
             checkRaggedDotShapes(*runner.binding, runner.arguments))
       return reportError(std::move(error));
 
-  // Output files are checked before the (possibly long) run.
-  size_t numOutputs = sig.results.size();
+  // The outputs as --print numbers them: results, then memref arguments.
+  std::vector<const TensorSpec *> outputSpecs;
+  for (const TensorSpec &spec : sig.results)
+    outputSpecs.push_back(&spec);
   for (const TensorSpec &spec : sig.arguments)
-    numOutputs += spec.isMemRef;
+    if (spec.isMemRef)
+      outputSpecs.push_back(&spec);
+  size_t numOutputs = outputSpecs.size();
+
+  // Output files are checked before the (possibly long) run.
   std::vector<std::pair<unsigned, std::string>> outputs;
   for (const std::string &value : outputFiles) {
     auto split =
@@ -1015,19 +1013,11 @@ int runAfterCommandLine() {
         splitIndexed("expect", value, "IDX:FILE.npy", numOutputs, "output");
     if (!split)
       return reportError(split.takeError());
-    unsigned index = split->first;
-    DType type = DType::F32;
-    size_t output = 0;
-    for (const TensorSpec &spec : sig.results)
-      if (output++ == index)
-        type = spec.type;
-    for (const TensorSpec &spec : sig.arguments)
-      if (spec.isMemRef && output++ == index)
-        type = spec.type;
-    llvm::Expected<HostTensor> expected = readNpy(split->second, type);
+    llvm::Expected<HostTensor> expected =
+        readNpy(split->second, outputSpecs[split->first]->type);
     if (!expected)
       return reportError(expected.takeError());
-    expectations.emplace_back(index, std::move(*expected));
+    expectations.emplace_back(split->first, std::move(*expected));
   }
 
   FormatOptions format;

@@ -25,7 +25,6 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
@@ -59,6 +58,9 @@ int runOnLargeStack(llvm::function_ref<int()> body,
 /// most that a tool may read or allocate for one run.
 uint64_t getPhysicalMemoryBytes();
 
+/// Bytes per GiB, for the sizes in the tools' messages.
+constexpr double kBytesPerGiB = 1024.0 * 1024 * 1024;
+
 /// Why readInputFile() failed.
 struct InputFileError {
   enum Kind {
@@ -82,8 +84,9 @@ readInputFile(llvm::StringRef path, uint64_t maxBytes, InputFileError &error);
 
 /// The message that a tool prints for `error` reading its input `path`:
 /// "cannot open input file 'x.mlir': No such file or directory" (the words of
-/// mlir::openInputFile), "input file '/dev/zero' is not a regular file (a
-/// character device)", "standard input is larger than the limit of ...".
+/// mlir::openInputFile), "cannot read input file '/dev/zero': not a regular
+/// file (a character device)", "cannot read standard input: larger than the
+/// limit of ... bytes".
 std::string describeInputFileError(llvm::StringRef path,
                                    const InputFileError &error);
 
@@ -95,12 +98,20 @@ std::string describeInputFileError(llvm::StringRef path,
 std::optional<size_t> findExcessiveNesting(llvm::StringRef text,
                                            unsigned limit);
 
-/// "file.mlir:3:7: error: brackets nest more than 10000 deep (TOOL refuses
-/// deeper input)": the one-line error of findExcessiveNesting() for `buffer`
-/// at `offset`.
+/// "file.mlir:3:7: error: brackets nest more than 10000 deep; TOOL does not
+/// read deeper nesting": the one-line error of findExcessiveNesting() for
+/// `buffer` at `offset`.
 std::string describeExcessiveNesting(const llvm::MemoryBuffer &buffer,
                                      size_t offset, unsigned limit,
                                      llvm::StringRef tool);
+
+/// A tool's MLIR input `path`, read with kDefaultInputLimit and checked
+/// with kDefaultNestingLimit. On failure returns nullptr and sets
+/// `errorLine` to the one line the tool prints: "TOOL: error: cannot open
+/// ..." or "FILE:LINE:COL: error: brackets nest ...".
+std::unique_ptr<llvm::MemoryBuffer> readToolInput(llvm::StringRef path,
+                                                  llvm::StringRef tool,
+                                                  std::string &errorLine);
 
 } // namespace support
 } // namespace gmm

@@ -130,22 +130,25 @@ bool isCarriedOver(const OpAttribute &attr) {
   return !attr.isProperty && attr.name.getValue().contains('.');
 }
 
-/// The string attribute `key` of `op`, from its properties or its attribute
-/// dictionary: the `name` of a stablehlo.composite, the `call_target_name`
-/// of a stablehlo.custom_call.
+/// The attribute `key` of `op` of type `AttrT`, from its properties or its
+/// attribute dictionary, or null: the `name` of a stablehlo.composite, the
+/// `call_target_name` of a stablehlo.custom_call, a composite's
+/// `decomposition`.
+template <typename AttrT> AttrT findAttribute(Operation *op, StringRef key) {
+  for (DictionaryAttr dict :
+       {dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()),
+        op->getRawDictionaryAttrs()})
+    if (dict)
+      if (auto value = dict.getAs<AttrT>(key))
+        return value;
+  return {};
+}
+
+/// The string attribute `key` of `op`, or "".
 StringRef getStringAttribute(Operation *op, StringRef key) {
-  auto find = [&](DictionaryAttr dict) -> StringRef {
-    if (!dict)
-      return {};
-    if (auto name = dict.getAs<StringAttr>(key))
-      return name.getValue();
-    return {};
-  };
-  StringRef name =
-      find(dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()));
-  if (name.empty())
-    name = find(op->getRawDictionaryAttrs());
-  return name;
+  if (auto name = findAttribute<StringAttr>(op, key))
+    return name.getValue();
+  return {};
 }
 
 /// Whether an attribute of a stablehlo.custom_call other than its target
@@ -318,6 +321,15 @@ private:
   const Reporter &report;
 };
 
+/// An integer of an attribute as a dimension: any width is legal in an
+/// attribute, a dimension is an int64_t; std::nullopt when it does not fit.
+std::optional<int64_t> toDimension(const APInt &value, bool isUnsigned) {
+  if (isUnsigned ? value.getActiveBits() > 63 : value.getSignificantBits() > 64)
+    return std::nullopt;
+  return isUnsigned ? static_cast<int64_t>(value.getZExtValue())
+                    : value.getSExtValue();
+}
+
 /// Reads one list of the dictionary form of the dimension numbers.
 FailureOr<SmallVector<int64_t>> getIntegerList(Attribute attr, StringRef key,
                                                const Reporter &report) {
@@ -330,12 +342,11 @@ FailureOr<SmallVector<int64_t>> getIntegerList(Attribute attr, StringRef key,
     SmallVector<int64_t> result;
     bool isUnsigned = elements.getElementType().isUnsignedInteger();
     for (const APInt &value : elements.getValues<APInt>()) {
-      if (isUnsigned ? value.getActiveBits() > 63
-                     : value.getSignificantBits() > 64)
+      std::optional<int64_t> dim = toDimension(value, isUnsigned);
+      if (!dim)
         return report() << "has a dimension in '" << key
                         << "' that does not fit in 64 bits";
-      result.push_back(isUnsigned ? static_cast<int64_t>(value.getZExtValue())
-                                  : value.getSExtValue());
+      result.push_back(*dim);
     }
     return result;
   }
@@ -346,15 +357,12 @@ FailureOr<SmallVector<int64_t>> getIntegerList(Attribute attr, StringRef key,
       if (!integer)
         return report() << "expects integers in '" << key << "', got "
                         << element;
-      // Any width is legal in an attribute; a dimension is an int64_t.
-      APInt value = integer.getValue();
-      bool isUnsigned = integer.getType().isUnsignedInteger();
-      if (isUnsigned ? value.getActiveBits() > 63
-                     : value.getSignificantBits() > 64)
+      std::optional<int64_t> dim = toDimension(
+          integer.getValue(), integer.getType().isUnsignedInteger());
+      if (!dim)
         return report() << "has a dimension in '" << key
                         << "' that does not fit in 64 bits: " << element;
-      result.push_back(isUnsigned ? static_cast<int64_t>(value.getZExtValue())
-                                  : value.getSExtValue());
+      result.push_back(*dim);
     }
     return result;
   }
@@ -700,9 +708,10 @@ struct ConvertCHLOToGMMPass
     bool failedAny = false;
     SmallVector<SymbolRefAttr> decompositions;
     for (Operation *op : ops) {
-      auto decomposition = op->getName().getStringRef() == kCompositeName
-                               ? getDecomposition(op)
-                               : SymbolRefAttr();
+      auto decomposition =
+          op->getName().getStringRef() == kCompositeName
+              ? findAttribute<SymbolRefAttr>(op, "decomposition")
+              : SymbolRefAttr();
       if (failed(importCHLORaggedDot(rewriter, op)))
         failedAny = true;
       else if (decomposition)
@@ -711,17 +720,6 @@ struct ConvertCHLOToGMMPass
     eraseUnusedDecompositions(decompositions);
     if (failedAny)
       signalPassFailure();
-  }
-
-  /// The `decomposition` of a stablehlo.composite, or null.
-  static SymbolRefAttr getDecomposition(Operation *op) {
-    for (DictionaryAttr dict :
-         {dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()),
-          op->getRawDictionaryAttrs()})
-      if (dict)
-        if (auto ref = dict.getAs<SymbolRefAttr>("decomposition"))
-          return ref;
-    return {};
   }
 
   /// Erases the decomposition functions of imported composites that nothing

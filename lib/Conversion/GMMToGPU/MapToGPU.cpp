@@ -284,10 +284,8 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
   if (!gmm::kGPUTileLimits.fits(program.tileM, program.tileN, program.tileK))
     return contract.emitOpError("tile sizes ")
            << program.tileM << "x" << program.tileN << "x" << program.tileK
-           << " are not a CUDA block tile (at most "
-           << gmm::kGPUTileLimits.maxAccumulators
-           << " accumulators, tile_m * tile_n, and k steps of at most "
-           << gmm::kGPUTileLimits.maxStep << ")";
+           << " are not a CUDA block tile (" << gmm::kGPUTileLimits.describe()
+           << ")";
 
   // The accumulator: a loop-carried zero, or a zero when k fits one step.
   Value acc = contract.getAcc();
@@ -1561,11 +1559,10 @@ void MapToGPU::runOnOperation() {
   auto module = getOperation();
   // A block has at most 1024 threads: 32 warps. Checked before any
   // arithmetic with the counts, and reported without printing the module.
-  constexpr int64_t kMaxWarps = 1024 / kWarpSize;
-  if (warpsM <= 0 || warpsN <= 0 || warpsM > kMaxWarps / warpsN) {
+  if (warpsM <= 0 || warpsN <= 0 || warpsM > gmm::kMaxWarpsPerBlock / warpsN) {
     emitError(module.getLoc(), "gmm-map-to-gpu: warps-m and warps-n must be "
                                "positive with at most ")
-        << kMaxWarps << " warps (1024 threads) per block, got "
+        << gmm::kMaxWarpsPerBlock << " warps (1024 threads) per block, got "
         << int64_t(warpsM) << " x " << int64_t(warpsN);
     return signalPassFailure();
   }

@@ -551,21 +551,13 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
              << sizes.m << "x" << sizes.n << "x" << sizes.k;
     // Bounded before anything is built, so that a large tile is a
     // diagnostic rather than a compile that exhausts memory or overflows.
-    if (target == "cpu" && !kCPUTileLimits.fits(sizes.m, sizes.n, sizes.k))
+    const TileLimits &limits =
+        target == "gpu" ? kGPUTileLimits : kCPUTileLimits;
+    if (!limits.fits(sizes.m, sizes.n, sizes.k))
       return op.emitOpError("tile sizes ")
              << sizes.m << "x" << sizes.n << "x" << sizes.k
-             << " are too large for the CPU micro-kernel (at most "
-             << kCPUTileLimits.maxAccumulators
-             << " accumulators, tile_m * tile_n, and "
-             << kCPUTileLimits.maxMultiplyAdds
-             << " multiply-adds per step, tile_m * tile_n * tile_k)";
-    if (target == "gpu" && !kGPUTileLimits.fits(sizes.m, sizes.n, sizes.k))
-      return op.emitOpError("tile sizes ")
-             << sizes.m << "x" << sizes.n << "x" << sizes.k
-             << " are too large for a CUDA block (at most "
-             << kGPUTileLimits.maxAccumulators
-             << " accumulators, tile_m * tile_n, and k steps of at most "
-             << kGPUTileLimits.maxStep << ")";
+             << " are too large for " << limits.what << " ("
+             << limits.describe() << ")";
 
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);

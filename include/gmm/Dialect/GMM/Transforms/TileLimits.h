@@ -15,12 +15,15 @@
 #define GMM_DIALECT_GMM_TRANSFORMS_TILELIMITS_H
 
 #include <cstdint>
+#include <string>
 
 namespace mlir {
 namespace gmm {
 
 /// A tile's bounds: accumulators (tile_m * tile_n) and the contraction.
 struct TileLimits {
+  /// What the tile is for, in diagnostics ("the CPU micro-kernel").
+  const char *what;
   int64_t maxAccumulators;
   /// The largest tile_k, or 0 for none of its own.
   int64_t maxStep;
@@ -37,14 +40,29 @@ struct TileLimits {
       return false;
     return !maxMultiplyAdds || k <= maxMultiplyAdds / (m * n);
   }
+
+  /// The bounds in words, for diagnostics: "at most 4096 accumulators,
+  /// tile_m * tile_n, and 32768 multiply-adds per step, tile_m * tile_n *
+  /// tile_k".
+  std::string describe() const {
+    std::string text = "at most " + std::to_string(maxAccumulators) +
+                       " accumulators, tile_m * tile_n, and ";
+    if (maxStep)
+      return text + "k steps of at most " + std::to_string(maxStep);
+    return text + std::to_string(maxMultiplyAdds) +
+           " multiply-adds per step, tile_m * tile_n * tile_k";
+  }
 };
 
 /// The CPU micro-kernel unrolls its block contraction into registers.
-constexpr TileLimits kCPUTileLimits = {4096, 0, 32768};
+constexpr TileLimits kCPUTileLimits = {"the CPU micro-kernel", 4096, 0, 32768};
 /// A CUDA block keeps its accumulators in the registers of at most 1024
 /// threads and stages k steps of both operands in shared memory
 /// (gmm-map-to-gpu checks the exact fit within these bounds).
-constexpr TileLimits kGPUTileLimits = {65536, 1024, 0};
+constexpr TileLimits kGPUTileLimits = {"a CUDA block", 65536, 1024, 0};
+
+/// A CUDA block has at most 1024 threads: 32 warps.
+constexpr int64_t kMaxWarpsPerBlock = 32;
 
 } // namespace gmm
 } // namespace mlir
