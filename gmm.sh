@@ -58,6 +58,10 @@ test)
   /usr/lib/llvm-22/bin/lit -sv "$build/test" || status=1
   echo "== unit tests (ctest)"
   (cd "$build" && ctest -j2 --output-on-failure) || status=1
+  echo "== Python tests of gmm.jax (pytest, build/venv)"
+  PYTHONPATH="$build/python" GMM_BUILD_DIR="$build" \
+    "$build/venv/bin/python" -m pytest -q -p no:cacheprovider \
+    "$repo/python/tests" || status=1
   echo "== sanitizer build (ASan + UBSan): lit, unit, differential, robustness tests"
   "$repo/scripts/sanitize.sh" || status=1
   echo "== fuzzing (120 s)"

@@ -18,7 +18,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   clang-22 lld-22 clang-format-22
   cmake ninja-build ccache python3 libgtest-dev
-  libomp-22-dev libopenblas-dev libclang-rt-22-dev
+  libomp-22-dev libopenblas-dev libclang-rt-22-dev python3-venv
 )
 
 missing=()
@@ -38,8 +38,31 @@ if ((${#missing[@]})); then
     --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The Python virtual environment for gmm.jax and its tests: the pinned
+# packages of python/requirements.txt from PyPI, reinstalled when that file
+# changes. GMM_SETUP_PYTHON=0 skips it (and builds without gmm.jax).
+venv=$build/venv
+python_args=()
+if [ "${GMM_SETUP_PYTHON:-1}" != 0 ]; then
+  if [ ! -x "$venv/bin/python" ] ||
+    ! cmp -s "$repo/python/requirements.txt" "$venv/gmm-requirements.txt"; then
+    echo "gmm setup: installing python/requirements.txt into $venv"
+    mkdir -p "$build"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check \
+      -r "$repo/python/requirements.txt"
+    cp "$repo/python/requirements.txt" "$venv/gmm-requirements.txt"
+  fi
+  python_args=(-DGMM_PYTHON="$venv/bin/python")
+  # A build directory configured before gmm.jax existed.
+  if [ -f "$build/CMakeCache.txt" ] &&
+    ! grep -q "^GMM_PYTHON:FILEPATH=$venv/bin/python\$" "$build/CMakeCache.txt"; then
+    cmake "${python_args[@]}" "$build" >/dev/null
+  fi
+fi
+
 if [ ! -f "$build/build.ninja" ]; then
-  cmake -G Ninja -S "$repo" -B "$build" \
+  cmake -G Ninja -S "$repo" -B "$build" "${python_args[@]}" \
     -DCMAKE_BUILD_TYPE="$build_type" \
     -DCMAKE_C_COMPILER="$llvm_prefix/bin/clang" \
     -DCMAKE_CXX_COMPILER="$llvm_prefix/bin/clang++" \

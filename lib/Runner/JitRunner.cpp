@@ -40,6 +40,8 @@
 #include <mutex>
 #include <utility>
 
+#include <dlfcn.h>
+
 using namespace mlir;
 
 // From LLVM's OpenMP runtime, which the runner links for the JIT'd code.
@@ -143,22 +145,41 @@ void releaseForCode(void *pointer) {
     std::free(pointer);
 }
 
-/// The buffers that the compiled code allocated during the call in progress
-/// (on any thread) and has not freed, so that a call that ends early
-/// releases them; null outside callCatchingFailures().
-std::mutex liveAllocationsMutex;
-llvm::DenseSet<void *> *liveAllocations = nullptr;
+/// The buffers that compiled code allocated (on any thread) while calls are
+/// in progress and has not freed, so that a call that ends early releases
+/// them. Calls may run concurrently (the JAX FFI handler is called from
+/// several XLA threads), and an OpenMP worker cannot tell which call it
+/// allocates for: the set is shared, emptied whenever no call is in
+/// progress, and a call that ends early releases it only when no other call
+/// overlapped it (its entries are then all its own). An early end that
+/// overlapped another call leaves its buffers allocated rather than free
+/// another call's.
+struct LiveAllocations {
+  std::mutex mutex;
+  llvm::DenseSet<void *> pointers;
+  /// Calls in progress.
+  unsigned activeCalls = 0;
+  /// Counts the calls that started while another one was in progress.
+  uint64_t overlaps = 0;
+};
+
+LiveAllocations &getLiveAllocations() {
+  static LiveAllocations live;
+  return live;
+}
 
 void trackAllocation(void *pointer) {
-  std::lock_guard<std::mutex> lock(liveAllocationsMutex);
-  if (liveAllocations && pointer)
-    liveAllocations->insert(pointer);
+  LiveAllocations &live = getLiveAllocations();
+  std::lock_guard<std::mutex> lock(live.mutex);
+  if (live.activeCalls && pointer)
+    live.pointers.insert(pointer);
 }
 
 void untrackAllocation(void *pointer) {
-  std::lock_guard<std::mutex> lock(liveAllocationsMutex);
-  if (liveAllocations)
-    liveAllocations->erase(pointer);
+  LiveAllocations &live = getLiveAllocations();
+  std::lock_guard<std::mutex> lock(live.mutex);
+  if (live.activeCalls)
+    live.pointers.erase(pointer);
 }
 
 /// Whether this thread may end the call in progress: it made the call and
@@ -236,10 +257,16 @@ std::optional<CallFailure> callCatchingFailures(void (*entry)(void **),
   std::jmp_buf *outerTarget = callFailureTarget;
   CallFailure *outerFailure = callFailure;
   std::string *outerOutput = callOutput;
-  llvm::DenseSet<void *> live;
+  LiveAllocations &live = getLiveAllocations();
+  uint64_t overlapsAtStart;
+  bool startedAlone;
   {
-    std::lock_guard<std::mutex> lock(liveAllocationsMutex);
-    liveAllocations = &live;
+    std::lock_guard<std::mutex> lock(live.mutex);
+    startedAlone = live.activeCalls == 0;
+    if (!startedAlone)
+      ++live.overlaps;
+    overlapsAtStart = live.overlaps;
+    ++live.activeCalls;
   }
   callFailureTarget = &target;
   callFailure = &failure;
@@ -250,13 +277,18 @@ std::optional<CallFailure> callCatchingFailures(void (*entry)(void **),
   callFailureTarget = outerTarget;
   callFailure = outerFailure;
   callOutput = outerOutput;
+  llvm::DenseSet<void *> release;
   {
-    std::lock_guard<std::mutex> lock(liveAllocationsMutex);
-    liveAllocations = nullptr;
+    std::lock_guard<std::mutex> lock(live.mutex);
+    // What the code allocated and would have freed or returned, when it is
+    // this call's alone.
+    if (ended && startedAlone && live.overlaps == overlapsAtStart)
+      release = std::move(live.pointers);
+    if (--live.activeCalls == 0)
+      live.pointers.clear();
   }
   if (ended) {
-    // What the code allocated and would have freed or returned.
-    for (void *pointer : live)
+    for (void *pointer : release)
       releaseForCode(pointer);
     return failure;
   }
@@ -519,6 +551,24 @@ llvm::ArrayRef<RunnerSymbol> getRunnerSymbols() {
       {"abort", reinterpret_cast<void *>(&jitAbort)},
   };
   return symbols;
+}
+
+/// Makes the OpenMP runtime that the runner links visible to the JIT's
+/// process-wide symbol lookup (dlsym on the global scope). It is there when
+/// the runner is part of a program, but not when a library holding the
+/// runner is loaded with RTLD_LOCAL (Python's ctypes and extension modules,
+/// as the JAX FFI handler is): the compiled code's __kmpc_* calls would not
+/// resolve. Promotes only that runtime to the global scope.
+void makeOpenMPRuntimeGlobal() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void *>(&omp_get_max_threads), &info) ||
+        !info.dli_fname)
+      return;
+    // Adds a reference that is never dropped: the runtime stays loaded.
+    dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+  });
 }
 
 /// Every external function that the lowered module calls must be the
@@ -852,6 +902,7 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
       static_cast<llvm::CodeGenOptLevel>(optLevel);
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
+  makeOpenMPRuntimeGlobal();
   if (llvm::Error error = checkExternalSymbols(*clone, name))
     return std::move(error);
   auto engine = ExecutionEngine::create(*clone, engineOptions);
@@ -952,15 +1003,21 @@ JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
     packed.push_back(&resultPointer);
   for (void *&pointer : argumentPointers)
     packed.push_back(&pointer);
-  // Global constructors (loading the GPU binary) run once, before the call.
-  engine->initialize();
-  auto entry = engine->lookupPacked("_mlir_ciface_" + signature.name);
+  // Global constructors (loading the GPU binary) run once, before the
+  // first call.
+  std::call_once(entryOnce, [&] {
+    engine->initialize();
+    auto found = engine->lookupPacked("_mlir_ciface_" + signature.name);
+    if (found)
+      entry = *found;
+    else
+      entryError = llvm::toString(found.takeError());
+  });
   if (!entry)
-    return makeError("calling @" + signature.name +
-                     " failed: " + llvm::toString(entry.takeError()));
+    return makeError("calling @" + signature.name + " failed: " + entryError);
   auto start = std::chrono::steady_clock::now();
   std::optional<CallFailure> failure =
-      callCatchingFailures(*entry, packed.data());
+      callCatchingFailures(entry, packed.data());
   auto stop = std::chrono::steady_clock::now();
   if (failure && failure->bytes)
     return makeError(

@@ -61,6 +61,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -220,6 +221,11 @@ private:
 
   FunctionSignature signature;
   std::unique_ptr<mlir::ExecutionEngine> engine;
+  /// The packed entry point, looked up (after the engine's initialisation)
+  /// by the first call, once even when calls run concurrently.
+  std::once_flag entryOnce;
+  void (*entry)(void **) = nullptr;
+  std::string entryError;
   GuardPages guardPages = GuardPages::None;
   bool cuda = false;
 

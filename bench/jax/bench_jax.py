@@ -1,0 +1,115 @@
+"""gmm through JAX against jax.lax.ragged_dot on the CPU, in one process.
+
+    PYTHONPATH=build/python build/venv/bin/python bench/jax/bench_jax.py
+    ... bench_jax.py --quick            # small shapes, seconds
+    ... bench_jax.py --repeat=20 --format=csv
+
+For every shape (mode 1, f32: tokens [m, k] x experts [g, k, n], uniform
+group sizes summing to m) both sides run under jax.jit on the same inputs,
+with the same threads (XLA's CPU thread pool for JAX, OpenMP for gmm; both
+use every core unless OMP_NUM_THREADS / XLA flags say otherwise):
+
+- gmm: gmm.jax.ragged_dot, an XLA FFI call into gmm's compiled code;
+- jax: jax.lax.ragged_dot, which XLA's CPU backend expands to dense matmuls
+  over all groups (g times the work of the ragged product).
+
+Results are compared before timing. Times are medians over --repeat calls
+after --warmup calls (block_until_ready on each). GFLOP/s count the ragged
+product's 2*m*k*n. The FFI overhead is the median time of a jitted gmm call
+on a problem with no rows (m = 0), which compiles to a call that returns at
+once: XLA's dispatch, the FFI call and the handler's cache lookup.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import gmm.jax as gj
+
+SHAPES = [
+    # (g, m, k, n)
+    (8, 2048, 1024, 1024),
+    (8, 4096, 512, 1024),
+    (32, 2048, 512, 512),
+    (32, 4096, 1024, 512),
+]
+QUICK = [(8, 256, 128, 128), (32, 512, 128, 128)]
+
+
+def median_seconds(fn, args, warmup, repeat):
+    for _ in range(warmup):
+        fn(*args).block_until_ready()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(*args).block_until_ready()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--format", choices=["markdown", "csv", "json"], default="markdown")
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(0)
+    gmm_fn = jax.jit(gj.ragged_dot)
+    jax_fn = jax.jit(jax.lax.ragged_dot)
+    rows = []
+    for g, m, k, n in QUICK if args.quick else SHAPES:
+        lhs = jnp.asarray(rng.standard_normal((m, k)), jnp.float32)
+        rhs = jnp.asarray(rng.standard_normal((g, k, n)), jnp.float32)
+        sizes = jnp.full((g,), m // g, jnp.int32).at[-1].add(m - (m // g) * g)
+        ours, theirs = gmm_fn(lhs, rhs, sizes), jax_fn(lhs, rhs, sizes)
+        scale = float(jnp.max(jnp.abs(theirs)))
+        error = float(jnp.max(jnp.abs(ours - theirs)))
+        if error > 1e-4 * scale:
+            sys.exit(f"g={g} m={m} k={k} n={n}: gmm and jax differ by {error}")
+        t_gmm = median_seconds(gmm_fn, (lhs, rhs, sizes), args.warmup, args.repeat)
+        t_jax = median_seconds(jax_fn, (lhs, rhs, sizes), args.warmup, args.repeat)
+        flops = 2.0 * m * k * n
+        rows.append({
+            "g": g, "m": m, "k": k, "n": n,
+            "gmm_ms": t_gmm * 1e3, "jax_ms": t_jax * 1e3,
+            "gmm_gflops": flops / t_gmm / 1e9, "jax_gflops": flops / t_jax / 1e9,
+            "speedup": t_jax / t_gmm,
+        })
+    # The per-call overhead: a call with no rows.
+    empty = (jnp.zeros((0, 64), jnp.float32), jnp.zeros((8, 64, 64), jnp.float32),
+             jnp.zeros((8,), jnp.int32))
+    overhead = median_seconds(gmm_fn, empty, 10, max(args.repeat, 200))
+    threads = os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))
+    if args.format == "json":
+        print(json.dumps({"threads": threads, "ffi_overhead_us": overhead * 1e6, "rows": rows}, indent=1))
+        return 0
+    if args.format == "csv":
+        print(",".join(rows[0].keys()))
+        for row in rows:
+            print(",".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in row.values()))
+        print(f"# ffi_overhead_us,{overhead * 1e6:.1f}")
+        return 0
+    print(f"gmm.jax.ragged_dot vs jax.lax.ragged_dot, f32, CPU, {threads} threads "
+          f"(JAX {jax.__version__}), median of {args.repeat}")
+    print()
+    print("| g | m | k | n | gmm ms | jax ms | gmm GFLOP/s | jax GFLOP/s | gmm speedup |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['g']} | {r['m']} | {r['k']} | {r['n']} | {r['gmm_ms']:.2f} | "
+              f"{r['jax_ms']:.2f} | {r['gmm_gflops']:.1f} | {r['jax_gflops']:.1f} | "
+              f"{r['speedup']:.1f}x |")
+    print()
+    print(f"FFI overhead per call (jitted gmm call with m = 0): {overhead * 1e6:.1f} us")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+//===- ModuleCache.h - Compile a module once, call it many times -*- C++
+//-*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// "Compile this ragged dot and call it on these buffers", for callers that
+// hand gmm the same module text over and over (the JAX FFI handler gets it
+// as an attribute of every call): the text is parsed, verified, lowered and
+// JIT-compiled on first use and the compiled function is kept, keyed by the
+// text, the entry and the pipeline. Thread-safe: compilations are serialised
+// on the cache's own MLIRContext, calls of compiled functions run
+// concurrently.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_RUNNER_MODULECACHE_H
+#define GMM_RUNNER_MODULECACHE_H
+
+#include "gmm/Runner/JitRunner.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace gmm {
+namespace runner {
+
+class ModuleCache {
+public:
+  ModuleCache();
+  ~ModuleCache();
+
+  /// The function `entry` of `moduleText`, lowered with the pipeline named
+  /// `pipeline` (getPipelines()) and JIT-compiled on first use; the same
+  /// function on later calls with the same arguments. Errors say which step
+  /// failed and why, in one line: "<text>:3:7: error: ..." for a module that
+  /// does not parse or verify. A failed compilation is not kept.
+  llvm::Expected<JitFunction *> getOrCompile(llvm::StringRef moduleText,
+                                             llvm::StringRef entry,
+                                             llvm::StringRef pipeline = "cpu");
+
+  /// Parses and verifies `moduleText` without compiling it (the check a
+  /// caller makes before committing to a module): its first error, as
+  /// getOrCompile() would report it.
+  llvm::Error verify(llvm::StringRef moduleText);
+
+  /// How many modules were compiled (cache misses that succeeded).
+  size_t getNumCompilations();
+
+private:
+  std::mutex mutex;
+  std::unique_ptr<mlir::MLIRContext> context;
+  llvm::StringMap<std::unique_ptr<JitFunction>> compiled;
+};
+
+} // namespace runner
+} // namespace gmm
+
+#endif // GMM_RUNNER_MODULECACHE_H
