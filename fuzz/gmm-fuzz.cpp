@@ -51,6 +51,7 @@
 #include "gmm/Runner/GuardedMemory.h"
 #include "gmm/Runner/HostTensor.h"
 #include "gmm/Runner/JitRunner.h"
+#include "gmm/Runner/ModuleCache.h"
 #include "gmm/Runner/RaggedDotCheck.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -58,8 +59,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
@@ -415,9 +414,7 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
       verbose = true;
   }
   registry = new DialectRegistry();
-  registerAllDialects(*registry);
-  registerAllExtensions(*registry);
-  mlir::gmm::registerGMMDialects(*registry);
+  runner::registerRunnerDialects(*registry);
   // The named pipelines of `// pipeline:` headers.
   mlir::gmm::registerGMMPasses();
   registerAllToLLVMIRTranslations(*registry);

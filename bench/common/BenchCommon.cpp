@@ -8,13 +8,12 @@
 
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
 #include "gmm/Runner/HostTensor.h"
+#include "gmm/Runner/ModuleCache.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -253,11 +252,7 @@ CommonOptions::getDistributions() const {
 //===----------------------------------------------------------------------===//
 
 std::unique_ptr<mlir::MLIRContext> gmm::bench::createContext() {
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  registry.insert<mlir::gmm::GMMDialect>();
-  return std::make_unique<mlir::MLIRContext>(registry);
+  return gmm::runner::createRunnerContext();
 }
 
 namespace {
@@ -291,14 +286,10 @@ gmm::bench::compileRaggedDot(mlir::MLIRContext &context, const Shape &shape,
                              StringRef compiledSuffix) {
   llvm::errs() << llvm::formatv("[{0}] g={1} m={2} k={3} n={4}: compiling\n",
                                 shape.name, shape.g, shape.m, shape.k, shape.n);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(buildModule(shape, elementType),
-                                              &context);
-  if (!module)
-    return llvm::createStringError("cannot parse the generated module");
   auto start = std::chrono::steady_clock::now();
   auto function =
-      JitFunction::compile(*module, "gmm", std::move(pipeline), options);
+      gmm::runner::compileModuleText(context, buildModule(shape, elementType),
+                                     "gmm", std::move(pipeline), options);
   if (!function)
     return llvm::createStringError("compiling " + shape.name + ": " +
                                    llvm::toString(function.takeError()));

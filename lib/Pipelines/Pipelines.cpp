@@ -450,6 +450,31 @@ LogicalResult mlir::gmm::verifyPipelineAnchor(
                       pipeline + ")'");
 }
 
+ArrayRef<gmm::PipelineDescription> mlir::gmm::getPipelineCatalogue() {
+  static const PipelineDescription catalogue[] = {
+      {"cpu",
+       "tiled over group visits, vectorized and run on OpenMP threads "
+       "(gmm-to-cpu)",
+       /*gpu=*/false,
+       [](OpPassManager &pm, StringRef) { buildCPUPipeline(pm, {}); }},
+      {"reference",
+       "gmm.ragged_dot lowered directly to loops (gmm-reference-to-llvm)",
+       /*gpu=*/false,
+       [](OpPassManager &pm, StringRef) { buildReferenceToLLVMPipeline(pm); }},
+      {"cuda",
+       "tiled into CUDA blocks with tensor cores, PTX for the device's SM "
+       "(gmm-to-ptx; --target=cuda)",
+       /*gpu=*/true,
+       [](OpPassManager &pm, StringRef chip) {
+         GPUPipelineOptions options;
+         if (!chip.empty())
+           options.chip = chip.str();
+         buildGPUPipeline(pm, options);
+       }},
+  };
+  return catalogue;
+}
+
 void mlir::gmm::registerGMMPipelines() {
   registerPipeline<CPUPipelineCLOptions>(
       "gmm-to-cpu",

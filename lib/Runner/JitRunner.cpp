@@ -768,26 +768,27 @@ llvm::Error checkArgument(const TensorSpec &spec, const HostTensor &value,
 //===----------------------------------------------------------------------===//
 
 llvm::ArrayRef<PipelineInfo> getPipelines() {
-  static const PipelineInfo pipelines[] = {
-      {"cpu",
-       "tiled over group visits, vectorized and run on OpenMP threads "
-       "(gmm-to-cpu)",
-       [](OpPassManager &pm) { mlir::gmm::buildCPUPipeline(pm, {}); }},
-      {"reference",
-       "gmm.ragged_dot lowered directly to loops (gmm-reference-to-llvm)",
-       [](OpPassManager &pm) { mlir::gmm::buildReferenceToLLVMPipeline(pm); }},
-      {"cuda",
-       "tiled into CUDA blocks with tensor cores, PTX for the device's SM "
-       "(gmm-to-ptx; --target=cuda)",
-       [](OpPassManager &pm) {
-         mlir::gmm::GPUPipelineOptions options;
-         GmmCudaDeviceInfo info;
-         if (gmmCudaAvailable() && gmmCudaGetDeviceInfo(0, info))
-           options.chip = info.chip();
-         mlir::gmm::buildGPUPipeline(pm, options);
-       },
-       /*cuda=*/true},
-  };
+  // lib/Pipelines' catalogue, with the GPU pipelines compiling for the
+  // chip of the CUDA device that runs the code.
+  static const std::vector<PipelineInfo> pipelines = [] {
+    std::vector<PipelineInfo> result;
+    for (const mlir::gmm::PipelineDescription &description :
+         mlir::gmm::getPipelineCatalogue()) {
+      auto build = description.build;
+      bool gpu = description.gpu;
+      result.push_back({description.name, description.description,
+                        [build, gpu](OpPassManager &pm) {
+                          std::string chip;
+                          GmmCudaDeviceInfo info;
+                          if (gpu && gmmCudaAvailable() &&
+                              gmmCudaGetDeviceInfo(0, info))
+                            chip = info.chip();
+                          build(pm, chip);
+                        },
+                        gpu});
+    }
+    return result;
+  }();
   return pipelines;
 }
 

@@ -35,9 +35,23 @@ std::string makeKey(llvm::StringRef text, llvm::StringRef entry,
   return (pipeline + "\n" + entry + "\n" + text).str();
 }
 
-/// Parses and verifies `text`; the first error on one line.
-llvm::Expected<OwningOpRef<ModuleOp>> parseModule(MLIRContext &context,
-                                                  llvm::StringRef text) {
+} // namespace
+
+void registerRunnerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  mlir::gmm::registerGMMDialects(registry);
+}
+
+std::unique_ptr<MLIRContext> createRunnerContext() {
+  DialectRegistry registry;
+  registerRunnerDialects(registry);
+  return std::make_unique<MLIRContext>(registry);
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> parseModuleText(MLIRContext &context,
+                                                      llvm::StringRef text,
+                                                      llvm::StringRef name) {
   std::optional<std::string> firstError;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
     if (diagnostic.getSeverity() != DiagnosticSeverity::Error || firstError)
@@ -51,25 +65,25 @@ llvm::Expected<OwningOpRef<ModuleOp>> parseModule(MLIRContext &context,
   });
   // parseSourceString verifies what it parsed.
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(text, &context, "module");
+      parseSourceString<ModuleOp>(text, &context, name);
   if (!module)
     return llvm::createStringError(
         firstError.value_or("the module text does not parse"));
   return std::move(module);
 }
 
-} // namespace
-
-ModuleCache::ModuleCache() {
-  // What gmm-runner registers: the pipelines' passes need more than the
-  // dialects of the input (bufferization models of the tiled IR, vector,
-  // OpenMP, ...).
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  mlir::gmm::registerGMMDialects(registry);
-  context = std::make_unique<MLIRContext>(registry);
+llvm::Expected<std::unique_ptr<JitFunction>>
+compileModuleText(MLIRContext &context, llvm::StringRef text,
+                  llvm::StringRef entry, PipelineBuilder pipeline,
+                  const JitOptions &options, llvm::StringRef name) {
+  llvm::Expected<OwningOpRef<ModuleOp>> module =
+      parseModuleText(context, text, name);
+  if (!module)
+    return module.takeError();
+  return JitFunction::compile(**module, entry, std::move(pipeline), options);
 }
+
+ModuleCache::ModuleCache() { context = createRunnerContext(); }
 
 ModuleCache::~ModuleCache() = default;
 
@@ -84,13 +98,10 @@ llvm::Expected<JitFunction *> ModuleCache::getOrCompile(llvm::StringRef text,
   llvm::Expected<const PipelineInfo *> pipeline = findPipeline(name);
   if (!pipeline)
     return pipeline.takeError();
-  llvm::Expected<OwningOpRef<ModuleOp>> module = parseModule(*context, text);
-  if (!module)
-    return module.takeError();
   JitOptions options;
   options.cuda = (*pipeline)->cuda;
   llvm::Expected<std::unique_ptr<JitFunction>> function =
-      JitFunction::compile(**module, entry, (*pipeline)->build, options);
+      compileModuleText(*context, text, entry, (*pipeline)->build, options);
   if (!function)
     return function.takeError();
   JitFunction *result = function->get();
@@ -100,7 +111,8 @@ llvm::Expected<JitFunction *> ModuleCache::getOrCompile(llvm::StringRef text,
 
 llvm::Error ModuleCache::verify(llvm::StringRef text) {
   std::lock_guard<std::mutex> lock(mutex);
-  llvm::Expected<OwningOpRef<ModuleOp>> module = parseModule(*context, text);
+  llvm::Expected<OwningOpRef<ModuleOp>> module =
+      parseModuleText(*context, text);
   return module ? llvm::Error::success() : module.takeError();
 }
 

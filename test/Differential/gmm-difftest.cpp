@@ -19,11 +19,10 @@
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
 #include "gmm/Pipelines/Pipelines.h"
 #include "gmm/Runner/JitRunner.h"
+#include "gmm/Runner/ModuleCache.h"
 #include "gmm/Runtime/CudaRuntime.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -199,23 +198,11 @@ std::string runConfig(mlir::MLIRContext &context, const Config &c,
   runner::JitOptions jitOptions;
   jitOptions.cuda = pipeline.cuda;
   std::string text = c.toMLIR("f");
-  std::string diagnostics;
-  llvm::raw_string_ostream diagOS(diagnostics);
-  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
-    diagOS << d << "\n";
-    return mlir::success();
-  });
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(text, &context);
-  if (!module)
-    return "the generated module does not parse/verify: " + diagnostics + "\n" +
-           text;
-
   auto jit =
-      runner::JitFunction::compile(*module, "f", pipeline.build, jitOptions);
+      runner::compileModuleText(context, text, "f", pipeline.build, jitOptions);
   if (!jit)
-    return "compilation failed: " + llvm::toString(jit.takeError()) + "\n" +
-           diagnostics + "\n" + text;
+    return "the generated module does not parse, verify or compile: " +
+           llvm::toString(jit.takeError()) + "\n" + text;
 
   std::vector<HostTensor> args;
   args.push_back(
@@ -377,11 +364,9 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  registry.insert<mlir::gmm::GMMDialect>();
-  mlir::MLIRContext context(registry);
+  std::unique_ptr<mlir::MLIRContext> contextOwner =
+      runner::createRunnerContext();
+  mlir::MLIRContext &context = *contextOwner;
   context.loadAllAvailableDialects();
 
   int64_t passed = 0, failed = 0;

@@ -5,17 +5,22 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Runner/JitRunner.h"
+#include "gmm/Runner/ModuleCache.h"
 
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
 #include "gmm/Runner/RaggedDotCheck.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 
+#include "gmm/Pipelines/Pipelines.h"
+
+#include "llvm/ADT/STLExtras.h"
+
 #include "gtest/gtest.h"
+
+#include <thread>
 
 using namespace gmm::runner;
 
@@ -25,9 +30,7 @@ class JitRunnerTest : public ::testing::Test {
 protected:
   JitRunnerTest() {
     mlir::DialectRegistry registry;
-    mlir::registerAllDialects(registry);
-    mlir::registerAllExtensions(registry);
-    registry.insert<mlir::gmm::GMMDialect>();
+    registerRunnerDialects(registry);
     context.appendDialectRegistry(registry);
   }
 
@@ -378,6 +381,119 @@ TEST_F(JitRunnerTest, Pipelines) {
   EXPECT_NE(lookupPipeline("cpu"), nullptr);
   EXPECT_NE(lookupPipeline("reference"), nullptr);
   EXPECT_EQ(lookupPipeline("nope"), nullptr);
+  // The runner's list is lib/Pipelines' catalogue, in its order.
+  ASSERT_EQ(getPipelines().size(), mlir::gmm::getPipelineCatalogue().size());
+  for (auto [info, description] :
+       llvm::zip(getPipelines(), mlir::gmm::getPipelineCatalogue())) {
+    EXPECT_STREQ(info.name, description.name);
+    EXPECT_EQ(info.cuda, description.gpu);
+  }
+}
+
+/// A mode-1 ragged dot that writes into its last argument, as gmm.jax's
+/// modules do.
+constexpr const char *kDestinationModule = R"mlir(
+func.func @ragged_dot(%lhs: tensor<6x2xf32> {bufferization.writable = false},
+                      %rhs: tensor<2x2x3xf32> {bufferization.writable = false},
+                      %gs: tensor<2xi32> {bufferization.writable = false},
+                      %out: memref<6x3xf32>) {
+  %r = gmm.ragged_dot %lhs, %rhs, %gs
+      dimension_numbers = <lhs_contracting_dimensions = [1],
+                           rhs_contracting_dimensions = [1],
+                           lhs_ragged_dimensions = [0],
+                           rhs_group_dimensions = [0]>
+      : tensor<6x2xf32>, tensor<2x2x3xf32>, tensor<2xi32> -> tensor<6x3xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out
+      : (tensor<6x3xf32>, memref<6x3xf32>) -> ()
+  return
+}
+)mlir";
+
+TEST(ModuleCacheTest, CompilesOncePerText) {
+  ModuleCache cache;
+  auto first = cache.getOrCompile(kDestinationModule, "ragged_dot");
+  ASSERT_TRUE(static_cast<bool>(first)) << llvm::toString(first.takeError());
+  auto second = cache.getOrCompile(kDestinationModule, "ragged_dot");
+  ASSERT_TRUE(static_cast<bool>(second)) << llvm::toString(second.takeError());
+  EXPECT_EQ(*first, *second);
+  EXPECT_EQ(cache.getNumCompilations(), 1u);
+  // Another pipeline is another compilation.
+  auto reference =
+      cache.getOrCompile(kDestinationModule, "ragged_dot", "reference");
+  ASSERT_TRUE(static_cast<bool>(reference))
+      << llvm::toString(reference.takeError());
+  EXPECT_NE(*reference, *first);
+  EXPECT_EQ(cache.getNumCompilations(), 2u);
+}
+
+TEST(ModuleCacheTest, ErrorsAreOneLineWithTheLocation) {
+  ModuleCache cache;
+  std::string bad = "func.func @ragged_dot() {\n  %x = gmm.nope\n}\n";
+  llvm::Error verified = cache.verify(bad);
+  ASSERT_TRUE(static_cast<bool>(verified));
+  std::string message = llvm::toString(std::move(verified));
+  EXPECT_NE(message.find("module:2:"), std::string::npos) << message;
+  EXPECT_NE(message.find("error: "), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  auto compiled = cache.getOrCompile(bad, "ragged_dot");
+  ASSERT_FALSE(static_cast<bool>(compiled));
+  EXPECT_EQ(llvm::toString(compiled.takeError()), message);
+  EXPECT_EQ(cache.getNumCompilations(), 0u);
+  auto pipeline = cache.getOrCompile(kDestinationModule, "ragged_dot", "nope");
+  ASSERT_FALSE(static_cast<bool>(pipeline));
+  EXPECT_NE(llvm::toString(pipeline.takeError()).find("unknown --pipeline"),
+            std::string::npos);
+  EXPECT_FALSE(static_cast<bool>(cache.verify(kDestinationModule)));
+}
+
+// Calls of one compiled function from many threads at once (XLA calls the
+// JAX FFI handler from one thread per device), each on its own buffers and
+// group sizes, all correct.
+TEST(ModuleCacheTest, ConcurrentCallsOnCallersBuffers) {
+  ModuleCache cache;
+  auto function = cache.getOrCompile(kDestinationModule, "ragged_dot");
+  ASSERT_TRUE(static_cast<bool>(function))
+      << llvm::toString(function.takeError());
+  constexpr int kThreads = 8, kCalls = 25;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      float lhs[6][2], rhs[2][2][3], out[6][3];
+      int32_t sizes[2] = {t % 7, 6 - t % 7};
+      for (int r = 0; r < 6; ++r)
+        for (int c = 0; c < 2; ++c)
+          lhs[r][c] = float(r + c + t);
+      for (int g = 0; g < 2; ++g)
+        for (int k = 0; k < 2; ++k)
+          for (int n = 0; n < 3; ++n)
+            rhs[g][k][n] = float(g * 10 + k * 3 + n - t);
+      for (int call = 0; call < kCalls && failures[t].empty(); ++call) {
+        std::vector<std::vector<int64_t>> descriptors = {
+            denseDescriptor(lhs, {6, 2}), denseDescriptor(rhs, {2, 2, 3}),
+            denseDescriptor(sizes, {2}), denseDescriptor(out, {6, 3})};
+        auto called = (*function)->invokeOnDescriptors(descriptors);
+        if (!called) {
+          failures[t] = llvm::toString(called.takeError());
+          break;
+        }
+        for (int r = 0; r < 6; ++r) {
+          int group = r < sizes[0] ? 0 : 1;
+          for (int n = 0; n < 3; ++n) {
+            float expected = 0;
+            for (int k = 0; k < 2; ++k)
+              expected += lhs[r][k] * rhs[group][k][n];
+            if (out[r][n] != expected)
+              failures[t] = "wrong value in thread " + std::to_string(t);
+          }
+        }
+      }
+    });
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+  for (const std::string &failure : failures)
+    EXPECT_EQ(failure, "");
 }
 
 } // namespace

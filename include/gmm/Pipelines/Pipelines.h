@@ -106,6 +106,24 @@ LogicalResult
 verifyPipelineAnchor(const OpPassManager &pm, StringRef pipeline,
                      function_ref<LogicalResult(const Twine &)> errorHandler);
 
+/// One of gmm's pipelines that lower a module to the LLVM dialect, ready to
+/// JIT-compile: the catalogue that gmm-runner's --pipeline, the benchmarks,
+/// the fuzzers, the differential test and the JAX FFI handler choose from.
+struct PipelineDescription {
+  /// The name callers choose it by ("cpu", "reference", "cuda").
+  const char *name;
+  /// What it does, in a line.
+  const char *description;
+  /// The code runs on a CUDA GPU (the pipeline emits mgpu* calls).
+  bool gpu;
+  /// Adds the pipeline with its default options to `pm`; `chip` is the GPU
+  /// to compile for (gpu pipelines; empty: GPUPipelineOptions' default).
+  void (*build)(OpPassManager &pm, StringRef chip);
+};
+
+/// The catalogue, in the order tools list it; the first is the default.
+ArrayRef<PipelineDescription> getPipelineCatalogue();
+
 /// Registers every named gmm pipeline with the global pass registry. A
 /// pipeline named in a textual pipeline under another operation than
 /// builtin.module is a parse error (verifyPipelineAnchor), not an abort.

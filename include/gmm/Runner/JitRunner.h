@@ -130,7 +130,9 @@ std::vector<int64_t> denseDescriptor(const void *data,
 
 using PipelineBuilder = std::function<void(mlir::OpPassManager &)>;
 
-/// A pipeline that gmm-runner can select with --pipeline.
+/// A pipeline of lib/Pipelines' catalogue (mlir::gmm::getPipelineCatalogue)
+/// as callers of the JIT use it: gmm-runner's --pipeline, the benchmarks,
+/// the fuzzers, the differential test, ModuleCache.
 struct PipelineInfo {
   const char *name;
   const char *description;
@@ -140,8 +142,8 @@ struct PipelineInfo {
   bool cuda = false;
 };
 
-/// The pipelines that gmm-runner knows, in --help order. The first one is the
-/// default.
+/// The catalogue's pipelines, in its order (the first one is the default);
+/// GPU pipelines compile for the chip of CUDA device 0 when there is one.
 llvm::ArrayRef<PipelineInfo> getPipelines();
 /// The pipeline called `name`, or nullptr.
 const PipelineInfo *lookupPipeline(llvm::StringRef name);

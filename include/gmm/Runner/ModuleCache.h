@@ -5,10 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// "Compile this ragged dot and call it on these buffers", for callers that
-// hand gmm the same module text over and over (the JAX FFI handler gets it
-// as an attribute of every call): the text is parsed, verified, lowered and
-// JIT-compiled on first use and the compiled function is kept, keyed by the
+// What every caller of the JIT shares (gmm-runner, gmm-difftest, the
+// fuzzers, the benchmarks, the JAX FFI handler): the dialects that gmm's
+// pipelines need, parsing module text with its first error on one line, and
+// compiling it.
+//
+// ModuleCache: "compile this ragged dot and call it on these buffers", for
+// callers that hand gmm the same module text over and over (the JAX FFI handler
+// gets it as an attribute of every call): the text is parsed, verified, lowered
+// and JIT-compiled on first use and the compiled function is kept, keyed by the
 // text, the entry and the pipeline. Thread-safe: compilations are serialised
 // on the cache's own MLIRContext, calls of compiled functions run
 // concurrently.
@@ -20,6 +25,9 @@
 
 #include "gmm/Runner/JitRunner.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -29,11 +37,33 @@
 #include <mutex>
 
 namespace mlir {
+class DialectRegistry;
 class MLIRContext;
 } // namespace mlir
 
 namespace gmm {
 namespace runner {
+
+/// Adds what a module that gmm's pipelines lower needs: every upstream
+/// dialect and extension (the bufferization models of the tiled IR, vector,
+/// OpenMP, GPU, ...) and gmm's dialect and models.
+void registerRunnerDialects(mlir::DialectRegistry &registry);
+
+/// A context with registerRunnerDialects()' dialects.
+std::unique_ptr<mlir::MLIRContext> createRunnerContext();
+
+/// Parses and verifies `text`; locations name it `name`. The error is the
+/// first diagnostic on one line ("name:3:7: error: ...").
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+parseModuleText(mlir::MLIRContext &context, llvm::StringRef text,
+                llvm::StringRef name = "module");
+
+/// parseModuleText, then JitFunction::compile of `entry` with `pipeline`.
+llvm::Expected<std::unique_ptr<JitFunction>>
+compileModuleText(mlir::MLIRContext &context, llvm::StringRef text,
+                  llvm::StringRef entry, PipelineBuilder pipeline,
+                  const JitOptions &options = {},
+                  llvm::StringRef name = "module");
 
 class ModuleCache {
 public:
