@@ -11,7 +11,10 @@ use every core unless OMP_NUM_THREADS / XLA flags say otherwise):
 
 - gmm: gmm.jax.ragged_dot, an XLA FFI call into gmm's compiled code;
 - jax: jax.lax.ragged_dot, which XLA's CPU backend expands to dense matmuls
-  over all groups (g times the work of the ragged product).
+  over all groups (g times the work of the ragged product);
+- gmm alone: the very module that gmm.jax compiles for the shape, run by
+  `gmm-runner --repeat` (same group sizes, no JAX, no XLA): what the JAX
+  path costs is the difference between the two gmm columns.
 
 Results are compared before timing. Times are medians over --repeat calls
 after --warmup calls (block_until_ready on each). GFLOP/s count the ragged
@@ -23,8 +26,11 @@ once: XLA's dispatch, the FFI call and the handler's cache lookup.
 import argparse
 import json
 import os
+import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 import jax
@@ -54,6 +60,29 @@ def median_seconds(fn, args, warmup, repeat):
     return statistics.median(times)
 
 
+def gmm_alone_seconds(lhs, rhs, sizes, repeat):
+    """The median time of gmm.jax's module for these operands, called by
+    gmm-runner (gmm's own JIT driver) on the same group sizes."""
+    text, _ = gj._module(
+        gj._Config(gj.DimensionNumbers((1,), (1,), (), (), (0,), (0,)), np.dtype(lhs.dtype), None, None),
+        gj._describe(lhs), gj._describe(rhs), gj._describe(sizes), None, None,
+    )
+    build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(gj.__file__))))
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir") as module:
+        module.write(text)
+        module.flush()
+        run = subprocess.run(
+            [os.path.join(build, "bin", "gmm-runner"), module.name,
+             "--group-sizes=" + ",".join(str(int(v)) for v in np.asarray(sizes)),
+             f"--repeat={repeat}"],
+            capture_output=True, text=True, check=True,
+        )
+    found = re.search(r"time: median ([0-9.eE+-]+) ms", run.stdout)
+    if not found:
+        sys.exit("gmm-runner printed no time: " + run.stdout + run.stderr)
+    return float(found.group(1)) / 1e3
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
@@ -76,11 +105,14 @@ def main(argv=None):
             sys.exit(f"g={g} m={m} k={k} n={n}: gmm and jax differ by {error}")
         t_gmm = median_seconds(gmm_fn, (lhs, rhs, sizes), args.warmup, args.repeat)
         t_jax = median_seconds(jax_fn, (lhs, rhs, sizes), args.warmup, args.repeat)
+        t_alone = gmm_alone_seconds(lhs, rhs, sizes, args.repeat)
         flops = 2.0 * m * k * n
         rows.append({
             "g": g, "m": m, "k": k, "n": n,
+            "gmm_alone_ms": t_alone * 1e3,
             "gmm_ms": t_gmm * 1e3, "jax_ms": t_jax * 1e3,
             "gmm_gflops": flops / t_gmm / 1e9, "jax_gflops": flops / t_jax / 1e9,
+            "speedup_alone": t_jax / t_alone,
             "speedup": t_jax / t_gmm,
         })
     # The per-call overhead: a call with no rows.
@@ -100,12 +132,13 @@ def main(argv=None):
     print(f"gmm.jax.ragged_dot vs jax.lax.ragged_dot, f32, CPU, {threads} threads "
           f"(JAX {jax.__version__}), median of {args.repeat}")
     print()
-    print("| g | m | k | n | gmm ms | jax ms | gmm GFLOP/s | jax GFLOP/s | gmm speedup |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| g | m | k | n | gmm alone ms | gmm via JAX ms | jax.lax ms | gmm via JAX GFLOP/s "
+          "| jax.lax GFLOP/s | speedup, gmm alone | speedup, gmm via JAX |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['g']} | {r['m']} | {r['k']} | {r['n']} | {r['gmm_ms']:.2f} | "
-              f"{r['jax_ms']:.2f} | {r['gmm_gflops']:.1f} | {r['jax_gflops']:.1f} | "
-              f"{r['speedup']:.1f}x |")
+        print(f"| {r['g']} | {r['m']} | {r['k']} | {r['n']} | {r['gmm_alone_ms']:.2f} | "
+              f"{r['gmm_ms']:.2f} | {r['jax_ms']:.2f} | {r['gmm_gflops']:.1f} | "
+              f"{r['jax_gflops']:.1f} | {r['speedup_alone']:.1f}x | {r['speedup']:.1f}x |")
     print()
     print(f"FFI overhead per call (jitted gmm call with m = 0): {overhead * 1e6:.1f} us")
     return 0

@@ -352,7 +352,9 @@ def _transposed(x, source_dims):
 def _mode1_cotangents(config, lhs, rhs, sizes, offset, g):
     """Mode 1: d lhs is a mode-1 ragged dot of the cotangent with the
     weights (contracting their free dims), d rhs a mode-2 ragged dot of lhs
-    and the cotangent (over the ragged dim), both with `offset`."""
+    and the cotangent (over the ragged dim), both with `offset`. They go
+    through the differentiable _ragged_dot, so higher derivatives work
+    too."""
     n = config.numbers
     (ragged,) = n.lhs_ragged
     (group,) = n.rhs_group
@@ -370,7 +372,7 @@ def _mode1_cotangents(config, lhs, rhs, sizes, offset, g):
         (batch + lhs_free.index(ragged),),
         (group,),
     )
-    d_lhs = _call(
+    d_lhs = _ragged_dot(
         _Config(d_lhs_numbers, np.dtype(lhs.dtype), None, config.tile_sizes),
         g.astype(rhs.dtype), rhs, sizes, offset, None,
     )
@@ -390,7 +392,7 @@ def _mode1_cotangents(config, lhs, rhs, sizes, offset, g):
         (ragged,),
         (),
     )
-    d_rhs = _call(
+    d_rhs = _ragged_dot(
         _Config(d_rhs_numbers, np.dtype(rhs.dtype), rhs.shape[group], config.tile_sizes),
         lhs, g.astype(lhs.dtype), sizes, offset, None,
     )
@@ -439,7 +441,7 @@ def _mode2_cotangents(config, lhs, rhs, sizes, offset, g):
         )
         # Its dims: batch, contracting (list order), the other operand's
         # free dims: the canonical layout of the other operand.
-        return _call(
+        return _ragged_dot(
             _Config(numbers, np.dtype(dtype), None, config.tile_sizes),
             operand, g.astype(operand.dtype), sizes, offset, None,
         )
@@ -474,7 +476,9 @@ def _ragged_dot(config, lhs, rhs, sizes, offset, init):
 
 
 def _ragged_dot_forward(config, lhs, rhs, sizes, offset, init):
-    out = _call(config, lhs, rhs, sizes, offset, init)
+    # Through the custom_vjp function itself, so that differentiating the
+    # gradient (reverse over reverse) differentiates this call too.
+    out = _ragged_dot(config, lhs, rhs, sizes, offset, init)
     return out, (lhs, rhs, sizes, offset, init is not None)
 
 
