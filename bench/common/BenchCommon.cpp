@@ -257,8 +257,25 @@ std::unique_ptr<mlir::MLIRContext> gmm::bench::createContext() {
 
 namespace {
 
-/// The module: one mode-1 ragged dot with static shapes.
-std::string buildModule(const Shape &s, StringRef elementType) {
+/// The module: one ragged dot of `mode` with static shapes.
+std::string buildModule(const Shape &s, StringRef elementType, Mode mode) {
+  if (mode == Mode::WeightGradient)
+    return llvm::formatv(
+               R"mlir(func.func @gmm(%x: tensor<{1}x{2}x{4}>,
+                    %dy: tensor<{1}x{3}x{4}>,
+                    %group_sizes: tensor<{0}xi32>) -> tensor<{0}x{2}x{3}x{4}> {
+  %out = gmm.ragged_dot %x, %dy, %group_sizes
+      dimension_numbers = <lhs_contracting_dimensions = [0],
+                           rhs_contracting_dimensions = [0],
+                           lhs_ragged_dimensions = [0],
+                           rhs_group_dimensions = []>
+      : tensor<{1}x{2}x{4}>, tensor<{1}x{3}x{4}>, tensor<{0}xi32>
+        -> tensor<{0}x{2}x{3}x{4}>
+  return %out : tensor<{0}x{2}x{3}x{4}>
+}
+)mlir",
+               s.g, s.m, s.k, s.n, elementType)
+        .str();
   return llvm::formatv(
              R"mlir(func.func @gmm(%lhs: tensor<{1}x{2}x{4}>,
                     %rhs: tensor<{0}x{2}x{3}x{4}>,
@@ -283,13 +300,13 @@ llvm::Expected<std::unique_ptr<JitFunction>>
 gmm::bench::compileRaggedDot(mlir::MLIRContext &context, const Shape &shape,
                              StringRef elementType, PipelineBuilder pipeline,
                              const JitOptions &options,
-                             StringRef compiledSuffix) {
+                             StringRef compiledSuffix, Mode mode) {
   llvm::errs() << llvm::formatv("[{0}] g={1} m={2} k={3} n={4}: compiling\n",
                                 shape.name, shape.g, shape.m, shape.k, shape.n);
   auto start = std::chrono::steady_clock::now();
-  auto function =
-      gmm::runner::compileModuleText(context, buildModule(shape, elementType),
-                                     "gmm", std::move(pipeline), options);
+  auto function = gmm::runner::compileModuleText(
+      context, buildModule(shape, elementType, mode), "gmm",
+      std::move(pipeline), options);
   if (!function)
     return llvm::createStringError("compiling " + shape.name + ": " +
                                    llvm::toString(function.takeError()));

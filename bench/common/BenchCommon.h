@@ -135,16 +135,25 @@ public:
 /// A context with every upstream dialect and extension and gmm's dialect.
 std::unique_ptr<mlir::MLIRContext> createContext();
 
-/// Builds the module of one mode-1 ragged dot with static shapes and
+/// Which ragged dot a benchmark runs on a shape (g, m, k, n).
+enum class Mode {
+  /// The MoE forward: lhs [m, k] x rhs [g, k, n] -> [m, n], rows of group i
+  /// use rhs[i].
+  Forward = 1,
+  /// The weight gradient: x [m, k] and dy [m, n] -> [g, k, n], slice i is
+  /// x[rows of i]^T dy[rows of i] (the ragged dimension m is contracted).
+  WeightGradient = 2,
+};
+
+/// Builds the module of one ragged dot of `mode` with static shapes and
 /// `elementType` (e.g. "f32") in and out, and compiles its function `gmm`,
 /// saying so on stderr: "[shape] g=.. m=.. k=.. n=..: compiling", then
 /// "[shape] compiled in X s" followed by `compiledSuffix`.
-llvm::Expected<std::unique_ptr<::gmm::runner::JitFunction>>
-compileRaggedDot(mlir::MLIRContext &context, const Shape &shape,
-                 llvm::StringRef elementType,
-                 ::gmm::runner::PipelineBuilder pipeline,
-                 const ::gmm::runner::JitOptions &options = {},
-                 llvm::StringRef compiledSuffix = "");
+llvm::Expected<std::unique_ptr<::gmm::runner::JitFunction>> compileRaggedDot(
+    mlir::MLIRContext &context, const Shape &shape, llvm::StringRef elementType,
+    ::gmm::runner::PipelineBuilder pipeline,
+    const ::gmm::runner::JitOptions &options = {},
+    llvm::StringRef compiledSuffix = "", Mode mode = Mode::Forward);
 
 /// max|got - expected| / max|expected| over the pairs added; NaN and infinity
 /// make it infinite.

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchCommon.h"
+#include "Peak.h"
 
 #include "gmm/Pipelines/Pipelines.h"
 #include "gmm/Runner/HostTensor.h"
@@ -80,6 +81,10 @@ const ShapePreset presets[] = {
     {"g8-m2048", 8, 2048, 1024, 1024, "", false},
     {"g8-m8192", 8, 8192, 1024, 1024, "", false},
     {"qwen3", 128, 4096, 2048, 1536, "Qwen3-30B-A3B-like", false},
+    {"deepseek", 32, 4096, 7168, 2048,
+     "DeepSeek-V3-like, 32 local experts of one device", false},
+    {"decode", 64, 512, 2048, 1536, "decode-like: about 8 rows per group",
+     false},
     {"quick-g8", 8, 512, 256, 256, "", true},
     {"quick-g32", 32, 1024, 512, 384, "", true},
 };
@@ -88,6 +93,23 @@ const ShapePreset presets[] = {
 CommonOptions common(benchCategory, {presets, /*int32Sizes=*/false,
                                      /*zipf=*/false, /*repeat=*/5,
                                      /*warmup=*/1});
+
+cl::opt<std::string> modesOption(
+    "modes",
+    cl::desc("Comma-separated ragged dots to run on every shape: 1 (the MoE "
+             "forward, lhs [m,k] x rhs [g,k,n] -> [m,n], against one "
+             "cblas_sgemm per group) and 2 (the weight gradient, x [m,k] and "
+             "dy [m,n] -> [g,k,n], against one cblas_sgemm with transposed A "
+             "per group) (default 1,2)"),
+    cl::value_desc("LIST"), cl::init("1,2"), cl::cat(benchCategory));
+
+cl::opt<std::string> formatOption(
+    "format",
+    cl::desc("markdown (the default: a table as rows finish), csv or json "
+             "(every row at the end, with the machine's description and "
+             "peak; bench/plot-bench.py draws them)"),
+    cl::value_desc("markdown|csv|json"), cl::init("markdown"),
+    cl::cat(benchCategory));
 
 cl::opt<unsigned> settleMs(
     "settle-ms",
@@ -105,6 +127,25 @@ cl::opt<double>
 int reportError(const llvm::Twine &message) {
   llvm::errs() << "gmm-bench-cpu: error: " << message << "\n";
   return 1;
+}
+
+/// Mode 2: slice i of `out` ([g, k, n]) is x[rows of i]^T dy[rows of i],
+/// one cblas_sgemm with transposed A per non-empty group; the slices of
+/// empty groups are zeroed, as gmm writes them.
+void blasGroupedWeightGradient(const Shape &s, const float *x, const float *dy,
+                               llvm::ArrayRef<int64_t> sizes, float *out) {
+  int64_t start = 0;
+  for (int64_t group = 0; group < s.g; ++group) {
+    int64_t rows = sizes[group];
+    float *slice = out + group * s.k * s.n;
+    if (rows > 0)
+      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, s.k, s.n, rows, 1.0f,
+                  x + start * s.k, s.k, dy + start * s.n, s.n, 0.0f, slice,
+                  s.n);
+    else
+      std::fill(slice, slice + s.k * s.n, 0.0f);
+    start += rows;
+  }
 }
 
 /// One cblas_sgemm per non-empty group, rows [start, start + rows).
@@ -210,26 +251,93 @@ std::string describeOthersBusy(std::optional<double> busy) {
 struct Row {
   Shape shape;
   Distribution distribution;
+  Mode mode = Mode::Forward;
   double gmmSeconds = NAN, blasSeconds = NAN;
   double flops = 0;
   double error = 0;
   bool matches = false;
 };
 
-void printRow(const Row &row, int threads) {
+void printRow(const Row &row, int threads, double peak) {
   double gmmRate = row.flops / row.gmmSeconds * 1e-9;
   double blasRate = row.flops / row.blasSeconds * 1e-9;
   printTableRow(
       row.shape, row.distribution,
-      {llvm::formatv("{0:f2}", row.gmmSeconds * 1e3).str(),
+      {std::to_string(static_cast<int>(row.mode)),
+       llvm::formatv("{0:f2}", row.gmmSeconds * 1e3).str(),
        llvm::formatv("{0:f1}", gmmRate).str(),
        llvm::formatv("{0:f2}", row.blasSeconds * 1e3).str(),
        llvm::formatv("{0:f1}", blasRate).str(),
        llvm::formatv("{0:f2}", gmmRate / blasRate).str(),
+       llvm::formatv("{0:f0}%", 100 * gmmRate / peak).str(),
+       llvm::formatv("{0:f0}%", 100 * blasRate / peak).str(),
        std::to_string(threads),
        llvm::formatv(row.matches ? "ok ({0:e1})" : "**MISMATCH** ({0:e1})",
                      row.error)
            .str()});
+}
+
+/// The rows as CSV or JSON (`json`), with the run's description.
+void printRows(llvm::ArrayRef<Row> rows, bool json, int threads,
+               const Peak &peak, const std::optional<Peak> &bf16Peak,
+               llvm::StringRef cpu, llvm::StringRef blas) {
+  auto fields = [&](const Row &row) {
+    double gmmRate = row.flops / row.gmmSeconds * 1e-9;
+    double blasRate = row.flops / row.blasSeconds * 1e-9;
+    return std::vector<std::pair<std::string, std::string>>{
+        {"shape", "\"" + row.shape.name + "\""},
+        {"g", std::to_string(row.shape.g)},
+        {"m", std::to_string(row.shape.m)},
+        {"k", std::to_string(row.shape.k)},
+        {"n", std::to_string(row.shape.n)},
+        {"sizes", "\"" + std::string(toString(row.distribution)) + "\""},
+        {"mode", std::to_string(static_cast<int>(row.mode))},
+        {"gmm_ms", llvm::formatv("{0:f4}", row.gmmSeconds * 1e3).str()},
+        {"gmm_gflops", llvm::formatv("{0:f2}", gmmRate).str()},
+        {"openblas_ms", llvm::formatv("{0:f4}", row.blasSeconds * 1e3).str()},
+        {"openblas_gflops", llvm::formatv("{0:f2}", blasRate).str()},
+        {"ratio", llvm::formatv("{0:f3}", gmmRate / blasRate).str()},
+        {"gmm_share_of_peak",
+         llvm::formatv("{0:f3}", gmmRate / peak.gflops).str()},
+        {"openblas_share_of_peak",
+         llvm::formatv("{0:f3}", blasRate / peak.gflops).str()},
+        {"threads", std::to_string(threads)},
+        {"matches", row.matches ? "true" : "false"},
+    };
+  };
+  if (!json) {
+    bool first = true;
+    for (const Row &row : rows) {
+      auto values = fields(row);
+      if (first) {
+        for (auto [i, field] : llvm::enumerate(values))
+          llvm::outs() << (i ? "," : "") << field.first;
+        llvm::outs() << "\n";
+        first = false;
+      }
+      for (auto [i, field] : llvm::enumerate(values))
+        llvm::outs() << (i ? "," : "") << field.second;
+      llvm::outs() << "\n";
+    }
+    return;
+  }
+  llvm::outs() << "{\n  \"cpu\": \"" << cpu << "\",\n  \"openblas\": \"" << blas
+               << "\",\n  \"threads\": " << threads
+               << ",\n  \"f32_peak_gflops\": "
+               << llvm::formatv("{0:f2}", peak.gflops)
+               << ",\n  \"f32_peak_instruction\": \"" << peak.instruction
+               << "\",\n  \"bf16_peak_gflops\": "
+               << (bf16Peak ? llvm::formatv("{0:f2}", bf16Peak->gflops).str()
+                            : std::string("null"))
+               << ",\n  \"rows\": [";
+  for (auto [r, row] : llvm::enumerate(rows)) {
+    llvm::outs() << (r ? ",\n    {" : "\n    {");
+    for (auto [i, field] : llvm::enumerate(fields(row)))
+      llvm::outs() << (i ? ", " : "") << "\"" << field.first
+                   << "\": " << field.second;
+    llvm::outs() << "}";
+  }
+  llvm::outs() << "\n  ]\n}\n";
 }
 
 } // namespace
@@ -280,44 +388,78 @@ int main(int argc, char **argv) {
   if (!distributions)
     return reportError(llvm::toString(distributions.takeError()));
 
+  std::vector<Mode> modes;
+  {
+    llvm::SmallVector<StringRef> items;
+    StringRef(modesOption).split(items, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef item : items) {
+      if (item.trim() == "1")
+        modes.push_back(Mode::Forward);
+      else if (item.trim() == "2")
+        modes.push_back(Mode::WeightGradient);
+      else
+        return reportError("--modes: '" + item + "' is not 1 or 2");
+    }
+    if (modes.empty())
+      return reportError("--modes: no mode given");
+  }
+  if (formatOption != "markdown" && formatOption != "csv" &&
+      formatOption != "json")
+    return reportError("--format=" + formatOption +
+                       ": expected markdown, csv or json");
+  bool markdown = formatOption == "markdown";
+
   int threads = getNumThreads();
   openblas_set_num_threads(threads);
+  std::string cpu = StringRef(firstLine("/proc/cpuinfo", "model name"))
+                        .split(':')
+                        .second.trim()
+                        .str();
+  std::string blasConfig = StringRef(openblas_get_config()).trim().str() +
+                           ", core " + openblas_get_corename();
+  // The machine's limit for these threads, before anything else runs.
+  Peak peak = measureF32Peak(threads);
+  std::optional<Peak> bf16Peak = measureBF16Peak(threads);
 
-  llvm::outs() << "# gmm-bench-cpu\n\n"
-               << "- CPU: "
-               << StringRef(firstLine("/proc/cpuinfo", "model name"))
-                      .split(':')
-                      .second.trim()
-               << ", " << std::thread::hardware_concurrency()
-               << " hardware threads\n"
-               << "- threads: " << threads
-               << " (gmm: OpenMP; OpenBLAS: " << openblas_get_num_threads()
-               << ")\n"
-               << "- OpenBLAS: " << StringRef(openblas_get_config()).trim()
-               << ", core " << openblas_get_corename() << "\n"
-               << "- gmm pipeline: " << pipelineName;
+  raw_ostream &out = markdown ? llvm::outs() : llvm::nulls();
+  out << "# gmm-bench-cpu\n\n"
+      << "- CPU: " << cpu << ", " << std::thread::hardware_concurrency()
+      << " hardware threads\n"
+      << "- threads: " << threads
+      << " (gmm: OpenMP; OpenBLAS: " << openblas_get_num_threads() << ")\n"
+      << "- OpenBLAS: " << blasConfig << "\n"
+      << llvm::formatv("- f32 peak, {0} threads: {1:f1} GFLOP/s ({2}, "
+                       "register-only kernel)\n",
+                       threads, peak.gflops, peak.instruction)
+      << "- bf16 peak: "
+      << (bf16Peak ? llvm::formatv("{0:f1} GFLOP/s ({1})", bf16Peak->gflops,
+                                   bf16Peak->instruction)
+                         .str()
+                   : std::string("none (no AVX-512 BF16)"))
+      << "\n"
+      << "- gmm pipeline: " << pipelineName;
   if (customTiles)
-    llvm::outs() << llvm::formatv(" (tile-m={0} tile-n={1} tile-k={2})",
-                                  tileM.getValue(), tileN.getValue(),
-                                  tileK.getValue());
-  llvm::outs() << "\n- median of " << common.repeat << " timed calls after "
-               << common.warmup << " warm-up call(s), f32, seed " << common.seed
-               << "\n"
-               << "- load average at start: " << loadAverage() << "\n";
+    out << llvm::formatv(" (tile-m={0} tile-n={1} tile-k={2})",
+                         tileM.getValue(), tileN.getValue(), tileK.getValue());
+  out << "\n- median of " << common.repeat << " timed calls after "
+      << common.warmup << " warm-up call(s), f32, seed " << common.seed << "\n"
+      << "- load average at start: " << loadAverage() << "\n";
   // What the machine does just before the run.
   CpuSample idleBegin = CpuSample::take();
   std::this_thread::sleep_for(std::chrono::seconds(1));
   CpuSample runBegin = CpuSample::take();
   std::optional<double> busyBefore = othersBusy(idleBegin, runBegin);
-  llvm::outs() << "- cores busy with other processes in the second before: "
-               << describeOthersBusy(busyBefore) << "\n";
+  out << "- cores busy with other processes in the second before: "
+      << describeOthersBusy(busyBefore) << "\n";
   if (busyBefore && *busyBefore > 0.1)
-    llvm::outs() << "- **warning: the machine is busy: other processes share "
-                    "the cores, so both sides are slowed down, and not "
-                    "equally**\n";
-  llvm::outs() << "\n";
-  printTableHeader({"gmm ms", "gmm GFLOP/s", "OpenBLAS ms", "OpenBLAS GFLOP/s",
-                    "ratio", "threads", "check"});
+    out << "- **warning: the machine is busy: other processes share "
+           "the cores, so both sides are slowed down, and not "
+           "equally**\n";
+  out << "\n";
+  if (markdown)
+    printTableHeader({"mode", "gmm ms", "gmm GFLOP/s", "OpenBLAS ms",
+                      "OpenBLAS GFLOP/s", "ratio", "gmm % peak",
+                      "OpenBLAS % peak", "threads", "check"});
 
   std::unique_ptr<MLIRContext> context = createContext();
 
@@ -328,95 +470,114 @@ int main(int argc, char **argv) {
   };
 
   for (const Shape &shape : *shapes) {
-    auto function = compileRaggedDot(*context, shape, "f32", buildPipeline);
-    if (!function)
-      return reportError(llvm::toString(function.takeError()));
+    for (Mode mode : modes) {
+      bool forward = mode == Mode::Forward;
+      auto function = compileRaggedDot(*context, shape, "f32", buildPipeline,
+                                       {}, forward ? "" : " (mode 2)", mode);
+      if (!function)
+        return reportError(llvm::toString(function.takeError()));
 
-    // This shape's buffers; the next shape's are made after these are gone.
-    std::vector<HostTensor> arguments(3);
-    arguments[0] = HostTensor::zeros(DType::F32, {shape.m, shape.k});
-    arguments[1] = HostTensor::zeros(DType::F32, {shape.g, shape.k, shape.n});
-    arguments[2] = HostTensor::zeros(DType::I32, {shape.g});
-    fillRandom(arguments[0], common.seed, 0);
-    fillRandom(arguments[1], common.seed, 1);
-    std::vector<float> blasOut(shape.m * shape.n);
-    const float *lhs = static_cast<const float *>(arguments[0].data());
-    const float *rhs = static_cast<const float *>(arguments[1].data());
+      // This shape's buffers; the next ones are made after these are gone.
+      // Mode 1: lhs [m, k], rhs [g, k, n] -> [m, n]; mode 2: x [m, k],
+      // dy [m, n] -> [g, k, n].
+      std::vector<HostTensor> arguments(3);
+      arguments[0] = HostTensor::zeros(DType::F32, {shape.m, shape.k});
+      arguments[1] =
+          forward ? HostTensor::zeros(DType::F32, {shape.g, shape.k, shape.n})
+                  : HostTensor::zeros(DType::F32, {shape.m, shape.n});
+      arguments[2] = HostTensor::zeros(DType::I32, {shape.g});
+      fillRandom(arguments[0], common.seed, 0);
+      fillRandom(arguments[1], common.seed, 1);
+      int64_t outSize =
+          forward ? shape.m * shape.n : shape.g * shape.k * shape.n;
+      std::vector<float> blasOut(outSize);
+      const float *a = static_cast<const float *>(arguments[0].data());
+      const float *b = static_cast<const float *>(arguments[1].data());
 
-    for (Distribution distribution : *distributions) {
-      std::vector<int64_t> sizes =
-          makeSizes(distribution, shape.m, shape.g, common.seed);
-      for (auto [group, size] : llvm::enumerate(sizes))
-        arguments[2].setInt(group, size);
-      int64_t coveredRows = describeSizes(shape, distribution, sizes);
+      for (Distribution distribution : *distributions) {
+        std::vector<int64_t> sizes =
+            makeSizes(distribution, shape.m, shape.g, common.seed);
+        for (auto [group, size] : llvm::enumerate(sizes))
+          arguments[2].setInt(group, size);
+        int64_t coveredRows = describeSizes(shape, distribution, sizes);
 
-      Row row{shape, distribution};
-      row.flops = 2.0 * shape.k * shape.n * coveredRows;
+        Row row{shape, distribution, mode};
+        row.flops = 2.0 * shape.k * shape.n * coveredRows;
 
-      // gmm: the first warm-up call's result is the one checked.
-      std::vector<HostTensor> gmmResult;
-      auto gmmSeconds =
-          common.timeCalls([&](unsigned i) -> llvm::Expected<double> {
-            double callSeconds = 0;
-            auto outputs = function->get()->call(arguments, &callSeconds);
-            if (!outputs)
-              return llvm::createStringError(
-                  "calling gmm on " + shape.name + ": " +
-                  llvm::toString(outputs.takeError()));
-            if (i == 0)
-              gmmResult = std::move(*outputs);
-            return callSeconds;
-          });
-      if (!gmmSeconds)
-        return reportError(llvm::toString(gmmSeconds.takeError()));
-      row.gmmSeconds = *gmmSeconds;
-      settle();
+        // gmm: the first warm-up call's result is the one checked.
+        std::vector<HostTensor> gmmResult;
+        auto gmmSeconds =
+            common.timeCalls([&](unsigned i) -> llvm::Expected<double> {
+              double callSeconds = 0;
+              auto outputs = function->get()->call(arguments, &callSeconds);
+              if (!outputs)
+                return llvm::createStringError(
+                    "calling gmm on " + shape.name + ": " +
+                    llvm::toString(outputs.takeError()));
+              if (i == 0)
+                gmmResult = std::move(*outputs);
+              return callSeconds;
+            });
+        if (!gmmSeconds)
+          return reportError(llvm::toString(gmmSeconds.takeError()));
+        row.gmmSeconds = *gmmSeconds;
+        settle();
 
-      // OpenBLAS on the same buffers.
-      std::fill(blasOut.begin(), blasOut.end(), 0.0f);
-      row.blasSeconds = llvm::cantFail(
-          common.timeCalls([&](unsigned) -> llvm::Expected<double> {
-            auto start = std::chrono::steady_clock::now();
-            blasGroupedMatmul(shape, lhs, rhs, sizes, blasOut.data());
-            return std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                .count();
-          }));
-      settle();
+        // OpenBLAS on the same buffers.
+        std::fill(blasOut.begin(), blasOut.end(), 0.0f);
+        row.blasSeconds = llvm::cantFail(
+            common.timeCalls([&](unsigned) -> llvm::Expected<double> {
+              auto start = std::chrono::steady_clock::now();
+              if (forward)
+                blasGroupedMatmul(shape, a, b, sizes, blasOut.data());
+              else
+                blasGroupedWeightGradient(shape, a, b, sizes, blasOut.data());
+              return std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                  .count();
+            }));
+        settle();
 
-      double maxAbsError = 0;
-      row.error = relativeError(static_cast<const float *>(gmmResult[0].data()),
-                                blasOut.data(), shape.m * shape.n, maxAbsError);
-      row.matches = row.error <= tolerance;
-      if (!row.matches) {
-        anyMismatch = true;
-        llvm::errs() << llvm::formatv(
-            "[{0}] {1}: MISMATCH: gmm and OpenBLAS differ: max|diff| = {2:e2}, "
-            "{3:e2} relative to max|OpenBLAS| (tolerance {4:e1})\n",
-            shape.name, toString(distribution), maxAbsError, row.error,
-            tolerance.getValue());
+        double maxAbsError = 0;
+        row.error =
+            relativeError(static_cast<const float *>(gmmResult[0].data()),
+                          blasOut.data(), outSize, maxAbsError);
+        row.matches = row.error <= tolerance;
+        if (!row.matches) {
+          anyMismatch = true;
+          llvm::errs() << llvm::formatv(
+              "[{0}] {1} mode {2}: MISMATCH: gmm and OpenBLAS differ: "
+              "max|diff| = {3:e2}, {4:e2} relative to max|OpenBLAS| "
+              "(tolerance {5:e1})\n",
+              shape.name, toString(distribution), static_cast<int>(mode),
+              maxAbsError, row.error, tolerance.getValue());
+        }
+        if (markdown)
+          printRow(row, threads, peak.gflops);
+        rows.push_back(row);
       }
-      printRow(row, threads);
-      rows.push_back(row);
     }
   }
 
+  if (!markdown)
+    printRows(rows, formatOption == "json", threads, peak, bf16Peak, cpu,
+              blasConfig);
   std::vector<double> ratios;
   for (const Row &row : rows)
     ratios.push_back(row.blasSeconds / row.gmmSeconds);
-  llvm::outs() << llvm::formatv(
+  out << llvm::formatv(
       "\nmedian ratio (gmm / OpenBLAS GFLOP/s): {0:f2} over {1} run(s); "
       "min {2:f2}, max {3:f2}\n",
       median(ratios), ratios.size(),
       *std::min_element(ratios.begin(), ratios.end()),
       *std::max_element(ratios.begin(), ratios.end()));
   std::optional<double> busyDuring = othersBusy(runBegin, CpuSample::take());
-  llvm::outs() << "cores busy with other processes during the run: "
-               << describeOthersBusy(busyDuring)
-               << "; load average at end: " << loadAverage() << "\n";
+  out << "cores busy with other processes during the run: "
+      << describeOthersBusy(busyDuring)
+      << "; load average at end: " << loadAverage() << "\n";
   if (busyDuring && *busyDuring > 0.1)
-    llvm::outs() << "**warning: other processes used the machine during the "
-                    "run; the numbers above are not reliable**\n";
+    out << "**warning: other processes used the machine during the "
+           "run; the numbers above are not reliable**\n";
   if (anyMismatch) {
     llvm::outs() << "\n**MISMATCH: gmm's result differs from OpenBLAS's in at "
                     "least one run (see stderr); the ratios above do not "
