@@ -340,8 +340,12 @@ bool Device::allocateManaged(uint64_t bytes, uint64_t &address,
   }
   std::memset(host, 0, size);
   auto base = reinterpret_cast<uintptr_t>(host);
-  impl->addRange(base, bytes, static_cast<uint8_t *>(host),
-                 Allocation::Managed);
+  // Managed memory is host memory that the hardware maps in whole pages, so
+  // a kernel that reads a little past the requested size does not fault on
+  // a GPU (upstream MLIR's alloc-host-shared test does so). It is
+  // accessible up to its 256-byte allocation granularity here too; device
+  // memory (cuMemAlloc, what gmm's kernels use) keeps the exact bounds.
+  impl->addRange(base, size, static_cast<uint8_t *>(host), Allocation::Managed);
   impl->used += size;
   address = base;
   return true;

@@ -224,8 +224,17 @@ uint8_t *accessGlobal(ExecState &state, int lane, uint64_t address,
       address - a->base + size > a->size) {
     a = state.launch.memory.find(address);
     if (!a || address - a->base + size > a->size) {
-      if (!state.launch.options.checks.memcheck && a)
-        return a->host + (address - a->base);
+      // Without memcheck, an access past the end of a device allocation
+      // but inside its 256-byte granularity reads and writes the backing
+      // (as on a GPU, where it does not fault); anything else still fails,
+      // since there is no memory behind it.
+      if (!state.launch.options.checks.memcheck) {
+        const Allocation *owner =
+            a ? a : state.launch.memory.nearestBelow(address);
+        if (owner && owner->kind == Allocation::Device &&
+            address - owner->base + size <= (owner->size + 255) / 256 * 256)
+          return owner->host + (address - owner->base);
+      }
       std::string what = std::string("out-of-bounds ") +
                          (isConst ? "const " : "global ") + accessName(access) +
                          " of " + std::to_string(size) + " bytes at " +

@@ -44,6 +44,8 @@ CUresult cuStreamSynchronize(CUstream);
 CUresult cuEventCreate(CUevent *, unsigned);
 CUresult cuEventRecord(CUevent, CUstream);
 CUresult cuEventSynchronize(CUevent);
+CUresult cuEventDestroy_v2(CUevent);
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned);
 CUresult cuEventElapsedTime_v2(float *, CUevent, CUevent);
 CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
 CUresult cuMemAllocManaged(CUdeviceptr *, size_t, unsigned);
@@ -170,6 +172,89 @@ TEST_F(SimDriver, FailedLaunchIsStickyWithItsFinding) {
   EXPECT_EQ(cuMemAlloc_v2(&other, 16), CUDA_SUCCESS);
   EXPECT_EQ(cuMemFree_v2(other), CUDA_SUCCESS);
   EXPECT_EQ(cuMemFree_v2(buffer), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
+}
+
+// Managed memory is accessible up to its 256-byte allocation granularity (a
+// GPU maps it in pages and does not fault just past the requested size);
+// past the granularity memcheck reports the access. Device memory keeps its
+// exact bounds (FailedLaunchIsStickyWithItsFinding).
+TEST_F(SimDriver, ManagedMemoryHasItsAllocationGranularity) {
+  CUmodule module = nullptr;
+  CUfunction f = loadStore(module);
+  CUdeviceptr managed = 0;
+  ASSERT_EQ(cuMemAllocManaged(&managed, 4, 1), CUDA_SUCCESS);
+  uint32_t value = 5;
+  void *params[] = {&managed, &value};
+  // 64 threads write the 256 bytes of the granularity: no finding.
+  ASSERT_EQ(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS) << gmmSimGetErrorDetail();
+  auto *host = reinterpret_cast<uint32_t *>(managed);
+  EXPECT_EQ(host[0], 5u);
+  EXPECT_EQ(host[1], 5u);
+  EXPECT_EQ(host[63], 5u);
+  // The 65th thread writes past it.
+  ASSERT_EQ(cuLaunchKernel(f, 1, 1, 1, 65, 1, 1, 0, nullptr, params, nullptr),
+            CUDA_SUCCESS);
+  EXPECT_EQ(cuCtxSynchronize(), 700); // CUDA_ERROR_ILLEGAL_ADDRESS
+  std::string detail = gmmSimGetErrorDetail();
+  EXPECT_NE(detail.find("thread (64,0,0)"), std::string::npos) << detail;
+  gmmSimClearError();
+  EXPECT_EQ(cuMemFree_v2(managed), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
+}
+
+// A host wait on a bad event handle fails, but the queued work runs, as it
+// would on a GPU (upstream MLIR's async test waits on a stream handle).
+TEST_F(SimDriver, EventSynchronizeOnABadHandleStillDrainsTheQueue) {
+  CUmodule module = nullptr;
+  CUfunction f = loadStore(module);
+  CUdeviceptr managed = 0;
+  ASSERT_EQ(cuMemAllocManaged(&managed, 64, 1), CUDA_SUCCESS);
+  CUstream stream = nullptr;
+  ASSERT_EQ(cuStreamCreate(&stream, 0), CUDA_SUCCESS);
+  uint32_t value = 9;
+  void *params[] = {&managed, &value};
+  ASSERT_EQ(cuLaunchKernel(f, 1, 1, 1, 16, 1, 1, 0, stream, params, nullptr),
+            CUDA_SUCCESS);
+  EXPECT_EQ(cuEventSynchronize(reinterpret_cast<CUevent>(stream)),
+            400); // CUDA_ERROR_INVALID_HANDLE
+  EXPECT_NE(std::string(gmmSimGetErrorDetail()).find("cuEventSynchronize"),
+            std::string::npos);
+  EXPECT_EQ(reinterpret_cast<uint32_t *>(managed)[15], 9u);
+  gmmSimClearError();
+  EXPECT_EQ(cuStreamDestroy_v2(stream), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree_v2(managed), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
+}
+
+// CUDA allows destroying an event whose record is still queued (MLIR's
+// gpu-to-llvm does so right after making another stream wait for it): the
+// record is dropped and the queue runs cleanly.
+TEST_F(SimDriver, DestroyingAnEventWithAQueuedRecord) {
+  CUmodule module = nullptr;
+  CUfunction f = loadStore(module);
+  CUdeviceptr managed = 0;
+  ASSERT_EQ(cuMemAllocManaged(&managed, 64, 1), CUDA_SUCCESS);
+  CUstream first = nullptr, second = nullptr;
+  ASSERT_EQ(cuStreamCreate(&first, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamCreate(&second, 0), CUDA_SUCCESS);
+  uint32_t value = 3;
+  void *params[] = {&managed, &value};
+  ASSERT_EQ(cuLaunchKernel(f, 1, 1, 1, 16, 1, 1, 0, first, params, nullptr),
+            CUDA_SUCCESS);
+  CUevent event = nullptr;
+  ASSERT_EQ(cuEventCreate(&event, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(event, first), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamWaitEvent(second, event, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventDestroy_v2(event), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamSynchronize(second), CUDA_SUCCESS)
+      << gmmSimGetErrorDetail();
+  EXPECT_EQ(reinterpret_cast<uint32_t *>(managed)[15], 3u);
+  EXPECT_EQ(cuStreamDestroy_v2(first), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamDestroy_v2(second), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree_v2(managed), CUDA_SUCCESS);
   EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
 }
 
