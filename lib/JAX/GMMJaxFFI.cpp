@@ -117,19 +117,6 @@ gmm_jax_verify(const char *module, char *error, size_t size) {
   return 0;
 }
 
-/// Compiles `module` now (as its first call would): 0 on success, else 1
-/// with the error in `error`.
-__attribute__((visibility("default"))) int
-gmm_jax_compile(const char *module, char *error, size_t size) {
-  llvm::Expected<JitFunction *> function =
-      getCache().getOrCompile(module, kEntry);
-  if (!function) {
-    copyMessage(llvm::toString(function.takeError()), error, size);
-    return 1;
-  }
-  return 0;
-}
-
 /// How many modules the handler has compiled in this process.
 __attribute__((visibility("default"))) size_t gmm_jax_num_compilations() {
   return getCache().getNumCompilations();

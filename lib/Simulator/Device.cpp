@@ -295,10 +295,6 @@ std::string Device::name() const {
          ", PTX simulator)";
 }
 
-static uint64_t roundAllocation(uint64_t bytes) {
-  return (std::max<uint64_t>(bytes, 1) + 255) / 256 * 256;
-}
-
 bool Device::allocate(uint64_t bytes, uint64_t &address, std::string &error) {
   std::lock_guard<std::mutex> lock(impl->mutex);
   uint64_t size = roundAllocation(bytes);

@@ -1146,11 +1146,10 @@ GMM_SIM_EXPORT CUresult cuEventSynchronize(CUevent event) {
     // handle it passed: run it, then report the handle. (MLIR 22 lowers
     // async.yield of a !gpu.async.token to a stream where an event belongs,
     // so upstream's async test syncs on a stream handle.)
-    CUresult drained = flush(d);
-    CUresult result = failWith(d, kInvalidHandle,
-                               "cuEventSynchronize: invalid or destroyed "
-                               "handle");
-    return drained != CUDA_SUCCESS ? drained : result;
+    if (CUresult drained = flush(d); drained != CUDA_SUCCESS)
+      return drained; // the queued work's own error, with its detail
+    return failWith(d, kInvalidHandle,
+                    "cuEventSynchronize: invalid or destroyed handle");
   }
   return flush(d);
 }

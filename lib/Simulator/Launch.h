@@ -9,7 +9,9 @@
 
 #include "Exec.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <mutex>
 
@@ -31,6 +33,14 @@ struct Allocation {
   Kind kind = Device;
 };
 const char *allocationKindName(Allocation::Kind kind);
+
+/// The granularity of device and managed allocations (as cudaMalloc's
+/// alignment): every allocation's backing is its size rounded up to it.
+constexpr uint64_t kAllocationGranularity = 256;
+inline uint64_t roundAllocation(uint64_t bytes) {
+  return (std::max<uint64_t>(bytes, 1) + kAllocationGranularity - 1) /
+         kAllocationGranularity * kAllocationGranularity;
+}
 
 /// The generic-address windows of shared and local memory; reserved address
 /// space that no host or device allocation can overlap.

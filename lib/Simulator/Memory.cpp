@@ -225,14 +225,15 @@ uint8_t *accessGlobal(ExecState &state, int lane, uint64_t address,
     a = state.launch.memory.find(address);
     if (!a || address - a->base + size > a->size) {
       // Without memcheck, an access past the end of a device allocation
-      // but inside its 256-byte granularity reads and writes the backing
+      // but inside its granularity (kAllocationGranularity) reads and
+      // writes the backing
       // (as on a GPU, where it does not fault); anything else still fails,
       // since there is no memory behind it.
       if (!state.launch.options.checks.memcheck) {
         const Allocation *owner =
             a ? a : state.launch.memory.nearestBelow(address);
         if (owner && owner->kind == Allocation::Device &&
-            address - owner->base + size <= (owner->size + 255) / 256 * 256)
+            address - owner->base + size <= roundAllocation(owner->size))
           return owner->host + (address - owner->base);
       }
       std::string what = std::string("out-of-bounds ") +

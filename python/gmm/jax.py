@@ -73,10 +73,10 @@ def _load_library():
                 "-DGMM_PYTHON=<a python with jax> (the test command does)"
             )
         library = ctypes.CDLL(path)
-        for name in ("gmm_jax_verify", "gmm_jax_compile"):
-            function = getattr(library, name)
-            function.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
-            function.restype = ctypes.c_int
+        library.gmm_jax_verify.argtypes = [
+            ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t
+        ]
+        library.gmm_jax_verify.restype = ctypes.c_int
         library.gmm_jax_num_compilations.argtypes = []
         library.gmm_jax_num_compilations.restype = ctypes.c_size_t
         jax.ffi.register_ffi_target(

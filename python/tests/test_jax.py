@@ -3,8 +3,6 @@ shares nothing with gmm) and the dense references in references.py: random
 problems of the three modes with permuted dimensions, batched group sizes,
 every float dtype, grads, vmap, jit caching, group_offset, init, errors."""
 
-import itertools
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -231,7 +229,7 @@ def test_grad_matches_jax(mode):
 
 def test_group_offset_mode1_forward_and_grad():
     rng = np.random.default_rng(21)
-    m, k, n, groups, local = 50, 12, 10, 8, 3
+    m, k, n, local = 50, 12, 10, 3
     lhs = jnp.asarray(rng.standard_normal((m, k)), jnp.float32)
     rhs = jnp.asarray(rng.standard_normal((local, k, n)), jnp.float32)
     sizes_np = np.array([4, 9, 0, 7, 6, 5, 3, 8], np.int32)  # 42 < m rows
@@ -275,7 +273,7 @@ def test_mode2_reference_agrees_with_jax():
 
 def test_group_offset_mode2():
     rng = np.random.default_rng(22)
-    k, m, n, groups = 30, 6, 5, 6
+    k, m, n = 30, 6, 5
     lhs = jnp.asarray(rng.standard_normal((k, m)), jnp.float32)
     rhs = jnp.asarray(rng.standard_normal((k, n)), jnp.float32)
     sizes_np = np.array([5, 0, 8, 4, 6, 3], np.int32)
