@@ -258,54 +258,58 @@ std::unique_ptr<mlir::MLIRContext> gmm::bench::createContext() {
 namespace {
 
 /// The module: one ragged dot of `mode` with static shapes.
-std::string buildModule(const Shape &s, StringRef elementType, Mode mode) {
-  if (mode == Mode::WeightGradient)
-    return llvm::formatv(
-               R"mlir(func.func @gmm(%x: tensor<{1}x{2}x{4}>,
-                    %dy: tensor<{1}x{3}x{4}>,
-                    %group_sizes: tensor<{0}xi32>) -> tensor<{0}x{2}x{3}x{4}> {
-  %out = gmm.ragged_dot %x, %dy, %group_sizes
-      dimension_numbers = <lhs_contracting_dimensions = [0],
-                           rhs_contracting_dimensions = [0],
-                           lhs_ragged_dimensions = [0],
-                           rhs_group_dimensions = []>
-      : tensor<{1}x{2}x{4}>, tensor<{1}x{3}x{4}>, tensor<{0}xi32>
-        -> tensor<{0}x{2}x{3}x{4}>
-  return %out : tensor<{0}x{2}x{3}x{4}>
-}
-)mlir",
-               s.g, s.m, s.k, s.n, elementType)
-        .str();
-  return llvm::formatv(
-             R"mlir(func.func @gmm(%lhs: tensor<{1}x{2}x{4}>,
-                    %rhs: tensor<{0}x{2}x{3}x{4}>,
-                    %group_sizes: tensor<{0}xi32>) -> tensor<{1}x{3}x{4}> {
-  %out = gmm.ragged_dot %lhs, %rhs, %group_sizes
-      dimension_numbers = <lhs_contracting_dimensions = [1],
-                           rhs_contracting_dimensions = [1],
-                           lhs_ragged_dimensions = [0],
-                           rhs_group_dimensions = [0]>
-      : tensor<{1}x{2}x{4}>, tensor<{0}x{2}x{3}x{4}>, tensor<{0}xi32>
-        -> tensor<{1}x{3}x{4}>
-  return %out : tensor<{1}x{3}x{4}>
-}
-)mlir",
-             s.g, s.m, s.k, s.n, elementType)
-      .str();
+std::string buildModule(const Shape &s, StringRef elementType, Mode mode,
+                        bool outputArgument) {
+  bool forward = mode == Mode::Forward;
+  std::string t = elementType.str();
+  auto shape = [&](std::initializer_list<int64_t> dims) {
+    std::string text;
+    for (int64_t d : dims)
+      text += std::to_string(d) + "x";
+    return text + t;
+  };
+  // Mode 1: lhs [m, k] x rhs [g, k, n] -> [m, n]; mode 2: x [m, k] and
+  // dy [m, n] -> [g, k, n].
+  std::string lhs = "tensor<" + shape({s.m, s.k}) + ">";
+  std::string rhs = forward ? "tensor<" + shape({s.g, s.k, s.n}) + ">"
+                            : "tensor<" + shape({s.m, s.n}) + ">";
+  std::string out = forward ? shape({s.m, s.n}) : shape({s.g, s.k, s.n});
+  std::string sizes = "tensor<" + std::to_string(s.g) + "xi32>";
+  std::string numbers =
+      forward ? "<lhs_contracting_dimensions = [1],\n"
+                "                           rhs_contracting_dimensions = [1],\n"
+                "                           lhs_ragged_dimensions = [0],\n"
+                "                           rhs_group_dimensions = [0]>"
+              : "<lhs_contracting_dimensions = [0],\n"
+                "                           rhs_contracting_dimensions = [0],\n"
+                "                           lhs_ragged_dimensions = [0],\n"
+                "                           rhs_group_dimensions = []>";
+  std::string dot = "  %r = gmm.ragged_dot %lhs, %rhs, %group_sizes\n"
+                    "      dimension_numbers = " +
+                    numbers + "\n      : " + lhs + ", " + rhs + ", " + sizes +
+                    " -> tensor<" + out + ">\n";
+  std::string header = "func.func @gmm(%lhs: " + lhs + ", %rhs: " + rhs +
+                       ", %group_sizes: " + sizes;
+  if (outputArgument)
+    return header + ", %out: memref<" + out + ">) {\n" + dot +
+           "  bufferization.materialize_in_destination %r in restrict "
+           "writable %out\n      : (tensor<" +
+           out + ">, memref<" + out + ">) -> ()\n  return\n}\n";
+  return header + ") -> tensor<" + out + "> {\n" + dot +
+         "  return %r : tensor<" + out + ">\n}\n";
 }
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<JitFunction>>
-gmm::bench::compileRaggedDot(mlir::MLIRContext &context, const Shape &shape,
-                             StringRef elementType, PipelineBuilder pipeline,
-                             const JitOptions &options,
-                             StringRef compiledSuffix, Mode mode) {
+llvm::Expected<std::unique_ptr<JitFunction>> gmm::bench::compileRaggedDot(
+    mlir::MLIRContext &context, const Shape &shape, StringRef elementType,
+    PipelineBuilder pipeline, const JitOptions &options,
+    StringRef compiledSuffix, Mode mode, bool outputArgument) {
   llvm::errs() << llvm::formatv("[{0}] g={1} m={2} k={3} n={4}: compiling\n",
                                 shape.name, shape.g, shape.m, shape.k, shape.n);
   auto start = std::chrono::steady_clock::now();
   auto function = gmm::runner::compileModuleText(
-      context, buildModule(shape, elementType, mode), "gmm",
+      context, buildModule(shape, elementType, mode, outputArgument), "gmm",
       std::move(pipeline), options);
   if (!function)
     return llvm::createStringError("compiling " + shape.name + ": " +

@@ -146,14 +146,18 @@ enum class Mode {
 };
 
 /// Builds the module of one ragged dot of `mode` with static shapes and
-/// `elementType` (e.g. "f32") in and out, and compiles its function `gmm`,
+/// `elementType` (e.g. "f32") in and out, and compiles its function `gmm`
+/// (which returns the result, or with `outputArgument` writes it into a
+/// fourth argument, a memref, as gmm.jax and embedding compilers call it),
 /// saying so on stderr: "[shape] g=.. m=.. k=.. n=..: compiling", then
 /// "[shape] compiled in X s" followed by `compiledSuffix`.
-llvm::Expected<std::unique_ptr<::gmm::runner::JitFunction>> compileRaggedDot(
-    mlir::MLIRContext &context, const Shape &shape, llvm::StringRef elementType,
-    ::gmm::runner::PipelineBuilder pipeline,
-    const ::gmm::runner::JitOptions &options = {},
-    llvm::StringRef compiledSuffix = "", Mode mode = Mode::Forward);
+llvm::Expected<std::unique_ptr<::gmm::runner::JitFunction>>
+compileRaggedDot(mlir::MLIRContext &context, const Shape &shape,
+                 llvm::StringRef elementType,
+                 ::gmm::runner::PipelineBuilder pipeline,
+                 const ::gmm::runner::JitOptions &options = {},
+                 llvm::StringRef compiledSuffix = "", Mode mode = Mode::Forward,
+                 bool outputArgument = false);
 
 /// max|got - expected| / max|expected| over the pairs added; NaN and infinity
 /// make it infinite.

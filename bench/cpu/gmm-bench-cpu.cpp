@@ -77,6 +77,14 @@ cl::opt<int64_t> tileK(
     cl::desc("Contraction step for the cpu pipeline (0: gmm-tile's heuristic)"),
     cl::value_desc("N"), cl::init(0), cl::cat(benchCategory));
 
+cl::opt<bool> resultOutput(
+    "return-result",
+    cl::desc("Compile gmm's function to return its result (the compiled code "
+             "allocates it on every call, and the time includes that) instead "
+             "of writing it into a caller's output buffer, as OpenBLAS does "
+             "and as gmm.jax and embedding compilers call it"),
+    cl::init(false), cl::cat(benchCategory));
+
 const ShapePreset presets[] = {
     {"g8-m2048", 8, 2048, 1024, 1024, "", false},
     {"g8-m8192", 8, 8192, 1024, 1024, "", false},
@@ -473,14 +481,15 @@ int main(int argc, char **argv) {
     for (Mode mode : modes) {
       bool forward = mode == Mode::Forward;
       auto function = compileRaggedDot(*context, shape, "f32", buildPipeline,
-                                       {}, forward ? "" : " (mode 2)", mode);
+                                       {}, forward ? "" : " (mode 2)", mode,
+                                       /*outputArgument=*/!resultOutput);
       if (!function)
         return reportError(llvm::toString(function.takeError()));
 
       // This shape's buffers; the next ones are made after these are gone.
       // Mode 1: lhs [m, k], rhs [g, k, n] -> [m, n]; mode 2: x [m, k],
       // dy [m, n] -> [g, k, n].
-      std::vector<HostTensor> arguments(3);
+      std::vector<HostTensor> arguments(resultOutput ? 3 : 4);
       arguments[0] = HostTensor::zeros(DType::F32, {shape.m, shape.k});
       arguments[1] =
           forward ? HostTensor::zeros(DType::F32, {shape.g, shape.k, shape.n})
@@ -490,6 +499,13 @@ int main(int argc, char **argv) {
       fillRandom(arguments[1], common.seed, 1);
       int64_t outSize =
           forward ? shape.m * shape.n : shape.g * shape.k * shape.n;
+      // The output buffer gmm writes into (the runner gives every call a
+      // fresh, already written copy of it, as OpenBLAS's is).
+      if (!resultOutput)
+        arguments[3] =
+            forward
+                ? HostTensor::zeros(DType::F32, {shape.m, shape.n})
+                : HostTensor::zeros(DType::F32, {shape.g, shape.k, shape.n});
       std::vector<float> blasOut(outSize);
       const float *a = static_cast<const float *>(arguments[0].data());
       const float *b = static_cast<const float *>(arguments[1].data());

@@ -59,6 +59,10 @@ void addBufferization(OpPassManager &pm) {
   options.bufferizeFunctionBoundaries = true;
   options.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A result materialized in a destination buffer (an output argument) is
+  // computed there rather than copied into it.
+  pm.addPass(gmm::createGMMForwardDestinations());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(options));
   bufferization::buildBufferDeallocationPipeline(pm);
   // Clones that the deallocation pipeline keeps (e.g. for returned function
@@ -104,6 +108,8 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   tile.tileM = options.tileM;
   tile.tileN = options.tileN;
   tile.tileK = options.tileK;
+  tile.microM = options.microM;
+  tile.microN = options.microN;
   tile.target = options.tileTarget;
   pm.addPass(createGMMTile(tile));
   pm.addPass(createGMMMaterializeMetadata());
@@ -263,6 +269,14 @@ struct CPUPipelineCLOptions : public PassPipelineOptions<CPUPipelineCLOptions> {
   Option<int64_t> tileK{*this, "tile-k",
                         llvm::cl::desc("Contraction step (0: heuristic)"),
                         llvm::cl::init(0)};
+  Option<int64_t> microM{
+      *this, "micro-m",
+      llvm::cl::desc("Rows of the CPU register block (0: heuristic)"),
+      llvm::cl::init(0)};
+  Option<int64_t> microN{*this, "micro-n",
+                         llvm::cl::desc("Accumulator lanes per row of the CPU "
+                                        "register block (0: heuristic)"),
+                         llvm::cl::init(0)};
   Option<std::string> tileTarget{
       *this, "tile-target",
       llvm::cl::desc("gmm-tile's target: cpu, or gpu for the GPU-shaped tile "
@@ -426,11 +440,15 @@ mlir::gmm::verifyCPUPipelineOptions(const CPUPipelineOptions &options,
   const TileLimits &limits =
       options.tileTarget == "gpu" ? kGPUTileLimits : kCPUTileLimits;
   int64_t maxStep = limits.maxStep ? limits.maxStep : limits.maxMultiplyAdds;
-  if (failed(checkTileOption("tile-m", options.tileM, limits.maxAccumulators,
+  if (failed(checkTileOption("tile-m", options.tileM, limits.maxSide(),
                              errorHandler)) ||
-      failed(checkTileOption("tile-n", options.tileN, limits.maxAccumulators,
+      failed(checkTileOption("tile-n", options.tileN, limits.maxSide(),
                              errorHandler)) ||
-      failed(checkTileOption("tile-k", options.tileK, maxStep, errorHandler)))
+      failed(checkTileOption("tile-k", options.tileK, maxStep, errorHandler)) ||
+      failed(checkTileOption("micro-m", options.microM, kMaxRegisterRows,
+                             errorHandler)) ||
+      failed(checkTileOption("micro-n", options.microN, kMaxRegisterLanes,
+                             errorHandler)))
     return failure();
   return success();
 }
@@ -487,6 +505,8 @@ void mlir::gmm::registerGMMPipelines() {
         options.tileM = cl.tileM;
         options.tileN = cl.tileN;
         options.tileK = cl.tileK;
+        options.microM = cl.microM;
+        options.microN = cl.microN;
         options.tileTarget = cl.tileTarget;
         options.parallel = cl.parallel;
         if (failed(verifyCPUPipelineOptions(options, errorHandler)))

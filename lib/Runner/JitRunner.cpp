@@ -902,7 +902,8 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(optLevel);
   engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
+  engineOptions.enablePerfNotificationListener =
+      getenv("GMM_JIT_PERF") != nullptr;
   makeOpenMPRuntimeGlobal();
   if (llvm::Error error = checkExternalSymbols(*clone, name))
     return std::move(error);

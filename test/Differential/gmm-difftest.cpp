@@ -61,6 +61,16 @@ static llvm::cl::opt<int64_t>
 static llvm::cl::opt<int64_t>
     tileK("tile-k", llvm::cl::desc("gmm-tile's tile-k for --pipeline=cpu"),
           llvm::cl::init(0));
+static llvm::cl::opt<int64_t>
+    microM("micro-m",
+           llvm::cl::desc("gmm-tile's micro-m (register block rows) for "
+                          "--pipeline=cpu"),
+           llvm::cl::init(0));
+static llvm::cl::opt<int64_t>
+    microN("micro-n",
+           llvm::cl::desc("gmm-tile's micro-n (register block lanes) for "
+                          "--pipeline=cpu"),
+           llvm::cl::init(0));
 static llvm::cl::opt<std::string> tileTarget(
     "tile-target",
     llvm::cl::desc("gmm-tile's target for --pipeline=cpu: cpu, or gpu for "
@@ -330,16 +340,21 @@ int main(int argc, char **argv) {
                     "--sim-chip are for --pipeline=cuda\n";
     return 1;
   }
-  if (!known->cuda && (tileM || tileN || tileK || tileTarget != "cpu")) {
+  if ((known->cuda && (microM || microN)) ||
+      (!known->cuda &&
+       (tileM || tileN || tileK || microM || microN || tileTarget != "cpu"))) {
     if (pipelineName != "cpu") {
-      llvm::errs() << "gmm-difftest: error: --tile-m/n/k and --tile-target "
-                      "are for --pipeline=cpu and cuda\n";
+      llvm::errs() << "gmm-difftest: error: --micro-m/n and --tile-target "
+                      "are for --pipeline=cpu, --tile-m/n/k for cpu and "
+                      "cuda\n";
       return 1;
     }
     mlir::gmm::CPUPipelineOptions options;
     options.tileM = tileM;
     options.tileN = tileN;
     options.tileK = tileK;
+    options.microM = microM;
+    options.microN = microN;
     options.tileTarget = tileTarget;
     if (failed(mlir::gmm::verifyCPUPipelineOptions(options, optionError)))
       return 1;
@@ -411,6 +426,8 @@ int main(int argc, char **argv) {
                  << (deviceOption == "sim" ? "the simulated GPU" : "the GPU");
   if (tileM || tileN || tileK)
     llvm::outs() << " (tiles " << tileM << "x" << tileN << "x" << tileK << ")";
+  if (microM || microN)
+    llvm::outs() << " (register block " << microM << "x" << microN << ")";
   if (tileTarget != "cpu")
     llvm::outs() << " (tile target " << tileTarget << ")";
   if (adversarial)

@@ -29,6 +29,9 @@ namespace gmm {
 struct CPUPipelineOptions {
   /// Tile sizes (m, n, k); 0 leaves the choice to gmm-tile's heuristic.
   int64_t tileM = 0, tileN = 0, tileK = 0;
+  /// The register block (rows, accumulator lanes per row); 0 leaves the
+  /// choice to gmm-tile's heuristic for the host CPU's vector width.
+  int64_t microM = 0, microN = 0;
   /// gmm-tile's target: "gpu" runs the GPU-shaped tile program (block tiles,
   /// foralls mapped to blocks) on the CPU, as the differential test does to
   /// cover what gmm-map-to-gpu maps.

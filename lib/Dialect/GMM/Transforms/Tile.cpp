@@ -23,12 +23,16 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
 
 namespace mlir {
 namespace gmm {
@@ -45,13 +49,6 @@ namespace {
 struct TileSizes {
   int64_t m, n, k;
 };
-
-/// The heuristic: a register block of 8 rows and two 512-bit vectors of
-/// accumulators per row (16 vector registers), a contraction step of 8.
-TileSizes defaultTileSizes(Type accType) {
-  int64_t lanes = 512 / accType.getIntOrFloatBitWidth();
-  return {8, 2 * lanes, 8};
-}
 
 /// The GPU heuristic: a 128 x 128 block tile per CUDA block, k steps of 32
 /// 16-bit elements (two m16n8k16 steps) or 16 f32 elements, so that two
@@ -164,6 +161,273 @@ Value writeBlock(OpBuilder &b, Location loc, Value acc, Value slice,
       .getResult();
 }
 
+/// The CPU's register block: `mr` rows of `nr` accumulator lanes, two vector
+/// registers per row, sized so that the accumulators, one row of the packed
+/// rhs panel and one broadcast lhs element fill the vector registers (AVX2:
+/// 6 x 16 f32 in 16 ymm; AVX-512: 14 x 32 f32 in 32 zmm).
+struct RegisterBlock {
+  int64_t mr, nr;
+};
+
+/// The widest vector the host CPU has, in bits (the JIT compiles for it).
+int64_t hostVectorBits() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 512;
+  if (features.lookup("avx"))
+    return 256;
+  return 128;
+}
+
+RegisterBlock defaultRegisterBlock(Type accType, int64_t vectorBits) {
+  int64_t lanes =
+      std::max<int64_t>(vectorBits / accType.getIntOrFloatBitWidth(), 1);
+  int64_t registers = vectorBits >= 512 ? 32 : 16;
+  return {(registers - 3) / 2, 2 * lanes};
+}
+
+/// The CPU heuristic's cache blocks around the register block: a visit of
+/// 16 register rows, 8 register columns (the packed rhs block, tile_k x
+/// tile_n, then fits the L2 cache and one panel of it the L1 cache), and
+/// contraction blocks of 256 f32 (128 f64) elements.
+TileSizes defaultCPUTileSizes(Type accType, RegisterBlock block) {
+  return {16 * block.mr, 8 * block.nr,
+          accType.getIntOrFloatBitWidth() > 32 ? 128 : 256};
+}
+
+/// The CPU program of a visit: it computes a tile_m x tile_n block of the
+/// result in a local accumulator buffer, one contraction block of tile_k
+/// at a time. For each block, the rhs rows are packed into panels of `nr`
+/// columns (tile_k x nr each, contiguous, converted to the accumulator type,
+/// zero past the operand's end) and, where the lhs is not read in place,
+/// the lhs columns into panels of `mr` rows; then a register block of
+/// mr x nr accumulators runs over each (row panel, column panel) pair with
+/// one broadcast lhs element and one rhs panel row per step (k unrolled by
+/// four). Only the visit's rows and columns are written back, so nothing
+/// that reads past a group or a tile is ever seen.
+struct PackedBlock {
+  TileSizes tiles;
+  RegisterBlock reg;
+  Type accType;
+
+  static constexpr int64_t kUnroll = 4;
+
+  int64_t rowPanels() const { return llvm::divideCeil(tiles.m, reg.mr); }
+  int64_t colPanels() const { return llvm::divideCeil(tiles.n, reg.nr); }
+  VectorType rowVector() const { return VectorType::get({reg.nr}, accType); }
+
+  /// An uninitialized buffer of `panels` packed panels of `width` lanes.
+  Value emptyPanels(OpBuilder &b, Location loc, int64_t panels,
+                    int64_t width) const {
+    return tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{panels, tiles.k, width}, accType);
+  }
+
+  /// The zeroed accumulator buffer of a visit.
+  Value zeroAccumulators(OpBuilder &b, Location loc) const {
+    Value empty = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{rowPanels() * reg.mr, colPanels() * reg.nr},
+        accType);
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
+    return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  }
+
+  /// Writes `read(kk, p)` (a vector of the panel's width) into row kk of
+  /// panel p, for kk < count and p < panels.
+  Value
+  pack(OpBuilder &b, Location loc, Value packed, Value count, Value panels,
+       function_ref<Value(OpBuilder &, Location, Value, Value)> read) const {
+    Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+    return scf::buildLoopNest(b, loc, ValueRange{c0, c0},
+                              ValueRange{count, panels}, ValueRange{c1, c1},
+                              ValueRange{packed},
+                              [&](OpBuilder &b, Location loc, ValueRange ivs,
+                                  ValueRange args) -> scf::ValueVector {
+                                Value row = read(b, loc, ivs[0], ivs[1]);
+                                return {vector::TransferWriteOp::create(
+                                            b, loc, row, args[0],
+                                            ValueRange{ivs[1], ivs[0], c0},
+                                            ArrayRef<bool>{true})
+                                            .getResult()};
+                              })
+        .results.front();
+  }
+
+  /// Reads `width` lanes of `source` along `vectorDim` at `indices`
+  /// (zero past its end), converted to the accumulator type.
+  Value readLanes(OpBuilder &b, Location loc, Value source, ValueRange indices,
+                  int64_t vectorDim, int64_t width) const {
+    auto type = cast<RankedTensorType>(source.getType());
+    MLIRContext *ctx = b.getContext();
+    AffineMap map = AffineMap::get(type.getRank(), 0,
+                                   getAffineDimExpr(vectorDim, ctx), ctx);
+    Value pad =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    auto vectorType = VectorType::get({width}, type.getElementType());
+    // Whole vectors inside the operand (all but its last) read unmasked.
+    Value whole = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sle,
+        arith::AddIOp::create(b, loc, indices[vectorDim], cst(b, loc, width)),
+        dim(b, loc, source, vectorDim));
+    auto read = scf::IfOp::create(
+        b, loc, whole,
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc,
+                               vector::TransferReadOp::create(
+                                   b, loc, vectorType, source, indices, pad,
+                                   map, ArrayRef<bool>{true})
+                                   .getResult());
+        },
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc,
+                               vector::TransferReadOp::create(
+                                   b, loc, vectorType, source, indices, pad,
+                                   map, ArrayRef<bool>{false})
+                                   .getResult());
+        });
+    return convertVector(b, loc, read.getResult(0), accType);
+  }
+
+  /// Adds the product of the packed panels' first `count` rows to the
+  /// accumulators of the row panels below `rowPanelsUsed` and column panels
+  /// below `colPanelsUsed`. `lhsElement(ip, i, kk)` is the lhs element of
+  /// row i of row panel ip at contraction index kk, in the accumulator type.
+  Value
+  multiply(OpBuilder &b, Location loc, Value acc, Value packedRhs, Value count,
+           Value rowPanelsUsed, Value colPanelsUsed,
+           function_ref<Value(OpBuilder &, Location, Value, int64_t, Value)>
+               lhsElement,
+           function_ref<void(OpBuilder &, Location, Value, Value)> prefetch =
+               {}) const {
+    Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+    Value mr = cst(b, loc, reg.mr), nr = cst(b, loc, reg.nr);
+    Value unroll = cst(b, loc, kUnroll);
+    Value unrolled = arith::SubIOp::create(
+        b, loc, count, arith::RemUIOp::create(b, loc, count, unroll));
+    return scf::buildLoopNest(
+               b, loc, ValueRange{c0, c0},
+               ValueRange{colPanelsUsed, rowPanelsUsed}, ValueRange{c1, c1},
+               ValueRange{acc},
+               [&](OpBuilder &b, Location loc, ValueRange ivs,
+                   ValueRange args) -> scf::ValueVector {
+                 Value jp = ivs[0], ip = ivs[1];
+                 Value col = arith::MulIOp::create(b, loc, jp, nr);
+                 Value row0 = arith::MulIOp::create(b, loc, ip, mr);
+                 SmallVector<Value> rows, sums;
+                 for (int64_t i = 0; i < reg.mr; ++i) {
+                   rows.push_back(
+                       arith::AddIOp::create(b, loc, row0, cst(b, loc, i)));
+                   sums.push_back(vector::TransferReadOp::create(
+                       b, loc, rowVector(), args[0],
+                       ValueRange{rows.back(), col},
+                       arith::ConstantOp::create(b, loc,
+                                                 b.getZeroAttr(accType)),
+                       ArrayRef<bool>{true}));
+                 }
+                 // One contraction step: a row of the rhs panel times a
+                 // broadcast lhs element per accumulator row.
+                 auto step = [&](OpBuilder &b, Location loc, Value kk,
+                                 SmallVector<Value> &sums) {
+                   Value rhsRow = vector::TransferReadOp::create(
+                       b, loc, rowVector(), packedRhs, ValueRange{jp, kk, c0},
+                       arith::ConstantOp::create(b, loc,
+                                                 b.getZeroAttr(accType)),
+                       ArrayRef<bool>{true});
+                   if (prefetch)
+                     prefetch(b, loc, jp, kk);
+                   for (int64_t i = 0; i < reg.mr; ++i) {
+                     Value lhs = vector::BroadcastOp::create(
+                         b, loc, rowVector(), lhsElement(b, loc, ip, i, kk));
+                     sums[i] =
+                         vector::FMAOp::create(b, loc, lhs, rhsRow, sums[i]);
+                   }
+                 };
+                 auto main = scf::ForOp::create(
+                     b, loc, c0, unrolled, unroll, sums,
+                     [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
+                       SmallVector<Value> next(in);
+                       for (int64_t u = 0; u < kUnroll; ++u)
+                         step(b, loc,
+                              u ? arith::AddIOp::create(b, loc, k,
+                                                        cst(b, loc, u))
+                                      .getResult()
+                                : k,
+                              next);
+                       scf::YieldOp::create(b, loc, next);
+                     });
+                 auto rest = scf::ForOp::create(
+                     b, loc, unrolled, count, c1, main.getResults(),
+                     [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
+                       SmallVector<Value> next(in);
+                       step(b, loc, k, next);
+                       scf::YieldOp::create(b, loc, next);
+                     });
+                 Value out = args[0];
+                 for (int64_t i = 0; i < reg.mr; ++i)
+                   out = vector::TransferWriteOp::create(
+                             b, loc, rest.getResult(i), out,
+                             ValueRange{rows[i], col}, ArrayRef<bool>{true})
+                             .getResult();
+                 return {out};
+               })
+        .results.front();
+  }
+
+  /// Writes the accumulators' first `rows` x `cols` entries into `slice`
+  /// (adding its values when accumulating), one register row at a time.
+  Value store(OpBuilder &b, Location loc, Value acc, Value slice, Value rows,
+              Value cols, bool accumulate) const {
+    Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+    Value nr = cst(b, loc, reg.nr);
+    // Whole vectors (all panels but a partial last one) are stored unmasked.
+    Value whole = arith::DivSIOp::create(b, loc, cols, nr);
+    Value panels = arith::CeilDivSIOp::create(b, loc, cols, nr);
+    Type outType = cast<RankedTensorType>(slice.getType()).getElementType();
+    auto storePanels = [&](Value from, Value to, bool inBounds, Value into) {
+      return scf::buildLoopNest(
+                 b, loc, ValueRange{c0, from}, ValueRange{rows, to},
+                 ValueRange{c1, c1}, ValueRange{into},
+                 [&](OpBuilder &b, Location loc, ValueRange ivs,
+                     ValueRange args) -> scf::ValueVector {
+                   Value col = arith::MulIOp::create(b, loc, ivs[1], nr);
+                   Value sum = vector::TransferReadOp::create(
+                       b, loc, rowVector(), acc, ValueRange{ivs[0], col},
+                       arith::ConstantOp::create(b, loc,
+                                                 b.getZeroAttr(accType)),
+                       ArrayRef<bool>{true});
+                   if (accumulate) {
+                     Value old = vector::TransferReadOp::create(
+                         b, loc, VectorType::get({reg.nr}, outType), args[0],
+                         ValueRange{ivs[0], col},
+                         arith::ConstantOp::create(b, loc,
+                                                   b.getZeroAttr(outType)),
+                         ArrayRef<bool>{inBounds});
+                     sum = arith::AddFOp::create(
+                         b, loc, sum, convertVector(b, loc, old, accType));
+                   }
+                   return {vector::TransferWriteOp::create(
+                               b, loc, convertVector(b, loc, sum, outType),
+                               args[0], ValueRange{ivs[0], col},
+                               ArrayRef<bool>{inBounds})
+                               .getResult()};
+                 })
+          .results.front();
+    };
+    Value stored = storePanels(c0, whole, /*inBounds=*/true, slice);
+    return storePanels(whole, panels, /*inBounds=*/false, stored);
+  }
+};
+
+/// Converts a scalar to the accumulator type.
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type type) {
+  unsigned from = v.getType().getIntOrFloatBitWidth();
+  if (v.getType() == type)
+    return v;
+  if (from < type.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, loc, type, v);
+  return arith::TruncFOp::create(b, loc, type, v);
+}
+
 struct Tiler {
   RaggedDotOp op;
   TileSizes tiles;
@@ -174,6 +438,10 @@ struct Tiler {
   /// canonicalization from folding away single-iteration dimensions, so that
   /// gmm-map-to-gpu always finds the forall.
   bool gpu = false;
+  /// The CPU's packed program (target=cpu).
+  std::optional<PackedBlock> packed;
+  /// The rhs's buffer, for prefetches.
+  Value rhsBuffer;
 
   std::optional<ArrayAttr> mapping(OpBuilder &b, unsigned rank) const {
     if (!gpu)
@@ -189,14 +457,17 @@ struct Tiler {
     return VectorType::get({tiles.m, tiles.n}, accType);
   }
 
-  /// The destination: init, or zeros.
-  Value destination(OpBuilder &b, Location loc) {
+  /// The destination: init, or zeros (`zeroFill` = false leaves it
+  /// uninitialized, for programs that write every element).
+  Value destination(OpBuilder &b, Location loc, bool zeroFill = true) {
     if (Value init = op.getInit())
       return init;
     ReifiedRankedShapedTypeDims shapes;
     (void)op.reifyResultShapes(b, shapes);
     Type elementType = op.getType().getElementType();
     Value empty = tensor::EmptyOp::create(b, loc, shapes.front(), elementType);
+    if (!zeroFill)
+      return empty;
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
     return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
   }
@@ -249,7 +520,180 @@ struct Tiler {
 
   Value tileMode1(OpBuilder &b, Location loc);
   Value tileMode2(OpBuilder &b, Location loc);
+  Value packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
+                    Value rowStart, Value rows, Value local, Value colStart,
+                    Value cols, Value slice);
+  Value packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
+                    Value kEnd, Value numKc, Value rowStart, Value rows,
+                    Value colStart, Value cols, Value slice);
 };
+
+/// How many rows ahead the rhs packing prefetches.
+constexpr int64_t kPackPrefetchRows = 8;
+
+/// Mode 1 on the CPU: the lhs rows are read in place (rows past the visit
+/// repeat its last row, so every read is in bounds and no mask is needed),
+/// the rhs is packed per contraction block.
+Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
+                         Value rowStart, Value rows, Value local,
+                         Value colStart, Value cols, Value slice) {
+  const PackedBlock &p = *packed;
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  bool rhsTransposed =
+      op.getDimensionNumbers().getRhsContractingDimensions().front() == 3;
+  Value c1 = cst(b, loc, 1);
+  Value numK = dim(b, loc, lhs, 3);
+  Value mr = cst(b, loc, p.reg.mr), nr = cst(b, loc, p.reg.nr);
+  Value tileK = cst(b, loc, tiles.k);
+  Value rowPanels = arith::CeilDivSIOp::create(b, loc, rows, mr);
+  Value colPanels = arith::CeilDivSIOp::create(b, loc, cols, nr);
+  Value lastRow = arith::SubIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, rowStart, rows), c1);
+  Value init[] = {p.emptyPanels(b, loc, p.colPanels(), p.reg.nr),
+                  p.zeroAccumulators(b, loc)};
+  // A visit without rows (past the schedule's count) computes nothing: its
+  // contraction loop runs no blocks, and no rows are stored.
+  Value hasRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, rows,
+                                        cst(b, loc, 0));
+  Value kEnd = arith::SelectOp::create(b, loc, hasRows, numK, cst(b, loc, 0));
+  auto kLoop = scf::ForOp::create(
+      b, loc, cst(b, loc, 0), kEnd, tileK, init,
+      [&](OpBuilder &b, Location loc, Value k0, ValueRange args) {
+        Value count =
+            minIdx(b, loc, tileK, arith::SubIOp::create(b, loc, numK, k0));
+        Value panels = p.pack(
+            b, loc, args[0], count, colPanels,
+            [&](OpBuilder &b, Location loc, Value kk, Value jp) {
+              Value k = arith::AddIOp::create(b, loc, k0, kk);
+              Value col = arith::AddIOp::create(
+                  b, loc, colStart, arith::MulIOp::create(b, loc, jp, nr));
+              if (rhsBuffer && !rhsTransposed) {
+                // The first block has no previous one to prefetch it: the
+                // packing prefetches a few rows ahead itself.
+                Value ahead =
+                    minIdx(b, loc,
+                           arith::AddIOp::create(
+                               b, loc, k, cst(b, loc, kPackPrefetchRows)),
+                           arith::SubIOp::create(b, loc, numK, c1));
+                memref::PrefetchOp::create(
+                    b, loc, rhsBuffer, ValueRange{batch, local, ahead, col},
+                    /*isWrite=*/false, 3, /*isDataCache=*/true);
+              }
+              return rhsTransposed
+                         ? p.readLanes(b, loc, rhs,
+                                       ValueRange{batch, local, col, k}, 2,
+                                       p.reg.nr)
+                         : p.readLanes(b, loc, rhs,
+                                       ValueRange{batch, local, k, col}, 3,
+                                       p.reg.nr);
+            });
+        // While a block is multiplied, its panel rows of the next block
+        // (in the last block, rows of this one) are prefetched: row
+        // prefetchBase + kk for kk < count, in bounds.
+        Value prefetchBase =
+            minIdx(b, loc, arith::AddIOp::create(b, loc, k0, tileK),
+                   arith::SubIOp::create(b, loc, numK, count));
+        Value acc = p.multiply(
+            b, loc, args[1], panels, count, rowPanels, colPanels,
+            [&](OpBuilder &b, Location loc, Value ip, int64_t i, Value kk) {
+              Value r = arith::AddIOp::create(
+                  b, loc, rowStart,
+                  arith::AddIOp::create(b, loc,
+                                        arith::MulIOp::create(b, loc, ip, mr),
+                                        cst(b, loc, i)));
+              Value x = tensor::ExtractOp::create(
+                  b, loc, lhs,
+                  ValueRange{batch, row, minIdx(b, loc, r, lastRow),
+                             arith::AddIOp::create(b, loc, k0, kk)});
+              return convertScalar(b, loc, x, accType);
+            },
+            [&](OpBuilder &b, Location loc, Value jp, Value kk) {
+              if (!rhsBuffer || rhsTransposed)
+                return;
+              Value k = arith::AddIOp::create(b, loc, prefetchBase, kk);
+              Value col = arith::AddIOp::create(
+                  b, loc, colStart, arith::MulIOp::create(b, loc, jp, nr));
+              memref::PrefetchOp::create(b, loc, rhsBuffer,
+                                         ValueRange{batch, local, k, col},
+                                         /*isWrite=*/false, 3,
+                                         /*isDataCache=*/true);
+            });
+        scf::YieldOp::create(b, loc, ValueRange{panels, acc});
+      });
+  return p.store(b, loc, kLoop.getResult(1), slice, rows, cols,
+                 static_cast<bool>(op.getInit()));
+}
+
+/// Mode 2 on the CPU: both operands are packed per contraction block of the
+/// group's rows (for each index of the other contracting dimensions), the
+/// lhs along its free dimension into panels of mr.
+Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
+                         Value kEnd, Value numKc, Value rowStart, Value rows,
+                         Value colStart, Value cols, Value slice) {
+  const PackedBlock &p = *packed;
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  auto dims = op.getDimensionNumbers();
+  bool lhsKMajor = dims.getLhsRaggedDimensions().front() == 1;
+  bool rhsKMajor = dims.getRhsContractingDimensions().front() == 1;
+  Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+  Value mr = cst(b, loc, p.reg.mr), nr = cst(b, loc, p.reg.nr);
+  Value tileK = cst(b, loc, tiles.k);
+  Value rowPanels = arith::CeilDivSIOp::create(b, loc, rows, mr);
+  Value colPanels = arith::CeilDivSIOp::create(b, loc, cols, nr);
+  Value init[] = {p.emptyPanels(b, loc, p.rowPanels(), p.reg.mr),
+                  p.emptyPanels(b, loc, p.colPanels(), p.reg.nr),
+                  p.zeroAccumulators(b, loc)};
+  auto kcLoop = scf::ForOp::create(
+      b, loc, c0, numKc, c1, init,
+      [&](OpBuilder &b, Location loc, Value kc, ValueRange outer) {
+        auto krLoop = scf::ForOp::create(
+            b, loc, kStart, kEnd, tileK, outer,
+            [&](OpBuilder &b, Location loc, Value r0, ValueRange args) {
+              Value count = minIdx(b, loc, tileK,
+                                   arith::SubIOp::create(b, loc, kEnd, r0));
+              Value lhsPanels = p.pack(
+                  b, loc, args[0], count, rowPanels,
+                  [&](OpBuilder &b, Location loc, Value kk, Value ip) {
+                    Value kr = arith::AddIOp::create(b, loc, r0, kk);
+                    Value m = arith::AddIOp::create(
+                        b, loc, rowStart,
+                        arith::MulIOp::create(b, loc, ip, mr));
+                    return lhsKMajor ? p.readLanes(b, loc, lhs,
+                                                   ValueRange{batch, kr, kc, m},
+                                                   3, p.reg.mr)
+                                     : p.readLanes(b, loc, lhs,
+                                                   ValueRange{batch, m, kr, kc},
+                                                   1, p.reg.mr);
+                  });
+              Value rhsPanels = p.pack(
+                  b, loc, args[1], count, colPanels,
+                  [&](OpBuilder &b, Location loc, Value kk, Value jp) {
+                    Value kr = arith::AddIOp::create(b, loc, r0, kk);
+                    Value n = arith::AddIOp::create(
+                        b, loc, colStart,
+                        arith::MulIOp::create(b, loc, jp, nr));
+                    return rhsKMajor ? p.readLanes(b, loc, rhs,
+                                                   ValueRange{batch, kr, kc, n},
+                                                   3, p.reg.nr)
+                                     : p.readLanes(b, loc, rhs,
+                                                   ValueRange{batch, n, kr, kc},
+                                                   1, p.reg.nr);
+                  });
+              Value acc = p.multiply(
+                  b, loc, args[2], rhsPanels, count, rowPanels, colPanels,
+                  [&](OpBuilder &b, Location loc, Value ip, int64_t i,
+                      Value kk) -> Value {
+                    return tensor::ExtractOp::create(
+                        b, loc, lhsPanels, ValueRange{ip, kk, cst(b, loc, i)});
+                  });
+              scf::YieldOp::create(b, loc,
+                                   ValueRange{lhsPanels, rhsPanels, acc});
+            });
+        scf::YieldOp::create(b, loc, krLoop.getResults());
+      });
+  return p.store(b, loc, kcLoop.getResult(2), slice, rows, cols,
+                 static_cast<bool>(op.getInit()));
+}
 
 /// Mode 1: lhs [B, X, M, K], rhs [B, G, K, N] or [B, G, N, K], sizes
 /// [B, X, g], result [B, X, M, N].
@@ -329,6 +773,13 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
         SmallVector<OpFoldResult> offsets = {batch, row, rowStart, colStart};
         Value slice = slice2D(b, loc, out, offsets, rows, cols);
 
+        if (packed) {
+          Value block = packedMode1(b, loc, batch, row, rowStart, rows, local,
+                                    colStart, cols, slice);
+          b.setInsertionPointToStart(forall.getTerminator().getBody());
+          insert2D(b, loc, block, out, offsets, rows, cols);
+          return {forall.getResult(0)};
+        }
         Value hasRows =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, rows, c0);
         auto compute = scf::IfOp::create(
@@ -386,7 +837,8 @@ Value Tiler::tileMode2(OpBuilder &b, Location loc) {
   Value tileK = cst(b, loc, tiles.k);
   Value numMTiles = arith::CeilDivSIOp::create(b, loc, numM, tileM);
   Value numNTiles = arith::CeilDivSIOp::create(b, loc, numN, tileN);
-  Value dest = destination(b, loc);
+  // The CPU program writes every element of every local group's slice.
+  Value dest = destination(b, loc, /*zeroFill=*/!packed);
   Value localGroups = dim(b, loc, dest, 0);
   bool accumulate = static_cast<bool>(op.getInit());
   Type index = b.getIndexType();
@@ -440,6 +892,15 @@ Value Tiler::tileMode2(OpBuilder &b, Location loc) {
         SmallVector<OpFoldResult> offsets = {i, batch, rowStart, colStart};
         Value slice = slice2D(b, loc, out, offsets, rows, cols);
 
+        if (packed) {
+          Value block = packedMode2(b, loc, batch, kStart, kEnd, numKc,
+                                    rowStart, rows, colStart, cols, slice);
+          b.setInsertionPointToStart(forall.getTerminator().getBody());
+          insert2D(b, loc, block, out, offsets, rows, cols);
+          b.setInsertionPointAfter(forall);
+          scf::YieldOp::create(b, loc, forall.getResult(0));
+          return;
+        }
         Value zero =
             arith::ConstantOp::create(b, loc, b.getZeroAttr(accVectorType()));
         // The group's k range only: columns of a block past kEnd belong to
@@ -503,11 +964,24 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
              << target << "', expected 'cpu' or 'gpu'";
     for (auto [name, value] : {std::pair<StringRef, int64_t>{"tile-m", tileM},
                                {"tile-n", tileN},
-                               {"tile-k", tileK}})
+                               {"tile-k", tileK},
+                               {"micro-m", microM},
+                               {"micro-n", microN}})
       if (value < 0)
         return emitError(loc, "gmm-tile: ")
                << name << " must be positive, or 0 for the heuristic, got "
                << value;
+    if (microM > kMaxRegisterRows || microN > kMaxRegisterLanes)
+      return emitError(loc, "gmm-tile: a register block of ")
+             << static_cast<int64_t>(microM) << " x "
+             << static_cast<int64_t>(microN) << " is too large (at most "
+             << kMaxRegisterRows << " rows of " << kMaxRegisterLanes
+             << " lanes)";
+    if (vectorBits != 0 && vectorBits != 128 && vectorBits != 256 &&
+        vectorBits != 512)
+      return emitError(loc, "gmm-tile: vector-bits must be 128, 256 or 512, "
+                            "or 0 for the host CPU's, got ")
+             << static_cast<int64_t>(vectorBits);
     return success();
   }
 
@@ -529,8 +1003,25 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     Type inputType = op.getLhs().getType().getElementType();
     Type accType =
         inputType.isF64() ? rewriter.getF64Type() : rewriter.getF32Type();
-    TileSizes sizes = target == "gpu" ? defaultGPUTileSizes(inputType)
-                                      : defaultTileSizes(accType);
+    bool gpu = target == "gpu";
+    RegisterBlock reg = defaultRegisterBlock(
+        accType, vectorBits > 0 ? vectorBits : hostVectorBits());
+    if (microM > 0)
+      reg.mr = microM;
+    if (microN > 0)
+      reg.nr = microN;
+    if (Attribute attr = op->getAttr("gmm.register_block")) {
+      auto array = dyn_cast<DenseI64ArrayAttr>(attr);
+      if (!array || array.size() != 2 || array[0] <= 0 || array[1] <= 0 ||
+          array[0] > kMaxRegisterRows || array[1] > kMaxRegisterLanes)
+        return op.emitOpError("expects 'gmm.register_block' to be "
+                              "array<i64: rows, lanes> of at most ")
+               << kMaxRegisterRows << " rows of " << kMaxRegisterLanes
+               << " lanes, got " << attr;
+      reg = {array[0], array[1]};
+    }
+    TileSizes sizes = gpu ? defaultGPUTileSizes(inputType)
+                          : defaultCPUTileSizes(accType, reg);
     if (tileM > 0)
       sizes.m = tileM;
     if (tileN > 0)
@@ -562,7 +1053,20 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);
     Location loc = op.getLoc();
-    Tiler tiler{op, sizes, accType, Value(), target == "gpu"};
+    Tiler tiler{op, sizes, accType, Value(), gpu, std::nullopt, Value()};
+    if (!gpu) {
+      // A register block no taller than a visit.
+      reg.mr = std::min(reg.mr, sizes.m);
+      tiler.packed = PackedBlock{sizes, reg, accType};
+      auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
+      SmallVector<int64_t> strides(rhsType.getRank(), ShapedType::kDynamic);
+      auto layout = StridedLayoutAttr::get(op.getContext(),
+                                           ShapedType::kDynamic, strides);
+      tiler.rhsBuffer = bufferization::ToBufferOp::create(
+          rewriter, loc,
+          MemRefType::get(rhsType.getShape(), rhsType.getElementType(), layout),
+          op.getRhs(), /*read_only=*/true);
+    }
     if (Value offsetTensor = op.getGroupOffset()) {
       auto type = cast<RankedTensorType>(offsetTensor.getType());
       SmallVector<Value> indices(type.getRank(), cst(rewriter, loc, 0));

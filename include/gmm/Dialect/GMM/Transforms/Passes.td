@@ -74,6 +74,41 @@ def GMMNormalize : Pass<"gmm-normalize"> {
   ];
 }
 
+def GMMForwardDestinations : Pass<"gmm-forward-destinations"> {
+  let summary = "Materialize collapsed results in expanded views of their "
+                "destination buffers";
+  let description = [{
+    Rewrites `bufferization.materialize_in_destination` of a
+    `tensor.collapse_shape` result into a plain buffer (identity layout) so
+    that the uncollapsed value is materialized in a `memref.expand_shape`
+    view of the same buffer:
+
+    ```mlir
+    %c = tensor.collapse_shape %r [[0, 1], [2], [3]]
+        : tensor<8x1x64x32xf32> into tensor<8x64x32xf32>
+    bufferization.materialize_in_destination %c in restrict writable %out
+        : (tensor<8x64x32xf32>, memref<8x64x32xf32>) -> ()
+    // becomes
+    %view = memref.expand_shape %out [[0, 1], [2], [3]]
+        output_shape [8, 1, 64, 32]
+        : memref<8x64x32xf32> into memref<8x1x64x32xf32>
+    bufferization.materialize_in_destination %r in restrict writable %view
+        : (tensor<8x1x64x32xf32>, memref<8x1x64x32xf32>) -> ()
+    ```
+
+    gmm-normalize gives a ragged dot unit dimensions that a collapse drops
+    again; empty-tensor elimination does not look through the collapse, so
+    without this rewrite a result written into an output argument (as
+    gmm.jax and embedding compilers call it) is computed in a buffer of its
+    own and then copied. gmm's pipelines run it before empty-tensor
+    elimination and One-Shot Bufferize.
+  }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def GMMTile : Pass<"gmm-tile"> {
   let summary = "Tile normalized ragged dots into loops over tile visits";
   let description = [{
@@ -112,6 +147,15 @@ def GMMTile : Pass<"gmm-tile"> {
            "Columns of a tile (0: heuristic)">,
     Option<"tileK", "tile-k", "int64_t", /*default=*/"0",
            "Contraction step of the vector micro-kernel (0: heuristic)">,
+    Option<"microM", "micro-m", "int64_t", /*default=*/"0",
+           "CPU: rows of the register block (0: heuristic)">,
+    Option<"microN", "micro-n", "int64_t", /*default=*/"0",
+           "CPU: accumulator lanes per row of the register block (0: "
+           "heuristic)">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "CPU: the vector width the heuristic sizes the register block "
+           "for (0: the host CPU's widest, 512 with AVX-512, 256 with AVX, "
+           "else 128)">,
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "Whose heuristic picks the tile sizes: 'cpu' (a register block "
            "of the vector micro-kernel) or 'gpu' (a thread-block tile of "
@@ -119,8 +163,10 @@ def GMMTile : Pass<"gmm-tile"> {
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect"

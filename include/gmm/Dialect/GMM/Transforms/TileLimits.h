@@ -29,6 +29,11 @@ struct TileLimits {
   int64_t maxStep;
   /// The largest tile_m * tile_n * tile_k, or 0 for none.
   int64_t maxMultiplyAdds;
+  /// The largest tile_m, tile_n and tile_k each, or 0 for none of its own.
+  int64_t maxSize;
+
+  /// The largest tile_m or tile_n alone.
+  int64_t maxSide() const { return maxSize ? maxSize : maxAccumulators; }
 
   /// Whether m x n x k (each positive) is within the bounds; the tests
   /// divide rather than multiply, so that no size can overflow them.
@@ -36,7 +41,8 @@ struct TileLimits {
     if (m <= 0 || n <= 0 || k <= 0 || m > maxAccumulators ||
         n > maxAccumulators / m)
       return false;
-    if (maxStep && k > maxStep)
+    if ((maxStep && k > maxStep) ||
+        (maxSize && (m > maxSize || n > maxSize || k > maxSize)))
       return false;
     return !maxMultiplyAdds || k <= maxMultiplyAdds / (m * n);
   }
@@ -47,6 +53,8 @@ struct TileLimits {
   std::string describe() const {
     std::string text = "at most " + std::to_string(maxAccumulators) +
                        " accumulators, tile_m * tile_n, and ";
+    if (maxSize)
+      text = "tile sizes of at most " + std::to_string(maxSize) + ", " + text;
     if (maxStep)
       return text + "k steps of at most " + std::to_string(maxStep);
     return text + std::to_string(maxMultiplyAdds) +
@@ -54,12 +62,21 @@ struct TileLimits {
   }
 };
 
-/// The CPU micro-kernel unrolls its block contraction into registers.
-constexpr TileLimits kCPUTileLimits = {"the CPU micro-kernel", 4096, 0, 32768};
+/// The CPU keeps a visit's tile_m x tile_n accumulators and its packed
+/// tile_k x tile_n rhs block (and, in mode 2, tile_m x tile_k lhs block) in
+/// buffers of its own: at most 4 MiB of accumulators and 64 MiB of panels
+/// per visit of f32.
+constexpr TileLimits kCPUTileLimits = {"the CPU cache tiles", 1 << 20, 4096, 0,
+                                       4096};
 /// A CUDA block keeps its accumulators in the registers of at most 1024
 /// threads and stages k steps of both operands in shared memory
 /// (gmm-map-to-gpu checks the exact fit within these bounds).
-constexpr TileLimits kGPUTileLimits = {"a CUDA block", 65536, 1024, 0};
+constexpr TileLimits kGPUTileLimits = {"a CUDA block", 65536, 1024, 0, 0};
+
+/// The largest CPU register block (micro-m x micro-n) the options take: the
+/// micro-kernel unrolls its rows, and LLVM splits a row into vector
+/// registers.
+constexpr int64_t kMaxRegisterRows = 64, kMaxRegisterLanes = 256;
 
 /// A CUDA block has at most 1024 threads: 32 warps.
 constexpr int64_t kMaxWarpsPerBlock = 32;

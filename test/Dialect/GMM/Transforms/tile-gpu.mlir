@@ -1,7 +1,12 @@
-// RUN: gmm-opt %s -split-input-file -gmm-tile -canonicalize -cse | FileCheck %s
-// RUN: gmm-opt %s -split-input-file -gmm-tile="tile-m=4 tile-n=16 tile-k=2" -canonicalize -cse | FileCheck %s --check-prefix=OPTS
+// RUN: gmm-opt %s -split-input-file -gmm-tile="target=gpu tile-m=8 tile-n=32 tile-k=8" -canonicalize -cse | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -gmm-tile="target=gpu tile-m=4 tile-n=16 tile-k=2" -canonicalize -cse | FileCheck %s --check-prefix=OPTS
 
-// Mode 1, heuristic tiles for f32 (8 x 32, k step 8): a schedule for the
+// The register-block tile program of target=gpu (what gmm-map-to-gpu maps
+// onto blocks, warps and shared memory), with 8 x 32 tiles and k steps of 8
+// (the GPU heuristic's 128 x 128 blocks would make the checks unreadable);
+// the CPU's packed program is in tile-cpu.mlir.
+
+// Mode 1, 8 x 32 tiles, k step 8: a schedule for the
 // only row of group sizes, then a forall over (n-tile, visit). A visit
 // reads its rows from the schedule, anchors its 8 x 32 block at the first
 // row of its group inside the m-tile, contracts over k, and writes only the
@@ -106,7 +111,7 @@ func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x
 // CHECK:         %[[O:.+]] = tensor.extract %[[OFF]][]
 // CHECK:         %[[OI:.+]] = arith.index_cast %[[O]] : i32 to index
 // CHECK:         %{{.+}}, %{{.+}}, %{{.+}}, %[[STARTS:.+]], %[[ENDS:.+]] = gmm.tile_schedule %{{.+}} extent(%{{.+}}) local_groups(%{{.+}}) offset(%[[OI]])
-// CHECK:         scf.forall (%[[I:.+]]) in (2) shared_outs(%[[OUT:.+]] = %[[ACC]])
+// CHECK:         scf.forall (%[[I:.+]], %{{.+}}, %{{.+}}) in (2, 1, 1) shared_outs(%[[OUT:.+]] = %[[ACC]])
 // CHECK:           %[[LOW:.+]] = arith.subi %[[C0]], %[[I]]
 // CHECK:           %[[GE:.+]] = arith.cmpi sge, %[[OI]], %[[LOW]]
 // CHECK:           %[[HIGH:.+]] = arith.subi %[[C5]], %[[I]]

@@ -1,0 +1,180 @@
+// RUN: gmm-opt %s -split-input-file -gmm-tile="vector-bits=256 tile-m=12 tile-n=32 tile-k=4" -canonicalize -cse | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -gmm-tile="vector-bits=256" -canonicalize -cse | FileCheck %s --check-prefix=AVX2
+// RUN: gmm-opt %s -split-input-file -gmm-tile="vector-bits=512" -canonicalize -cse | FileCheck %s --check-prefix=AVX512
+// RUN: gmm-opt %s -split-input-file -gmm-tile="vector-bits=256 micro-m=3 micro-n=8" -canonicalize -cse | FileCheck %s --check-prefix=MICRO
+// RUN: gmm-opt %s -split-input-file -gmm-tile="micro-m=3 micro-n=8" -canonicalize -cse | FileCheck %s --check-prefix=ATTR
+
+// The CPU's packed program (target=cpu). A visit of tile_m rows and tile_n
+// columns accumulates into a buffer of its own, one contraction block of
+// tile_k at a time: the block's rhs rows are packed into panels of 16 lanes
+// (two ymm registers; zero past the rhs's end, unmasked reads for whole
+// vectors), then a 6 x 16 register block runs over every (column panel, row
+// panel) pair, k unrolled by 4 with a remainder loop: one panel row and one
+// broadcast lhs element per accumulator row and step. Lhs rows past the
+// visit repeat its last row; only the visit's rows and columns are stored.
+// While a block is multiplied, the same panel rows of the next block are
+// prefetched from the rhs's buffer.
+
+// CHECK-LABEL: func.func @mode1
+// CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<1x1x20x10xf32>, %[[RHS:[a-z0-9]+]]: tensor<1x3x10x37xf32>
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C6:.+]] = arith.constant 6 : index
+// CHECK-DAG:     %[[C10:.+]] = arith.constant 10 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C37:.+]] = arith.constant 37 : index
+// CHECK:         %[[RHSBUF:.+]] = bufferization.to_buffer %[[RHS]] read_only : tensor<1x3x10x37xf32> to memref<1x3x10x37xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK:         linalg.fill
+// CHECK:         gmm.tile_schedule {{.*}} tile_size = 12
+// CHECK:         scf.forall (%[[NT:.+]], %[[V:.+]]) in (2, %{{.+}}) shared_outs(%[[OUT:.+]] = %{{.+}})
+// CHECK:           %[[R:.+]]:3 = scf.if
+// CHECK:           %[[N0:.+]] = arith.muli %[[NT]], %{{.+}}
+// CHECK:           %[[SLICE:.+]] = tensor.extract_slice %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS:.+]]] [1, 1, 1, 1]
+// CHECK:           %[[RP:.+]] = arith.ceildivsi %[[R]]#1, %[[C6]]
+// CHECK:           %[[CP:.+]] = arith.ceildivsi %[[COLS]], %[[C16]]
+// CHECK:           %[[PANELS:.+]] = tensor.empty() : tensor<2x4x16xf32>
+// CHECK:           %[[ACC0:.+]] = tensor.empty() : tensor<12x32xf32>
+// CHECK:           %[[ZERO:.+]] = linalg.fill {{.*}} outs(%[[ACC0]] : tensor<12x32xf32>)
+// CHECK:           %[[HAS:.+]] = arith.cmpi sgt, %[[R]]#1, %{{.+}}
+// CHECK:           %[[KEND:.+]] = arith.select %[[HAS]], %[[C10]], %{{.+}}
+// CHECK:           %[[K:.+]]:2 = scf.for %[[K0:.+]] = %{{.+}} to %[[KEND]] step %[[C4]] iter_args(%{{.+}} = %[[PANELS]], %{{.+}} = %[[ZERO]])
+// CHECK:             %[[COUNT:.+]] = arith.minsi %{{.+}}, %[[C4]]
+// CHECK:             %[[PACKED:.+]] = scf.for %[[KK:.+]] = %{{.+}} to %[[COUNT]]
+// CHECK:               scf.for %[[JP:.+]] = %{{.+}} to %[[CP]]
+// CHECK:                 memref.prefetch %[[RHSBUF]]{{.*}}, read, locality<3>, data
+// CHECK:                 %[[WHOLE:.+]] = arith.cmpi sle, %{{.+}}, %[[C37]]
+// CHECK:                 %[[ROW:.+]] = scf.if %[[WHOLE]] -> (vector<16xf32>)
+// CHECK:                   vector.transfer_read %[[RHS]]{{.*}} {in_bounds = [true]} : tensor<1x3x10x37xf32>, vector<16xf32>
+// CHECK:                 } else {
+// CHECK:                   vector.transfer_read %[[RHS]]{{.*}}, %{{.+}} : tensor<1x3x10x37xf32>, vector<16xf32>
+// CHECK:                 vector.transfer_write %[[ROW]], %{{.+}}[%[[JP]], %[[KK]], %{{.+}}] {in_bounds = [true]} : vector<16xf32>, tensor<2x4x16xf32>
+// CHECK:             %[[UNROLLED:.+]] = arith.subi %[[COUNT]], %{{.+}}
+// CHECK:             scf.for %{{.+}} = %{{.+}} to %[[CP]]
+// CHECK:               scf.for %{{.+}} = %{{.+}} to %[[RP]]
+// CHECK-COUNT-6:         vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK:                 %[[MAIN:.+]]:6 = scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
+// CHECK:                   vector.transfer_read %[[PACKED]]{{.*}} {in_bounds = [true]} : tensor<2x4x16xf32>, vector<16xf32>
+// CHECK:                   memref.prefetch %[[RHSBUF]]
+// CHECK:                   %[[X:.+]] = tensor.extract %[[LHS]]
+// CHECK:                   %[[BX:.+]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
+// CHECK:                   vector.fma %[[BX]], %{{.+}}, %{{.+}} : vector<16xf32>
+// CHECK-COUNT-23:          vector.fma
+// CHECK:                 %[[REST:.+]]:6 = scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]] step %{{.+}} iter_args(%{{.+}} = %[[MAIN]]#0,
+// CHECK-COUNT-6:           vector.fma
+// CHECK:                 vector.transfer_write %[[REST]]#0, {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// CHECK-COUNT-5:         vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// CHECK:           %[[WHOLES:.+]] = arith.divsi %[[COLS]], %[[C16]]
+// CHECK:           %[[STORED:.+]] = scf.for %{{.+}} = %{{.+}} to %[[R]]#1 {{.*}} iter_args(%{{.+}} = %[[SLICE]])
+// CHECK:             scf.for %{{.+}} = %{{.+}} to %[[WHOLES]]
+// CHECK:               vector.transfer_read %[[K]]#1{{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK:               vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<?x?xf32>
+// CHECK:           %[[TAIL:.+]] = scf.for %{{.+}} = %{{.+}} to %[[R]]#1 {{.*}} iter_args(%{{.+}} = %[[STORED]])
+// CHECK:             scf.for %{{.+}} = %[[WHOLES]] to %[[CP]]
+// CHECK:               vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : vector<16xf32>, tensor<?x?xf32>
+// CHECK:           scf.forall.in_parallel
+// CHECK:             tensor.parallel_insert_slice %[[TAIL]] into %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS]]]
+
+// The heuristic for 256-bit vectors: 6 x 16 register blocks, visits of 96
+// rows and 128 columns, contraction blocks of 256.
+// AVX2-LABEL: func.func @mode1
+// AVX2:         gmm.tile_schedule {{.*}} tile_size = 96
+// AVX2:         tensor.empty() : tensor<8x256x16xf32>
+// AVX2:         tensor.empty() : tensor<96x128xf32>
+// AVX2-COUNT-6: vector.transfer_read {{.*}} : tensor<96x128xf32>, vector<16xf32>
+// AVX2-NOT:     vector.transfer_read {{.*}} : tensor<96x128xf32>, vector<16xf32>
+// AVX2:         scf.for
+
+// For 512-bit vectors: 14 x 32 (28 zmm accumulators), visits of 224 x 256.
+// AVX512-LABEL: func.func @mode1
+// AVX512:         gmm.tile_schedule {{.*}} tile_size = 224
+// AVX512:         tensor.empty() : tensor<8x256x32xf32>
+// AVX512:         tensor.empty() : tensor<224x256xf32>
+// AVX512-COUNT-14: vector.transfer_read {{.*}} : tensor<224x256xf32>, vector<32xf32>
+// AVX512:         scf.for
+
+// A register block of the options' size: 3 x 8; the default cache tiles
+// are sized from it (48 x 64).
+// MICRO-LABEL: func.func @mode1
+// MICRO:         gmm.tile_schedule {{.*}} tile_size = 48
+// MICRO:         tensor.empty() : tensor<8x256x8xf32>
+// MICRO:         tensor.empty() : tensor<48x64xf32>
+// MICRO-COUNT-3: vector.transfer_read {{.*}} : tensor<48x64xf32>, vector<8xf32>
+// MICRO:         scf.for
+// MICRO-COUNT-12: vector.fma {{.*}} : vector<8xf32>
+func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  return %0 : tensor<1x1x20x37xf32>
+}
+
+// -----
+
+// bf16 operands, rhs stored [B, G, N, K] and init: the op's tile sizes win
+// (4 x 8 x 3, so a register block of 4 rows); the panels are read along
+// the rhs's n dimension (a permuted, masked read), converted to f32 when
+// packed, and not prefetched; lhs elements are converted one by one; the
+// store adds init's values.
+
+// CHECK-LABEL: func.func @mode1_transposed_rhs_init
+// CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<2x3x7x5xbf16>, %[[RHS:[a-z0-9]+]]: tensor<2x4x6x5xbf16>, %{{.+}}: tensor<2x3x4xi64>, %[[INIT:[a-z0-9]+]]: tensor<2x3x7x6xf32>
+// CHECK-NOT:     memref.prefetch
+// CHECK:         scf.for {{.*}} iter_args(%{{.+}} = %[[INIT]])
+// CHECK:           gmm.tile_schedule {{.*}} tile_size = 4
+// CHECK:           tensor.empty() : tensor<1x3x16xf32>
+// CHECK:           tensor.empty() : tensor<4x16xf32>
+// CHECK:           %[[W:.+]] = vector.transfer_read %[[RHS]]{{.*}} {permutation_map = #{{.*}}} : tensor<2x4x6x5xbf16>, vector<16xbf16>
+// CHECK:           arith.extf %[[W]] : vector<16xbf16> to vector<16xf32>
+// CHECK-COUNT-4:   vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<16xf32>
+// CHECK:           %[[X:.+]] = tensor.extract %[[LHS]]{{.*}} : tensor<2x3x7x5xbf16>
+// CHECK:           arith.extf %[[X]] : bf16 to f32
+// CHECK:           %[[OLD:.+]] = vector.transfer_read %{{.+}} : tensor<?x6xf32>, vector<16xf32>
+// CHECK:           arith.addf %{{.+}}, %[[OLD]] : vector<16xf32>
+func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x4x6x5xbf16>, %gs: tensor<2x3x4xi64>, %init: tensor<2x3x7x6xf32>) -> tensor<2x3x7x6xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs init(%init : tensor<2x3x7x6xf32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.tile_sizes = array<i64: 4, 8, 3>} : tensor<2x3x7x5xbf16>, tensor<2x4x6x5xbf16>, tensor<2x3x4xi64> -> tensor<2x3x7x6xf32>
+  return %0 : tensor<2x3x7x6xf32>
+}
+
+// -----
+
+// The op's register block wins over the options (and, like the options,
+// sizes the default cache tiles: 5 x 24 gives visits of 80 x 192).
+
+// ATTR-LABEL: func.func @register_block_attribute
+// ATTR:         gmm.tile_schedule {{.*}} tile_size = 80
+// ATTR:         tensor.empty() : tensor<8x256x24xf32>
+// ATTR:         tensor.empty() : tensor<80x192xf32>
+// ATTR-COUNT-5: vector.transfer_read {{.*}} : tensor<80x192xf32>, vector<24xf32>
+// ATTR:         scf.for
+func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.register_block = array<i64: 5, 24>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  return %0 : tensor<1x1x20x37xf32>
+}
+
+// -----
+
+// Mode 2: no zero fill of the result (every local group's slice is
+// written); for each index of the other contracting dimensions, blocks of
+// the group's rows [start, end) in steps of tile_k, each packing both
+// operands (the lhs along its free dimension into panels of 6 rows), then
+// the micro-kernel reads its lhs elements from the lhs panels.
+
+// AVX2-LABEL: func.func @mode2
+// AVX2-SAME:    %[[X:[a-z0-9]+]]: tensor<1x16x1x4xf32>, %[[DY:[a-z0-9]+]]: tensor<1x16x1x3xf32>
+// AVX2-DAG:     %[[C256:.+]] = arith.constant 256 : index
+// AVX2-NOT:     linalg.fill
+// AVX2:         %[[DEST:.+]] = tensor.empty() : tensor<2x1x4x3xf32>
+// AVX2-NOT:     linalg.fill
+// AVX2:         scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}} = %[[DEST]])
+// AVX2:           %[[B:.+]]:2 = scf.if
+// AVX2:           tensor.empty() : tensor<16x256x6xf32>
+// AVX2:           tensor.empty() : tensor<8x256x16xf32>
+// AVX2:           linalg.fill {{.*}} -> tensor<96x128xf32>
+// AVX2:           scf.for %{{.+}} = %[[B]]#0 to %[[B]]#1 step %[[C256]]
+// AVX2:             %[[LP:.+]] = scf.for
+// AVX2:               vector.transfer_read %[[X]]{{.*}} : tensor<1x16x1x4xf32>, vector<6xf32>
+// AVX2:             scf.for
+// AVX2:               vector.transfer_read %[[DY]]{{.*}} : tensor<1x16x1x3xf32>, vector<16xf32>
+// AVX2:             scf.for
+// AVX2:               tensor.extract %[[LP]]{{.*}} : tensor<16x256x6xf32>
+func.func @mode2(%x: tensor<1x16x1x4xf32>, %dy: tensor<1x16x1x3xf32>, %gs: tensor<1x5xi32>, %off: tensor<i32>) -> tensor<2x1x4x3xf32> {
+  %0 = gmm.ragged_dot %x, %dy, %gs group_offset(%off : tensor<i32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [1, 2], lhs_ragged_dimensions = [1]> : tensor<1x16x1x4xf32>, tensor<1x16x1x3xf32>, tensor<1x5xi32> -> tensor<2x1x4x3xf32>
+  return %0 : tensor<2x1x4x3xf32>
+}
