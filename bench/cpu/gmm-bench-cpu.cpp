@@ -77,6 +77,16 @@ cl::opt<int64_t> tileK(
     cl::desc("Contraction step for the cpu pipeline (0: gmm-tile's heuristic)"),
     cl::value_desc("N"), cl::init(0), cl::cat(benchCategory));
 
+cl::opt<int64_t>
+    microM("micro-m",
+           cl::desc("Register block rows for the cpu pipeline (0: gmm-tile's "
+                    "heuristic for this CPU's vectors)"),
+           cl::value_desc("N"), cl::init(0), cl::cat(benchCategory));
+cl::opt<int64_t>
+    microN("micro-n",
+           cl::desc("Register block lanes per row for the cpu pipeline (0: "
+                    "gmm-tile's heuristic for this CPU's vectors)"),
+           cl::value_desc("N"), cl::init(0), cl::cat(benchCategory));
 cl::opt<bool> resultOutput(
     "return-result",
     cl::desc("Compile gmm's function to return its result (the compiled code "
@@ -371,11 +381,10 @@ int main(int argc, char **argv) {
   const PipelineInfo *pipeline = *found;
   if (pipeline->cuda)
     return reportError("--pipeline=cuda runs on the GPU: use gmm-bench-gpu");
-  bool customTiles = tileM || tileN || tileK;
+  bool customTiles = tileM || tileN || tileK || microM || microN;
   if (customTiles && pipelineName != "cpu")
-    return reportError("--tile-m/n/k apply to --pipeline=cpu only");
-  if (tileM < 0 || tileN < 0 || tileK < 0)
-    return reportError("tile sizes must be non-negative");
+    return reportError("--tile-m/n/k and --micro-m/n apply to --pipeline=cpu "
+                       "only");
   if (common.repeat < 1 || common.warmup < 1)
     return reportError("--repeat and --warmup must be at least 1");
   PipelineBuilder buildPipeline = pipeline->build;
@@ -384,6 +393,14 @@ int main(int argc, char **argv) {
     options.tileM = tileM;
     options.tileN = tileN;
     options.tileK = tileK;
+    options.microM = microM;
+    options.microN = microN;
+    if (failed(mlir::gmm::verifyCPUPipelineOptions(
+            options, [](const Twine &message) {
+              llvm::errs() << "gmm-bench-cpu: error: " << message << "\n";
+              return failure();
+            })))
+      return 1;
     buildPipeline = [options](OpPassManager &pm) {
       mlir::gmm::buildCPUPipeline(pm, options);
     };
@@ -447,8 +464,10 @@ int main(int argc, char **argv) {
       << "\n"
       << "- gmm pipeline: " << pipelineName;
   if (customTiles)
-    out << llvm::formatv(" (tile-m={0} tile-n={1} tile-k={2})",
-                         tileM.getValue(), tileN.getValue(), tileK.getValue());
+    out << llvm::formatv(
+        " (tile-m={0} tile-n={1} tile-k={2} micro-m={3} micro-n={4})",
+        tileM.getValue(), tileN.getValue(), tileK.getValue(), microM.getValue(),
+        microN.getValue());
   out << "\n- median of " << common.repeat << " timed calls after "
       << common.warmup << " warm-up call(s), f32, seed " << common.seed << "\n"
       << "- load average at start: " << loadAverage() << "\n";

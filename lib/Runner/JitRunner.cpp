@@ -902,6 +902,8 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(optLevel);
   engineOptions.enableGDBNotificationListener = false;
+  // GMM_JIT_PERF=1 registers the compiled code with LLVM's perf listener
+  // (a jitdump for `perf inject --jit`; see bench/README.md).
   engineOptions.enablePerfNotificationListener =
       getenv("GMM_JIT_PERF") != nullptr;
   makeOpenMPRuntimeGlobal();

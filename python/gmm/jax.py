@@ -524,7 +524,9 @@ def ragged_dot_general(
     init: an accumulator of the result's shape, added to the result (gmm).
     num_local_groups: mode 2 with group_offset: G_local, the result's
       leading dimension (default: all groups).
-    tile_sizes: (m, n, k) for gmm-tile instead of its heuristic.
+    tile_sizes: (m, n, k) for gmm-tile instead of its heuristic (on the CPU,
+      the cache tile of a visit and its contraction block; see
+      docs/Lowering.md).
     """
     del precision
     lhs = jnp.asarray(lhs)

@@ -212,6 +212,22 @@ struct PackedBlock {
 
   static constexpr int64_t kUnroll = 4;
 
+  /// A loop nest over [lower[0], upper[0]) x [lower[1], upper[1]) (unit
+  /// steps) that carries one tensor: `body(i, j, tensor)` returns the next.
+  static Value
+  loop2D(OpBuilder &b, Location loc, ValueRange lower, ValueRange upper,
+         Value init,
+         function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
+    Value c1 = cst(b, loc, 1);
+    return scf::buildLoopNest(b, loc, lower, upper, ValueRange{c1, c1},
+                              ValueRange{init},
+                              [&](OpBuilder &b, Location loc, ValueRange ivs,
+                                  ValueRange args) -> scf::ValueVector {
+                                return {body(b, loc, ivs[0], ivs[1], args[0])};
+                              })
+        .results.front();
+  }
+
   int64_t rowPanels() const { return llvm::divideCeil(tiles.m, reg.mr); }
   int64_t colPanels() const { return llvm::divideCeil(tiles.n, reg.nr); }
   VectorType rowVector() const { return VectorType::get({reg.nr}, accType); }
@@ -221,6 +237,36 @@ struct PackedBlock {
                     int64_t width) const {
     return tensor::EmptyOp::create(
         b, loc, ArrayRef<int64_t>{panels, tiles.k, width}, accType);
+  }
+
+  /// The lhs rows of a contraction block, row panel by row panel: [row
+  /// panels, mr, tile_k rounded up to whole vectors of nr lanes].
+  int64_t rowBlockLength() const { return llvm::alignTo(tiles.k, reg.nr); }
+  Value emptyRowPanels(OpBuilder &b, Location loc) const {
+    return tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{rowPanels(), reg.mr, rowBlockLength()},
+        accType);
+  }
+
+  /// Copies `rows` rows of `count` contraction elements into row panels:
+  /// `read(r, c)` is the vector of nr elements of row r from element c on.
+  Value packRows(
+      OpBuilder &b, Location loc, Value packed, Value rows, Value count,
+      function_ref<Value(OpBuilder &, Location, Value, Value)> read) const {
+    Value c0 = cst(b, loc, 0);
+    Value mr = cst(b, loc, reg.mr), nr = cst(b, loc, reg.nr);
+    Value chunks = arith::CeilDivSIOp::create(b, loc, count, nr);
+    return loop2D(b, loc, ValueRange{c0, c0}, ValueRange{rows, chunks}, packed,
+                  [&](OpBuilder &b, Location loc, Value r, Value chunk,
+                      Value into) -> Value {
+                    Value c = arith::MulIOp::create(b, loc, chunk, nr);
+                    Value ip = arith::DivUIOp::create(b, loc, r, mr);
+                    Value i = arith::RemUIOp::create(b, loc, r, mr);
+                    return vector::TransferWriteOp::create(
+                               b, loc, read(b, loc, r, c), into,
+                               ValueRange{ip, i, c}, ArrayRef<bool>{true})
+                        .getResult();
+                  });
   }
 
   /// The zeroed accumulator buffer of a visit.
@@ -237,20 +283,15 @@ struct PackedBlock {
   Value
   pack(OpBuilder &b, Location loc, Value packed, Value count, Value panels,
        function_ref<Value(OpBuilder &, Location, Value, Value)> read) const {
-    Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
-    return scf::buildLoopNest(b, loc, ValueRange{c0, c0},
-                              ValueRange{count, panels}, ValueRange{c1, c1},
-                              ValueRange{packed},
-                              [&](OpBuilder &b, Location loc, ValueRange ivs,
-                                  ValueRange args) -> scf::ValueVector {
-                                Value row = read(b, loc, ivs[0], ivs[1]);
-                                return {vector::TransferWriteOp::create(
-                                            b, loc, row, args[0],
-                                            ValueRange{ivs[1], ivs[0], c0},
-                                            ArrayRef<bool>{true})
-                                            .getResult()};
-                              })
-        .results.front();
+    Value c0 = cst(b, loc, 0);
+    return loop2D(b, loc, ValueRange{c0, c0}, ValueRange{count, panels}, packed,
+                  [&](OpBuilder &b, Location loc, Value kk, Value p,
+                      Value into) -> Value {
+                    return vector::TransferWriteOp::create(
+                               b, loc, read(b, loc, kk, p), into,
+                               ValueRange{p, kk, c0}, ArrayRef<bool>{true})
+                        .getResult();
+                  });
   }
 
   /// Reads `width` lanes of `source` along `vectorDim` at `indices`
@@ -292,6 +333,9 @@ struct PackedBlock {
   /// accumulators of the row panels below `rowPanelsUsed` and column panels
   /// below `colPanelsUsed`. `lhsElement(ip, i, kk)` is the lhs element of
   /// row i of row panel ip at contraction index kk, in the accumulator type.
+  /// `prefetch(jp, kk)`, when given, runs once per step of the first row
+  /// panel of each column panel (the first register block is peeled off so
+  /// that the others carry no prefetches).
   Value
   multiply(OpBuilder &b, Location loc, Value acc, Value packedRhs, Value count,
            Value rowPanelsUsed, Value colPanelsUsed,
@@ -304,129 +348,123 @@ struct PackedBlock {
     Value unroll = cst(b, loc, kUnroll);
     Value unrolled = arith::SubIOp::create(
         b, loc, count, arith::RemUIOp::create(b, loc, count, unroll));
-    return scf::buildLoopNest(
-               b, loc, ValueRange{c0, c0},
-               ValueRange{colPanelsUsed, rowPanelsUsed}, ValueRange{c1, c1},
-               ValueRange{acc},
-               [&](OpBuilder &b, Location loc, ValueRange ivs,
-                   ValueRange args) -> scf::ValueVector {
-                 Value jp = ivs[0], ip = ivs[1];
-                 Value col = arith::MulIOp::create(b, loc, jp, nr);
-                 Value row0 = arith::MulIOp::create(b, loc, ip, mr);
-                 SmallVector<Value> rows, sums;
-                 for (int64_t i = 0; i < reg.mr; ++i) {
-                   rows.push_back(
-                       arith::AddIOp::create(b, loc, row0, cst(b, loc, i)));
-                   sums.push_back(vector::TransferReadOp::create(
-                       b, loc, rowVector(), args[0],
-                       ValueRange{rows.back(), col},
-                       arith::ConstantOp::create(b, loc,
-                                                 b.getZeroAttr(accType)),
-                       ArrayRef<bool>{true}));
-                 }
-                 // One contraction step: a row of the rhs panel times a
-                 // broadcast lhs element per accumulator row.
-                 auto step = [&](OpBuilder &b, Location loc, Value kk,
-                                 SmallVector<Value> &sums) {
-                   Value rhsRow = vector::TransferReadOp::create(
-                       b, loc, rowVector(), packedRhs, ValueRange{jp, kk, c0},
-                       arith::ConstantOp::create(b, loc,
-                                                 b.getZeroAttr(accType)),
-                       ArrayRef<bool>{true});
-                   if (prefetch)
-                     prefetch(b, loc, jp, kk);
-                   for (int64_t i = 0; i < reg.mr; ++i) {
-                     Value lhs = vector::BroadcastOp::create(
-                         b, loc, rowVector(), lhsElement(b, loc, ip, i, kk));
-                     sums[i] =
-                         vector::FMAOp::create(b, loc, lhs, rhsRow, sums[i]);
-                   }
-                 };
-                 auto main = scf::ForOp::create(
-                     b, loc, c0, unrolled, unroll, sums,
-                     [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
-                       SmallVector<Value> next(in);
-                       for (int64_t u = 0; u < kUnroll; ++u)
-                         step(b, loc,
-                              u ? arith::AddIOp::create(b, loc, k,
-                                                        cst(b, loc, u))
-                                      .getResult()
-                                : k,
-                              next);
-                       scf::YieldOp::create(b, loc, next);
-                     });
-                 auto rest = scf::ForOp::create(
-                     b, loc, unrolled, count, c1, main.getResults(),
-                     [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
-                       SmallVector<Value> next(in);
-                       step(b, loc, k, next);
-                       scf::YieldOp::create(b, loc, next);
-                     });
-                 Value out = args[0];
-                 for (int64_t i = 0; i < reg.mr; ++i)
-                   out = vector::TransferWriteOp::create(
-                             b, loc, rest.getResult(i), out,
-                             ValueRange{rows[i], col}, ArrayRef<bool>{true})
-                             .getResult();
-                 return {out};
-               })
-        .results.front();
+    // One register block: row panel ip, column panel jp.
+    auto block = [&](OpBuilder &b, Location loc, Value jp, Value ip, Value into,
+                     bool withPrefetch) -> Value {
+      Value col = arith::MulIOp::create(b, loc, jp, nr);
+      Value row0 = arith::MulIOp::create(b, loc, ip, mr);
+      SmallVector<Value> rows, sums;
+      for (int64_t i = 0; i < reg.mr; ++i) {
+        rows.push_back(arith::AddIOp::create(b, loc, row0, cst(b, loc, i)));
+        sums.push_back(vector::TransferReadOp::create(
+            b, loc, rowVector(), into, ValueRange{rows.back(), col},
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
+            ArrayRef<bool>{true}));
+      }
+      // One contraction step: a row of the rhs panel times a broadcast lhs
+      // element per accumulator row.
+      auto step = [&](OpBuilder &b, Location loc, Value kk,
+                      SmallVector<Value> &sums) {
+        Value rhsRow = vector::TransferReadOp::create(
+            b, loc, rowVector(), packedRhs, ValueRange{jp, kk, c0},
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
+            ArrayRef<bool>{true});
+        if (withPrefetch)
+          prefetch(b, loc, jp, kk);
+        for (int64_t i = 0; i < reg.mr; ++i) {
+          Value lhs = vector::BroadcastOp::create(
+              b, loc, rowVector(), lhsElement(b, loc, ip, i, kk));
+          sums[i] = vector::FMAOp::create(b, loc, lhs, rhsRow, sums[i]);
+        }
+      };
+      auto main = scf::ForOp::create(
+          b, loc, c0, unrolled, unroll, sums,
+          [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
+            SmallVector<Value> next(in);
+            for (int64_t u = 0; u < kUnroll; ++u)
+              step(b, loc,
+                   u ? arith::AddIOp::create(b, loc, k, cst(b, loc, u))
+                           .getResult()
+                     : k,
+                   next);
+            scf::YieldOp::create(b, loc, next);
+          });
+      auto rest = scf::ForOp::create(
+          b, loc, unrolled, count, c1, main.getResults(),
+          [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
+            SmallVector<Value> next(in);
+            step(b, loc, k, next);
+            scf::YieldOp::create(b, loc, next);
+          });
+      Value out = into;
+      for (int64_t i = 0; i < reg.mr; ++i)
+        out = vector::TransferWriteOp::create(b, loc, rest.getResult(i), out,
+                                              ValueRange{rows[i], col},
+                                              ArrayRef<bool>{true})
+                  .getResult();
+      return out;
+    };
+    auto colLoop = scf::ForOp::create(
+        b, loc, c0, colPanelsUsed, c1, ValueRange{acc},
+        [&](OpBuilder &b, Location loc, Value jp, ValueRange args) {
+          // Callers run no block when no row panel is used.
+          Value first = args[0];
+          Value from = c0;
+          if (prefetch) {
+            first = block(b, loc, jp, c0, first, /*withPrefetch=*/true);
+            from = c1;
+          }
+          auto rowLoop = scf::ForOp::create(
+              b, loc, from, rowPanelsUsed, c1, ValueRange{first},
+              [&](OpBuilder &b, Location loc, Value ip, ValueRange in) {
+                scf::YieldOp::create(
+                    b, loc,
+                    block(b, loc, jp, ip, in[0], /*withPrefetch=*/false));
+              });
+          scf::YieldOp::create(b, loc, rowLoop.getResults());
+        });
+    return colLoop.getResult(0);
   }
 
   /// Writes the accumulators' first `rows` x `cols` entries into `slice`
   /// (adding its values when accumulating), one register row at a time.
   Value store(OpBuilder &b, Location loc, Value acc, Value slice, Value rows,
               Value cols, bool accumulate) const {
-    Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+    Value c0 = cst(b, loc, 0);
     Value nr = cst(b, loc, reg.nr);
     // Whole vectors (all panels but a partial last one) are stored unmasked.
     Value whole = arith::DivSIOp::create(b, loc, cols, nr);
     Value panels = arith::CeilDivSIOp::create(b, loc, cols, nr);
     Type outType = cast<RankedTensorType>(slice.getType()).getElementType();
     auto storePanels = [&](Value from, Value to, bool inBounds, Value into) {
-      return scf::buildLoopNest(
-                 b, loc, ValueRange{c0, from}, ValueRange{rows, to},
-                 ValueRange{c1, c1}, ValueRange{into},
-                 [&](OpBuilder &b, Location loc, ValueRange ivs,
-                     ValueRange args) -> scf::ValueVector {
-                   Value col = arith::MulIOp::create(b, loc, ivs[1], nr);
-                   Value sum = vector::TransferReadOp::create(
-                       b, loc, rowVector(), acc, ValueRange{ivs[0], col},
-                       arith::ConstantOp::create(b, loc,
-                                                 b.getZeroAttr(accType)),
-                       ArrayRef<bool>{true});
-                   if (accumulate) {
-                     Value old = vector::TransferReadOp::create(
-                         b, loc, VectorType::get({reg.nr}, outType), args[0],
-                         ValueRange{ivs[0], col},
-                         arith::ConstantOp::create(b, loc,
-                                                   b.getZeroAttr(outType)),
-                         ArrayRef<bool>{inBounds});
-                     sum = arith::AddFOp::create(
-                         b, loc, sum, convertVector(b, loc, old, accType));
-                   }
-                   return {vector::TransferWriteOp::create(
-                               b, loc, convertVector(b, loc, sum, outType),
-                               args[0], ValueRange{ivs[0], col},
-                               ArrayRef<bool>{inBounds})
-                               .getResult()};
-                 })
-          .results.front();
+      return loop2D(
+          b, loc, ValueRange{c0, from}, ValueRange{rows, to}, into,
+          [&](OpBuilder &b, Location loc, Value r, Value p,
+              Value into) -> Value {
+            Value col = arith::MulIOp::create(b, loc, p, nr);
+            Value sum = vector::TransferReadOp::create(
+                b, loc, rowVector(), acc, ValueRange{r, col},
+                arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
+                ArrayRef<bool>{true});
+            if (accumulate) {
+              Value old = vector::TransferReadOp::create(
+                  b, loc, VectorType::get({reg.nr}, outType), into,
+                  ValueRange{r, col},
+                  arith::ConstantOp::create(b, loc, b.getZeroAttr(outType)),
+                  ArrayRef<bool>{inBounds});
+              sum = arith::AddFOp::create(b, loc, sum,
+                                          convertVector(b, loc, old, accType));
+            }
+            return vector::TransferWriteOp::create(
+                       b, loc, convertVector(b, loc, sum, outType), into,
+                       ValueRange{r, col}, ArrayRef<bool>{inBounds})
+                .getResult();
+          });
     };
     Value stored = storePanels(c0, whole, /*inBounds=*/true, slice);
     return storePanels(whole, panels, /*inBounds=*/false, stored);
   }
 };
-
-/// Converts a scalar to the accumulator type.
-Value convertScalar(OpBuilder &b, Location loc, Value v, Type type) {
-  unsigned from = v.getType().getIntOrFloatBitWidth();
-  if (v.getType() == type)
-    return v;
-  if (from < type.getIntOrFloatBitWidth())
-    return arith::ExtFOp::create(b, loc, type, v);
-  return arith::TruncFOp::create(b, loc, type, v);
-}
 
 struct Tiler {
   RaggedDotOp op;
@@ -550,7 +588,8 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
   Value lastRow = arith::SubIOp::create(
       b, loc, arith::AddIOp::create(b, loc, rowStart, rows), c1);
   Value init[] = {p.emptyPanels(b, loc, p.colPanels(), p.reg.nr),
-                  p.zeroAccumulators(b, loc)};
+                  p.zeroAccumulators(b, loc), p.emptyRowPanels(b, loc)};
+  Value rowsPacked = arith::MulIOp::create(b, loc, rowPanels, mr);
   // A visit without rows (past the schedule's count) computes nothing: its
   // contraction loop runs no blocks, and no rows are stored.
   Value hasRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, rows,
@@ -593,19 +632,27 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
         Value prefetchBase =
             minIdx(b, loc, arith::AddIOp::create(b, loc, k0, tileK),
                    arith::SubIOp::create(b, loc, numK, count));
+        // The visit's lhs rows (rows past it repeat its last row), copied
+        // so that the register block's rows are 1 KiB apart rather than a
+        // row of the lhs (4 KiB or a multiple for the usual k, which maps
+        // them all to one L1 set).
+        Value lhsPanels = p.packRows(
+            b, loc, args[2], rowsPacked, count,
+            [&](OpBuilder &b, Location loc, Value r, Value c) {
+              Value at = minIdx(
+                  b, loc, arith::AddIOp::create(b, loc, rowStart, r), lastRow);
+              return p.readLanes(
+                  b, loc, lhs,
+                  ValueRange{batch, row, at,
+                             arith::AddIOp::create(b, loc, k0, c)},
+                  3, p.reg.nr);
+            });
         Value acc = p.multiply(
             b, loc, args[1], panels, count, rowPanels, colPanels,
-            [&](OpBuilder &b, Location loc, Value ip, int64_t i, Value kk) {
-              Value r = arith::AddIOp::create(
-                  b, loc, rowStart,
-                  arith::AddIOp::create(b, loc,
-                                        arith::MulIOp::create(b, loc, ip, mr),
-                                        cst(b, loc, i)));
-              Value x = tensor::ExtractOp::create(
-                  b, loc, lhs,
-                  ValueRange{batch, row, minIdx(b, loc, r, lastRow),
-                             arith::AddIOp::create(b, loc, k0, kk)});
-              return convertScalar(b, loc, x, accType);
+            [&](OpBuilder &b, Location loc, Value ip, int64_t i,
+                Value kk) -> Value {
+              return tensor::ExtractOp::create(
+                  b, loc, lhsPanels, ValueRange{ip, cst(b, loc, i), kk});
             },
             [&](OpBuilder &b, Location loc, Value jp, Value kk) {
               if (!rhsBuffer || rhsTransposed)
@@ -618,7 +665,7 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
                                          /*isWrite=*/false, 3,
                                          /*isDataCache=*/true);
             });
-        scf::YieldOp::create(b, loc, ValueRange{panels, acc});
+        scf::YieldOp::create(b, loc, ValueRange{panels, acc, lhsPanels});
       });
   return p.store(b, loc, kLoop.getResult(1), slice, rows, cols,
                  static_cast<bool>(op.getInit()));

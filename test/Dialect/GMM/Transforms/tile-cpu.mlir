@@ -8,12 +8,13 @@
 // columns accumulates into a buffer of its own, one contraction block of
 // tile_k at a time: the block's rhs rows are packed into panels of 16 lanes
 // (two ymm registers; zero past the rhs's end, unmasked reads for whole
-// vectors), then a 6 x 16 register block runs over every (column panel, row
-// panel) pair, k unrolled by 4 with a remainder loop: one panel row and one
-// broadcast lhs element per accumulator row and step. Lhs rows past the
-// visit repeat its last row; only the visit's rows and columns are stored.
-// While a block is multiplied, the same panel rows of the next block are
-// prefetched from the rhs's buffer.
+// vectors), and the visit's lhs rows into row panels of 6 rows (rows past
+// the visit repeat its last row); then a 6 x 16 register block runs over
+// every (column panel, row panel) pair, k unrolled by 4 with a remainder
+// loop: one panel row and one broadcast lhs element per accumulator row and
+// step. Only the visit's rows and columns are stored. While the first row
+// panel of a column panel is multiplied, the same panel rows of the next
+// block are prefetched from the rhs's buffer.
 
 // CHECK-LABEL: func.func @mode1
 // CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<1x1x20x10xf32>, %[[RHS:[a-z0-9]+]]: tensor<1x3x10x37xf32>
@@ -34,9 +35,10 @@
 // CHECK:           %[[PANELS:.+]] = tensor.empty() : tensor<2x4x16xf32>
 // CHECK:           %[[ACC0:.+]] = tensor.empty() : tensor<12x32xf32>
 // CHECK:           %[[ZERO:.+]] = linalg.fill {{.*}} outs(%[[ACC0]] : tensor<12x32xf32>)
+// CHECK:           %[[ROWS0:.+]] = tensor.empty() : tensor<2x6x16xf32>
 // CHECK:           %[[HAS:.+]] = arith.cmpi sgt, %[[R]]#1, %{{.+}}
 // CHECK:           %[[KEND:.+]] = arith.select %[[HAS]], %[[C10]], %{{.+}}
-// CHECK:           %[[K:.+]]:2 = scf.for %[[K0:.+]] = %{{.+}} to %[[KEND]] step %[[C4]] iter_args(%{{.+}} = %[[PANELS]], %{{.+}} = %[[ZERO]])
+// CHECK:           %[[K:.+]]:3 = scf.for %[[K0:.+]] = %{{.+}} to %[[KEND]] step %[[C4]] iter_args(%{{.+}} = %[[PANELS]], %{{.+}} = %[[ZERO]], %{{.+}} = %[[ROWS0]])
 // CHECK:             %[[COUNT:.+]] = arith.minsi %{{.+}}, %[[C4]]
 // CHECK:             %[[PACKED:.+]] = scf.for %[[KK:.+]] = %{{.+}} to %[[COUNT]]
 // CHECK:               scf.for %[[JP:.+]] = %{{.+}} to %[[CP]]
@@ -47,21 +49,34 @@
 // CHECK:                 } else {
 // CHECK:                   vector.transfer_read %[[RHS]]{{.*}}, %{{.+}} : tensor<1x3x10x37xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_write %[[ROW]], %{{.+}}[%[[JP]], %[[KK]], %{{.+}}] {in_bounds = [true]} : vector<16xf32>, tensor<2x4x16xf32>
+// CHECK:             %[[LP:.+]] = scf.for
+// CHECK:               scf.for
+// CHECK:                 arith.divui %{{.+}}, %[[C6]]
+// CHECK:                 arith.remui %{{.+}}, %[[C6]]
+// CHECK:                 vector.transfer_read %[[LHS]]{{.*}} {in_bounds = [true]} : tensor<1x1x20x10xf32>, vector<16xf32>
+// CHECK:                 vector.transfer_read %[[LHS]]{{.*}}, %{{.+}} : tensor<1x1x20x10xf32>, vector<16xf32>
+// CHECK:                 vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x6x16xf32>
 // CHECK:             %[[UNROLLED:.+]] = arith.subi %[[COUNT]], %{{.+}}
-// CHECK:             scf.for %{{.+}} = %{{.+}} to %[[CP]]
+// CHECK:             scf.for %[[JP2:.+]] = %{{.+}} to %[[CP]]
+// CHECK-COUNT-6:       vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK:               %[[MAIN:.+]]:6 = scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
+// CHECK:                 vector.transfer_read %[[PACKED]]{{.*}} {in_bounds = [true]} : tensor<2x4x16xf32>, vector<16xf32>
+// CHECK:                 memref.prefetch %[[RHSBUF]]
+// CHECK:                 %[[X:.+]] = tensor.extract %[[LP]]
+// CHECK:                 %[[BX:.+]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
+// CHECK:                 vector.fma %[[BX]], %{{.+}}, %{{.+}} : vector<16xf32>
+// CHECK-COUNT-23:        vector.fma
+// CHECK:               %[[REST:.+]]:6 = scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]] step %{{.+}} iter_args(%{{.+}} = %[[MAIN]]#0,
+// CHECK-COUNT-6:         vector.fma
+// CHECK:               vector.transfer_write %[[REST]]#0, {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// CHECK-COUNT-5:       vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// The other row panels: the same register block without prefetches.
 // CHECK:               scf.for %{{.+}} = %{{.+}} to %[[RP]]
 // CHECK-COUNT-6:         vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
-// CHECK:                 %[[MAIN:.+]]:6 = scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
-// CHECK:                   vector.transfer_read %[[PACKED]]{{.*}} {in_bounds = [true]} : tensor<2x4x16xf32>, vector<16xf32>
-// CHECK:                   memref.prefetch %[[RHSBUF]]
-// CHECK:                   %[[X:.+]] = tensor.extract %[[LHS]]
-// CHECK:                   %[[BX:.+]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
-// CHECK:                   vector.fma %[[BX]], %{{.+}}, %{{.+}} : vector<16xf32>
-// CHECK-COUNT-23:          vector.fma
-// CHECK:                 %[[REST:.+]]:6 = scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]] step %{{.+}} iter_args(%{{.+}} = %[[MAIN]]#0,
-// CHECK-COUNT-6:           vector.fma
-// CHECK:                 vector.transfer_write %[[REST]]#0, {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
-// CHECK-COUNT-5:         vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// CHECK:                 scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
+// CHECK-NOT:               memref.prefetch
+// CHECK-COUNT-24:          vector.fma
+// CHECK:                 scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]]
 // CHECK:           %[[WHOLES:.+]] = arith.divsi %[[COLS]], %[[C16]]
 // CHECK:           %[[STORED:.+]] = scf.for %{{.+}} = %{{.+}} to %[[R]]#1 {{.*}} iter_args(%{{.+}} = %[[SLICE]])
 // CHECK:             scf.for %{{.+}} = %{{.+}} to %[[WHOLES]]
@@ -110,8 +125,8 @@ func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // bf16 operands, rhs stored [B, G, N, K] and init: the op's tile sizes win
 // (4 x 8 x 3, so a register block of 4 rows); the panels are read along
 // the rhs's n dimension (a permuted, masked read), converted to f32 when
-// packed, and not prefetched; lhs elements are converted one by one; the
-// store adds init's values.
+// packed, and not prefetched; the lhs rows are converted when packed too;
+// the store adds init's values.
 
 // CHECK-LABEL: func.func @mode1_transposed_rhs_init
 // CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<2x3x7x5xbf16>, %[[RHS:[a-z0-9]+]]: tensor<2x4x6x5xbf16>, %{{.+}}: tensor<2x3x4xi64>, %[[INIT:[a-z0-9]+]]: tensor<2x3x7x6xf32>
@@ -122,9 +137,10 @@ func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK:           tensor.empty() : tensor<4x16xf32>
 // CHECK:           %[[W:.+]] = vector.transfer_read %[[RHS]]{{.*}} {permutation_map = #{{.*}}} : tensor<2x4x6x5xbf16>, vector<16xbf16>
 // CHECK:           arith.extf %[[W]] : vector<16xbf16> to vector<16xf32>
+// CHECK:           vector.transfer_read %[[LHS]]{{.*}} : tensor<2x3x7x5xbf16>, vector<16xbf16>
+// CHECK:           arith.extf %{{.+}} : vector<16xbf16> to vector<16xf32>
+// CHECK:           vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x4x16xf32>
 // CHECK-COUNT-4:   vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<16xf32>
-// CHECK:           %[[X:.+]] = tensor.extract %[[LHS]]{{.*}} : tensor<2x3x7x5xbf16>
-// CHECK:           arith.extf %[[X]] : bf16 to f32
 // CHECK:           %[[OLD:.+]] = vector.transfer_read %{{.+}} : tensor<?x6xf32>, vector<16xf32>
 // CHECK:           arith.addf %{{.+}}, %[[OLD]] : vector<16xf32>
 func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x4x6x5xbf16>, %gs: tensor<2x3x4xi64>, %init: tensor<2x3x7x6xf32>) -> tensor<2x3x7x6xf32> {

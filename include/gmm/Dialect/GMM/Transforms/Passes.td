@@ -129,12 +129,27 @@ def GMMTile : Pass<"gmm-tile"> {
     K and N remainders are masked (out-of-bounds reads are padded with zero,
     out-of-bounds writes dropped), so no tile size needs to divide anything.
     Tile sizes come from the op's `gmm.tile_sizes = array<i64: m, n, k>`
-    attribute, else from the pass options, else from the target's heuristic
-    on the element type: for `target=cpu` a register block (8 rows, two
-    512-bit vectors of columns, k steps of 8); for `target=gpu` a thread-block
-    tile of 128 x 128 with k steps of 32 (16-bit inputs) or 16 (f32), which
-    `gmm-map-to-gpu` turns into one CUDA block per visit and n-tile. Ops that
-    are not normalized are left alone.
+    attribute, else from the pass options, else from the target's heuristic.
+
+    For `target=cpu` a visit is computed like a BLAS block: the tile is a
+    cache tile whose accumulators live in a buffer of the visit; for each
+    contraction block of `tile_k` the rhs rows are packed into panels of
+    `nr` lanes and the lhs rows into panels of `mr` rows (converted to the
+    accumulator type, zero past the operands), then a register block of
+    `mr x nr` accumulators (one rhs panel row and `mr` broadcast lhs
+    elements per step, k unrolled by four) runs over every pair of panels;
+    the rhs panel rows of the next block are prefetched meanwhile. The
+    register block comes from the op's `gmm.register_block = array<i64:
+    rows, lanes>`, else `micro-m`/`micro-n`, else the vector width
+    (`vector-bits`, by default the host CPU's): two vectors of lanes and as
+    many rows as leave two registers free, 6 x 16 f32 for AVX2 and 14 x 32
+    for AVX-512; the heuristic cache tile is 16 x 8 register blocks with
+    blocks of 256 f32 (128 f64) elements (96 x 128 x 256 on AVX2).
+
+    For `target=gpu` the tile is a thread-block tile (128 x 128 with k steps
+    of 32 for 16-bit inputs, 16 for f32) computed as one register block by
+    vector contractions, which `gmm-map-to-gpu` turns into one CUDA block
+    per visit and n-tile. Ops that are not normalized are left alone.
 
     The tiled program runs on the CPU whatever the target: with `target=gpu`
     it is the GPU-shaped program that `gmm-map-to-gpu` maps onto blocks,
@@ -146,7 +161,7 @@ def GMMTile : Pass<"gmm-tile"> {
     Option<"tileN", "tile-n", "int64_t", /*default=*/"0",
            "Columns of a tile (0: heuristic)">,
     Option<"tileK", "tile-k", "int64_t", /*default=*/"0",
-           "Contraction step of the vector micro-kernel (0: heuristic)">,
+           "Contraction block (cpu) or step (gpu) (0: heuristic)">,
     Option<"microM", "micro-m", "int64_t", /*default=*/"0",
            "CPU: rows of the register block (0: heuristic)">,
     Option<"microN", "micro-n", "int64_t", /*default=*/"0",
@@ -157,8 +172,8 @@ def GMMTile : Pass<"gmm-tile"> {
            "for (0: the host CPU's widest, 512 with AVX-512, 256 with AVX, "
            "else 128)">,
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "Whose heuristic picks the tile sizes: 'cpu' (a register block "
-           "of the vector micro-kernel) or 'gpu' (a thread-block tile of "
+           "Which program to write: 'cpu' (packed panels and a register "
+           "block) or 'gpu' (the thread-block tile program of "
            "gmm-map-to-gpu)">
   ];
   let dependentDialects = [
