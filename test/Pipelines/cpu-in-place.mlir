@@ -41,3 +41,21 @@ func.func @mode2(%x: tensor<64x32xf32>, %dy: tensor<64x48xf32>, %gs: tensor<4xi3
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<4x32x48xf32>, memref<4x32x48xf32>) -> ()
   return
 }
+
+// -----
+
+// Dynamic sizes: the view of the output takes its sizes from the output
+// buffer, so the result is computed in place here too.
+
+// CHECK-LABEL: func.func @mode1_dynamic
+// CHECK-SAME:    %[[OUT:[a-z0-9]+]]: memref<?x48xf32>
+// CHECK:         %[[N:.+]] = memref.dim %[[OUT]]
+// CHECK:         %[[VIEW:.+]] = memref.expand_shape %[[OUT]] {{\[}}[0, 1, 2], [3]] output_shape [1, 1, %[[N]], 48]
+// CHECK:         linalg.fill ins(%{{.+}} : f32) outs(%[[VIEW]] : memref<1x1x?x48xf32>)
+// CHECK-NOT:     memref.copy {{.*}}f32
+// CHECK:         return
+func.func @mode1_dynamic(%lhs: tensor<?x32xf32>, %rhs: tensor<4x32x48xf32>, %gs: tensor<4xi32>, %out: memref<?x48xf32>) {
+  %r = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<?x32xf32>, tensor<4x32x48xf32>, tensor<4xi32> -> tensor<?x48xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x48xf32>, memref<?x48xf32>) -> ()
+  return
+}

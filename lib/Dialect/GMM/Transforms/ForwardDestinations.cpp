@@ -44,16 +44,30 @@ struct ForwardThroughCollapse
     if (!collapse || !bufferType || !bufferType.getLayout().isIdentity())
       return rewriter.notifyMatchFailure(op, "not a collapsed result "
                                              "materialized in a plain buffer");
+    // The view must agree with the buffer on which sizes are static (the
+    // materialization accepts a static size against a dynamic one, an
+    // expand_shape does not), and its sizes come from the buffer, so that
+    // the view does not depend on the computation that fills it: then every
+    // group of the reassociation has at most one dynamic size.
     Value source = collapse.getSrc();
     auto sourceType = cast<RankedTensorType>(source.getType());
+    if (collapse.getResultType().getShape() != bufferType.getShape())
+      return rewriter.notifyMatchFailure(op, "static and dynamic sizes differ");
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    if (llvm::any_of(groups, [&](const ReassociationIndices &group) {
+          return llvm::count_if(group, [&](int64_t d) {
+                   return sourceType.isDynamicDim(d);
+                 }) > 1;
+        }))
+      return rewriter.notifyMatchFailure(op, "ambiguous dynamic sizes");
     auto viewType = MemRefType::get(
         sourceType.getShape(), sourceType.getElementType(),
         MemRefLayoutAttrInterface(), bufferType.getMemorySpace());
     Location loc = op.getLoc();
-    Value view = memref::ExpandShapeOp::create(
-        rewriter, loc, viewType, op.getDest(),
-        collapse.getReassociationIndices(),
-        tensor::getMixedSizes(rewriter, loc, source));
+    // The output shape is inferred from the buffer's sizes.
+    Value view = memref::ExpandShapeOp::create(rewriter, loc, viewType,
+                                               op.getDest(), groups);
     auto forwarded = bufferization::MaterializeInDestinationOp::create(
         rewriter, loc, TypeRange(), source, view);
     forwarded.setRestrict(op.getRestrict());

@@ -174,7 +174,8 @@ int64_t hostVectorBits() {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   if (features.lookup("avx512f"))
     return 512;
-  if (features.lookup("avx"))
+  // 256-bit blocks need FMA (AVX alone would turn vector.fma into calls).
+  if (features.lookup("avx2") && features.lookup("fma"))
     return 256;
   return 128;
 }
@@ -191,8 +192,13 @@ RegisterBlock defaultRegisterBlock(Type accType, int64_t vectorBits) {
 /// tile_n, then fits the L2 cache and one panel of it the L1 cache), and
 /// contraction blocks of 256 f32 (128 f64) elements.
 TileSizes defaultCPUTileSizes(Type accType, RegisterBlock block) {
-  return {16 * block.mr, 8 * block.nr,
-          accType.getIntOrFloatBitWidth() > 32 ? 128 : 256};
+  TileSizes sizes = {16 * block.mr, 8 * block.nr,
+                     accType.getIntOrFloatBitWidth() > 32 ? 128 : 256};
+  // Within the CPU's bounds whatever the register block (8 * nr is at most
+  // 2048 columns; fewer rows than 16 register rows for the largest blocks).
+  sizes.m = std::max<int64_t>(
+      1, std::min(sizes.m, kCPUTileLimits.maxAccumulators / sizes.n));
+  return sizes;
 }
 
 /// The CPU program of a visit: it computes a tile_m x tile_n block of the
@@ -608,7 +614,8 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
                   b, loc, colStart, arith::MulIOp::create(b, loc, jp, nr));
               if (rhsBuffer && !rhsTransposed) {
                 // The first block has no previous one to prefetch it: the
-                // packing prefetches a few rows ahead itself.
+                // packing prefetches a few rows ahead itself (in every block;
+                // in later ones the rows are mostly in cache already).
                 Value ahead =
                     minIdx(b, loc,
                            arith::AddIOp::create(

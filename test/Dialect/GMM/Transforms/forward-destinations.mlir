@@ -28,11 +28,12 @@ func.func @static(%out: memref<8x4xf32>) {
 
 // -----
 
-// Dynamic sizes come from the uncollapsed value.
+// Dynamic sizes come from the buffer, not from the value that fills it
+// (so that the view can be made before that value is computed).
 
 // CHECK-LABEL: func.func @dynamic
 // CHECK-SAME:    %[[T:[a-z0-9]+]]: tensor<?x1x4xf32>, %[[OUT:[a-z0-9]+]]: memref<?x4xf32>
-// CHECK:         %[[N:.+]] = tensor.dim %[[T]], %{{.+}} : tensor<?x1x4xf32>
+// CHECK:         %[[N:.+]] = memref.dim %[[OUT]], %{{.+}} : memref<?x4xf32>
 // CHECK:         %[[VIEW:.+]] = memref.expand_shape %[[OUT]] {{\[}}[0, 1], [2]] output_shape [%[[N]], 1, 4] : memref<?x4xf32> into memref<?x1x4xf32>
 // CHECK:         bufferization.materialize_in_destination %[[T]] in writable %[[VIEW]]
 func.func @dynamic(%t: tensor<?x1x4xf32>, %out: memref<?x4xf32>) {
@@ -43,8 +44,37 @@ func.func @dynamic(%t: tensor<?x1x4xf32>, %out: memref<?x4xf32>) {
 
 // -----
 
-// Left alone: a buffer with a layout of its own, a tensor destination, and
-// a result that is not collapsed.
+// Left alone: a buffer with a layout of its own, a tensor destination, a
+// result that is not collapsed, a static size against a dynamic one (the
+// materialization takes it, an expand_shape would not), and a group of the
+// collapse with two dynamic sizes.
+
+// CHECK-LABEL: func.func @static_into_dynamic
+// CHECK:         tensor.collapse_shape
+// CHECK-NOT:     memref.expand_shape
+func.func @static_into_dynamic(%t: tensor<8x1x4xf32>, %out: memref<?x4xf32>) {
+  %0 = tensor.collapse_shape %t [[0, 1], [2]] : tensor<8x1x4xf32> into tensor<8x4xf32>
+  bufferization.materialize_in_destination %0 in restrict writable %out : (tensor<8x4xf32>, memref<?x4xf32>) -> ()
+  return
+}
+
+// CHECK-LABEL: func.func @dynamic_into_static
+// CHECK:         tensor.collapse_shape
+// CHECK-NOT:     memref.expand_shape
+func.func @dynamic_into_static(%t: tensor<?x1x4xf32>, %out: memref<8x4xf32>) {
+  %0 = tensor.collapse_shape %t [[0, 1], [2]] : tensor<?x1x4xf32> into tensor<?x4xf32>
+  bufferization.materialize_in_destination %0 in restrict writable %out : (tensor<?x4xf32>, memref<8x4xf32>) -> ()
+  return
+}
+
+// CHECK-LABEL: func.func @two_dynamic_in_a_group
+// CHECK:         tensor.collapse_shape
+// CHECK-NOT:     memref.expand_shape
+func.func @two_dynamic_in_a_group(%t: tensor<?x?x4xf32>, %out: memref<?x4xf32>) {
+  %0 = tensor.collapse_shape %t [[0, 1], [2]] : tensor<?x?x4xf32> into tensor<?x4xf32>
+  bufferization.materialize_in_destination %0 in restrict writable %out : (tensor<?x4xf32>, memref<?x4xf32>) -> ()
+  return
+}
 
 // CHECK-LABEL: func.func @strided
 // CHECK:         tensor.collapse_shape

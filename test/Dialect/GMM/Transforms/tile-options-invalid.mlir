@@ -28,6 +28,11 @@
 // MICRO-BIG: error: gmm-tile: a register block of 65 x 8 is too large (at most 64 rows of 256 lanes){{$}}
 // RUN: not gmm-opt %s --gmm-tile=micro-n=257 2>&1 | FileCheck %s --check-prefix=MICRO-LANES
 // MICRO-LANES: error: gmm-tile: a register block of 0 x 257 is too large (at most 64 rows of 256 lanes){{$}}
+// The largest register block is accepted: the default cache tiles shrink to
+// stay within the CPU's bounds (512 x 2048 here), rather than failing on
+// tile sizes the user never gave.
+// RUN: gmm-opt %s --gmm-tile="micro-m=64 micro-n=256" 2>&1 | FileCheck %s --check-prefix=LARGEST
+// LARGEST: gmm.tile_schedule {{.*}} tile_size = 512
 // RUN: not gmm-opt %s --gmm-tile=vector-bits=384 2>&1 | FileCheck %s --check-prefix=BITS
 // BITS: error: gmm-tile: vector-bits must be 128, 256 or 512, or 0 for the host CPU's, got 384{{$}}
 // BITS-NOT: {{.}}

@@ -169,8 +169,8 @@ def GMMTile : Pass<"gmm-tile"> {
            "heuristic)">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "CPU: the vector width the heuristic sizes the register block "
-           "for (0: the host CPU's widest, 512 with AVX-512, 256 with AVX, "
-           "else 128)">,
+           "for (0: the host CPU's widest, 512 with AVX-512, 256 with AVX2 "
+           "and FMA, else 128)">,
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "Which program to write: 'cpu' (packed panels and a register "
            "block) or 'gpu' (the thread-block tile program of "
