@@ -705,34 +705,30 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
             [&](OpBuilder &b, Location loc, Value r0, ValueRange args) {
               Value count = minIdx(b, loc, tileK,
                                    arith::SubIOp::create(b, loc, kEnd, r0));
-              Value lhsPanels = p.pack(
-                  b, loc, args[0], count, rowPanels,
-                  [&](OpBuilder &b, Location loc, Value kk, Value ip) {
-                    Value kr = arith::AddIOp::create(b, loc, r0, kk);
-                    Value m = arith::AddIOp::create(
-                        b, loc, rowStart,
-                        arith::MulIOp::create(b, loc, ip, mr));
-                    return lhsKMajor ? p.readLanes(b, loc, lhs,
-                                                   ValueRange{batch, kr, kc, m},
-                                                   3, p.reg.mr)
-                                     : p.readLanes(b, loc, lhs,
-                                                   ValueRange{batch, m, kr, kc},
-                                                   1, p.reg.mr);
-                  });
-              Value rhsPanels = p.pack(
-                  b, loc, args[1], count, colPanels,
-                  [&](OpBuilder &b, Location loc, Value kk, Value jp) {
-                    Value kr = arith::AddIOp::create(b, loc, r0, kk);
-                    Value n = arith::AddIOp::create(
-                        b, loc, colStart,
-                        arith::MulIOp::create(b, loc, jp, nr));
-                    return rhsKMajor ? p.readLanes(b, loc, rhs,
-                                                   ValueRange{batch, kr, kc, n},
-                                                   3, p.reg.nr)
-                                     : p.readLanes(b, loc, rhs,
-                                                   ValueRange{batch, n, kr, kc},
-                                                   1, p.reg.nr);
-                  });
+              // Packs `width`-lane panels of an operand stored k-major
+              // [B, Kr, Kc, X] or not [B, X, Kr, Kc], from `start` along X.
+              auto packOperand = [&](Value packed, Value panels, Value source,
+                                     bool kMajor, Value start, int64_t width) {
+                Value lanes = cst(b, loc, width);
+                return p.pack(
+                    b, loc, packed, count, panels,
+                    [&](OpBuilder &b, Location loc, Value kk, Value panel) {
+                      Value kr = arith::AddIOp::create(b, loc, r0, kk);
+                      Value x = arith::AddIOp::create(
+                          b, loc, start,
+                          arith::MulIOp::create(b, loc, panel, lanes));
+                      return kMajor ? p.readLanes(b, loc, source,
+                                                  ValueRange{batch, kr, kc, x},
+                                                  3, width)
+                                    : p.readLanes(b, loc, source,
+                                                  ValueRange{batch, x, kr, kc},
+                                                  1, width);
+                    });
+              };
+              Value lhsPanels = packOperand(args[0], rowPanels, lhs, lhsKMajor,
+                                            rowStart, p.reg.mr);
+              Value rhsPanels = packOperand(args[1], colPanels, rhs, rhsKMajor,
+                                            colStart, p.reg.nr);
               Value acc = p.multiply(
                   b, loc, args[2], rhsPanels, count, rowPanels, colPanels,
                   [&](OpBuilder &b, Location loc, Value ip, int64_t i,
