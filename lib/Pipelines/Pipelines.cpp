@@ -169,11 +169,12 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   map.warpsM = options.warpsM;
   map.warpsN = options.warpsN;
   pm.addPass(createGMMMapToGPU(map));
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // No canonicalization here: it would fold the kernels' lowered vector ops
   // back into n-D forms that convert-gpu-to-nvvm does not handle.
   pm.addPass(createCSEPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // Identical ragged dots launch one kernel module, compiled once.
+  pm.addPass(createGMMShareKernels());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
@@ -181,7 +182,10 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
 
   // Device code to NVVM.
+  // The linalg ops left (fills in the metadata kernels) become loops after
+  // outlining and sharing, so that only the distinct kernels are walked.
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createConvertLinalgToLoopsPass());
   device.addPass(createLowerAffinePass());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
@@ -198,6 +202,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
 
   // Host code to LLVM: launches and device memory through mgpu* calls.
   OpPassManager &host = pm.nest<func::FuncOp>();
+  host.addPass(createConvertLinalgToLoopsPass());
   host.addPass(memref::createExpandStridedMetadataPass());
   host.addPass(createLowerAffinePass());
   host.addPass(arith::createArithExpandOpsPass(expand));

@@ -141,6 +141,42 @@ def GMMMapToGPU : Pass<"gmm-map-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def GMMShareKernels : Pass<"gmm-share-kernels", "::mlir::ModuleOp"> {
+  let summary = "Keep one gpu.module per class of identical kernel modules";
+  let description = [{
+    `gpu-kernel-outlining` gives every `gpu.launch` a `gpu.module` of its
+    own, so a program with many identical ragged dots (one per layer of a
+    model, the same shapes, types and kernel configuration) carries one copy
+    of each kernel per ragged dot, and the NVVM lowering and LLVM's PTX
+    backend compile every copy. This pass, run right after outlining, keeps
+    the first module of each class of equal modules and points every
+    `gpu.launch_func` of the others at it; the others are erased.
+
+    Two modules are equal when their attributes (targets included) agree
+    apart from the module's name and their ops agree one by one: a symbol
+    (a kernel) up to its name, its body region by `OperationEquivalence`
+    (locations ignored), any other op fully. A module referenced by anything
+    other than a `gpu.launch_func` of one of its kernels is left alone.
+
+    Example: after outlining two identical launches,
+
+    ```mlir
+    gpu.launch_func @f_kernel::@f_kernel ...
+    gpu.launch_func @g_kernel::@g_kernel ...
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel { BODY } }
+    gpu.module @g_kernel { gpu.func @g_kernel(...) kernel { BODY } }
+    ```
+
+    becomes
+
+    ```mlir
+    gpu.launch_func @f_kernel::@f_kernel ...
+    gpu.launch_func @f_kernel::@f_kernel ...
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel { BODY } }
+    ```
+  }];
+}
+
 def GMMWritePTX : Pass<"gmm-write-ptx", "::mlir::ModuleOp"> {
   let summary = "Write the PTX of each gpu.binary to a file";
   let description = [{

@@ -1,0 +1,181 @@
+//===- ShareKernels.cpp - one kernel module per distinct kernel -----------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// gpu-kernel-outlining gives every gpu.launch a gpu.module of its own, so a
+// program with 32 identical ragged dots (one per layer of a model) carries
+// 32 copies of each kernel, and everything after outlining (NVVM lowering,
+// LLVM's NVPTX backend) runs 32 times. This pass keeps one gpu.module per
+// class of structurally equal modules and points every gpu.launch_func at
+// it.
+//
+// Two modules are equal when they have the same attributes (targets
+// included) apart from their names and, op by op, the same ops: for each
+// symbol in the module (the kernels) the same attributes apart from the
+// symbol name and equivalent regions (OperationEquivalence, locations
+// ignored); for every other op full equivalence. A module that is used by
+// anything other than gpu.launch_func is left alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir {
+namespace gmm {
+#define GEN_PASS_DEF_GMMSHAREKERNELS
+#include "gmm/Conversion/Passes.h.inc"
+} // namespace gmm
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// The op's attributes without its symbol name.
+DictionaryAttr attributesWithoutName(Operation *op) {
+  NamedAttrList attrs(op->getAttrDictionary());
+  attrs.erase(SymbolTable::getSymbolAttrName());
+  return attrs.getDictionary(op->getContext());
+}
+
+/// A cheap structural hash that equal modules share: every nested op's name
+/// and operand, result and region counts.
+llvm::hash_code structuralHash(gpu::GPUModuleOp module) {
+  llvm::hash_code hash = hash_value(attributesWithoutName(module));
+  module.getBody()->walk([&](Operation *op) {
+    hash = llvm::hash_combine(hash, op->getName(), op->getNumOperands(),
+                              op->getNumResults(), op->getNumRegions());
+  });
+  return hash;
+}
+
+/// Whether `lhs` and `rhs` are the same op up to the symbol name they
+/// define.
+bool equalUpToName(Operation *lhs, Operation *rhs) {
+  constexpr auto flags = OperationEquivalence::IgnoreLocations;
+  bool isSymbol = isa<SymbolOpInterface>(lhs);
+  if (!isSymbol)
+    return OperationEquivalence::isEquivalentTo(lhs, rhs, flags);
+  if (lhs->getName() != rhs->getName() || lhs->getNumOperands() != 0 ||
+      rhs->getNumOperands() != 0 ||
+      lhs->getResultTypes() != rhs->getResultTypes() ||
+      lhs->getNumRegions() != rhs->getNumRegions() ||
+      attributesWithoutName(lhs) != attributesWithoutName(rhs))
+    return false;
+  for (auto [l, r] : llvm::zip_equal(lhs->getRegions(), rhs->getRegions()))
+    if (!OperationEquivalence::isRegionEquivalentTo(&l, &r, flags))
+      return false;
+  return true;
+}
+
+bool equalUpToNames(gpu::GPUModuleOp lhs, gpu::GPUModuleOp rhs) {
+  if (attributesWithoutName(lhs) != attributesWithoutName(rhs))
+    return false;
+  Block *l = lhs.getBody(), *r = rhs.getBody();
+  if (l->getOperations().size() != r->getOperations().size())
+    return false;
+  for (auto [a, b] : llvm::zip_equal(*l, *r))
+    if (!equalUpToName(&a, &b))
+      return false;
+  return true;
+}
+
+/// The symbols a module defines, in order.
+SmallVector<StringAttr> symbolNames(gpu::GPUModuleOp module) {
+  SmallVector<StringAttr> names;
+  for (Operation &op : *module.getBody())
+    if (auto name =
+            op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+      names.push_back(name);
+  return names;
+}
+
+struct ShareKernels
+    : public mlir::gmm::impl::GMMShareKernelsBase<ShareKernels> {
+  using GMMShareKernelsBase::GMMShareKernelsBase;
+
+  void runOnOperation() override {
+    ModuleOp top = getOperation();
+    // Modules whose only users are launches of their kernels: only those can
+    // be replaced. One walk collects every symbol use in the module.
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(&top.getBodyRegion());
+    if (!uses)
+      return;
+    llvm::DenseMap<StringAttr, bool> onlyLaunched;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      auto launch = dyn_cast<gpu::LaunchFuncOp>(use.getUser());
+      bool isLaunch = launch && use.getSymbolRef() == launch.getKernel();
+      auto [it, inserted] = onlyLaunched.try_emplace(
+          use.getSymbolRef().getRootReference(), isLaunch);
+      if (!inserted)
+        it->second = it->second && isLaunch;
+    }
+    SmallVector<gpu::GPUModuleOp> modules;
+    for (auto module : top.getOps<gpu::GPUModuleOp>()) {
+      auto it = onlyLaunched.find(module.getSymNameAttr());
+      if (it != onlyLaunched.end() && !it->second)
+        continue;
+      modules.push_back(module);
+    }
+
+    // Classes of equal modules, found through the hash; the first module of
+    // a class stays.
+    llvm::DenseMap<llvm::hash_code, SmallVector<gpu::GPUModuleOp, 1>> kept;
+    llvm::DenseMap<Operation *, gpu::GPUModuleOp> replacement;
+    for (gpu::GPUModuleOp module : modules) {
+      SmallVector<gpu::GPUModuleOp, 1> &candidates =
+          kept[structuralHash(module)];
+      auto same = llvm::find_if(candidates, [&](gpu::GPUModuleOp other) {
+        return equalUpToNames(other, module);
+      });
+      if (same == candidates.end())
+        candidates.push_back(module);
+      else
+        replacement[module] = *same;
+    }
+    if (replacement.empty())
+      return;
+
+    // Point the launches at the kept modules, kernel by kernel (the n-th
+    // symbol of a module corresponds to the n-th of its replacement).
+    SymbolTable symbols(top);
+    WalkResult walk = top.walk([&](gpu::LaunchFuncOp launch) {
+      auto module =
+          symbols.lookup<gpu::GPUModuleOp>(launch.getKernelModuleName());
+      auto it = module ? replacement.find(module) : replacement.end();
+      if (it == replacement.end())
+        return WalkResult::advance();
+      gpu::GPUModuleOp kept = it->second;
+      SmallVector<StringAttr> from = symbolNames(module);
+      SmallVector<StringAttr> to = symbolNames(kept);
+      const auto *index = llvm::find(from, launch.getKernelName());
+      if (index == from.end()) {
+        launch.emitError("gmm-share-kernels: kernel '")
+            << launch.getKernelName() << "' is not in its module";
+        return WalkResult::interrupt();
+      }
+      launch.setKernelAttr(SymbolRefAttr::get(
+          kept.getSymNameAttr(),
+          {FlatSymbolRefAttr::get(to[index - from.begin()])}));
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    for (auto &entry : replacement)
+      entry.first->erase();
+  }
+};
+
+} // namespace
