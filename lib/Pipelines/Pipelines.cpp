@@ -202,6 +202,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
 
   // Host code to LLVM: launches and device memory through mgpu* calls.
   OpPassManager &host = pm.nest<func::FuncOp>();
+  host.addPass(createGMMAsyncHost());
   host.addPass(createConvertLinalgToLoopsPass());
   host.addPass(memref::createExpandStridedMetadataPass());
   host.addPass(createLowerAffinePass());

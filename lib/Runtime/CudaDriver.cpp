@@ -141,6 +141,8 @@ const char *resolveAll(void *lib, Driver &d) {
   GMM_REQUIRE(cuMemHostUnregister, "cuMemHostUnregister")
 #undef GMM_REQUIRE
   resolve(lib, d.cuLaunchKernelEx, "cuLaunchKernelEx");
+  resolve(lib, d.cuMemAllocAsync, "cuMemAllocAsync");
+  resolve(lib, d.cuMemFreeAsync, "cuMemFreeAsync");
   resolve(lib, d.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   resolve(lib, d.gmmSimGetErrorDetail, "gmmSimGetErrorDetail");
   resolve(lib, d.gmmSimVersion, "gmmSimVersion");

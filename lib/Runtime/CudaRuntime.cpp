@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <unordered_set>
 
 using namespace gmm::cuda;
 
@@ -792,8 +793,25 @@ void mgpuEventRecord(void *event, void *stream) {
   });
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
-                   uint8_t isHostShared) {
+} // extern "C"
+
+namespace {
+/// The allocations made in stream order (cuMemAllocAsync), which
+/// mgpuMemFree frees in stream order too; everything else is freed with
+/// cuMemFree, which waits for the work that may use it.
+struct StreamOrderedAllocations {
+  std::mutex mutex;
+  std::unordered_set<void *> pointers;
+};
+StreamOrderedAllocations &streamOrdered() {
+  static auto *allocations = new StreamOrderedAllocations();
+  return *allocations;
+}
+} // namespace
+
+extern "C" {
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, uint8_t isHostShared) {
   Reporter report("mgpuMemAlloc");
   const Driver *d = report.driver();
   if (!d || sizeBytes == 0)
@@ -802,17 +820,55 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
   if (!scope)
     return nullptr;
   CUdeviceptr ptr = 0;
-  bool ok = isHostShared
-                ? report.check(d->cuMemAllocManaged(&ptr, sizeBytes,
-                                                    CU_MEM_ATTACH_GLOBAL),
-                               "cuMemAllocManaged")
-                : report.check(d->cuMemAlloc(&ptr, sizeBytes), "cuMemAlloc");
-  return ok ? fromDevicePtr(ptr) : nullptr;
+  if (isHostShared)
+    return report.check(
+               d->cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL),
+               "cuMemAllocManaged")
+               ? fromDevicePtr(ptr)
+               : nullptr;
+  // On a stream (an async gpu.alloc), allocate in stream order where the
+  // driver and device can; CUDA_ERROR_NOT_SUPPORTED (no memory pools) falls
+  // back to cuMemAlloc.
+  if (stream && d->cuMemAllocAsync) {
+    CUresult result =
+        d->cuMemAllocAsync(&ptr, sizeBytes, static_cast<CUstream>(stream));
+    if (result == CUDA_SUCCESS) {
+      StreamOrderedAllocations &ordered = streamOrdered();
+      std::lock_guard<std::mutex> lock(ordered.mutex);
+      ordered.pointers.insert(fromDevicePtr(ptr));
+      return fromDevicePtr(ptr);
+    }
+    if (result != CUDA_ERROR_NOT_SUPPORTED) {
+      report.check(result, "cuMemAllocAsync");
+      return nullptr;
+    }
+  }
+  return report.check(d->cuMemAlloc(&ptr, sizeBytes), "cuMemAlloc")
+             ? fromDevicePtr(ptr)
+             : nullptr;
 }
 
-void mgpuMemFree(void *ptr, void * /*stream*/) {
+void mgpuMemFree(void *ptr, void *stream) {
   if (!ptr)
     return;
+  bool ordered = false;
+  {
+    StreamOrderedAllocations &allocations = streamOrdered();
+    std::lock_guard<std::mutex> lock(allocations.mutex);
+    ordered = allocations.pointers.erase(ptr) != 0;
+  }
+  if (ordered) {
+    // Freed when the stream (or, without one, the legacy default stream)
+    // reaches this point.
+    callInContext(
+        "mgpuMemFree", "cuMemFreeAsync",
+        [&](const Driver &d) {
+          return d.cuMemFreeAsync(toDevicePtr(ptr),
+                                  static_cast<CUstream>(stream));
+        },
+        ScopedContext::Skip);
+    return;
+  }
   callInContext(
       "mgpuMemFree", "cuMemFree",
       [&](const Driver &d) { return d.cuMemFree(toDevicePtr(ptr)); },

@@ -149,13 +149,20 @@ struct Stats {
 
 /// A queued operation of a stream.
 struct Op {
-  enum Kind { Launch, Copy, Memset, RecordEvent, WaitEvent } kind = Launch;
+  enum Kind {
+    Launch,
+    Copy,
+    Memset,
+    Free,
+    RecordEvent,
+    WaitEvent
+  } kind = Launch;
   CUstream stream = nullptr;
   // Launch
   CUfunc_st *function = nullptr;
   LaunchConfig config;
   std::vector<uint8_t> params;
-  // Copy / Memset
+  // Copy / Memset / Free (dst)
   uint64_t dst = 0, src = 0, bytes = 0;
   uint32_t value = 0;
   unsigned width = 1;
@@ -324,6 +331,14 @@ void execute(SimDriver &d, Op &op) {
     }
     for (uint64_t i = 0; i < op.bytes; ++i)
       std::memcpy(dst + i * op.width, &op.value, op.width);
+    return;
+  }
+  case Op::Free: {
+    std::string error;
+    if (!d.device->free(op.dst, error)) {
+      d.sticky = CUDA_ERROR_INVALID_VALUE;
+      failWith(d, d.sticky, "cuMemFreeAsync: " + error);
+    }
     return;
   }
   case Op::RecordEvent:
@@ -1181,8 +1196,7 @@ GMM_SIM_EXPORT CUresult cuEventElapsedTime(float *milliseconds, CUevent start,
 
 // Memory.
 
-GMM_SIM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
-  GMM_SIM_ENTER()
+static CUresult allocate(SimDriver &d, CUdeviceptr *pointer, size_t bytes) {
   if (!pointer || bytes == 0)
     return CUDA_ERROR_INVALID_VALUE;
   std::string error;
@@ -1192,6 +1206,38 @@ GMM_SIM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
   ++d.stats.allocations;
   *pointer = address;
   return CUDA_SUCCESS;
+}
+
+GMM_SIM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
+  GMM_SIM_ENTER()
+  return allocate(d, pointer, bytes);
+}
+
+// Stream-ordered allocation: the memory is allocated at once (earlier than
+// the stream reaches the allocation, which no program can tell apart), and
+// freed when the stream reaches the free.
+GMM_SIM_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes,
+                                        CUstream stream) {
+  GMM_SIM_ENTER()
+  if (stream && !d.streams.count(stream))
+    return failWith(d, kInvalidHandle,
+                    "cuMemAllocAsync: invalid or destroyed handle");
+  return allocate(d, pointer, bytes);
+}
+
+GMM_SIM_EXPORT CUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
+  GMM_SIM_ENTER(false)
+  if (stream && !d.streams.count(stream))
+    return failWith(d, kInvalidHandle,
+                    "cuMemFreeAsync: invalid or destroyed handle");
+  if (!pointer)
+    return CUDA_SUCCESS;
+  Op op;
+  op.kind = Op::Free;
+  op.stream = stream;
+  op.dst = pointer;
+  ++d.stats.frees;
+  return enqueue(d, std::move(op));
 }
 
 GMM_SIM_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes,
@@ -1352,7 +1398,7 @@ static CUresult memsetOp(SimDriver &d, CUdeviceptr dst, uint32_t value,
                          bool async) {
   if (stream && !d.streams.count(stream))
     return failWith(d, kInvalidHandle,
-                    "cuMemcpyDtoDAsync_v2: invalid or destroyed handle");
+                    "cuMemset*Async: invalid or destroyed handle");
   if (!count)
     return CUDA_SUCCESS;
   if (dst % width)

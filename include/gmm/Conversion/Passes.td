@@ -109,8 +109,10 @@ def GMMMapToGPU : Pass<"gmm-map-to-gpu", "::mlir::ModuleOp"> {
       type, masked write) on 4-element chunks, so rows of other groups and
       columns past n are never written.
 
-    The rest of the function is made safe for device memory: allocations
-    become `gpu.alloc` (freed at the end of their block unless returned),
+    The rest of the function is made safe for device memory (with
+    synchronous gpu ops, which `gmm-async-host` later puts on one stream):
+    allocations become `gpu.alloc` (freed at the end of their block unless
+    returned),
     fills of 16/32-bit elements `gpu.memset`, contiguous copies
     `gpu.memcpy`, and every remaining run of ops that touches memory (the
     group metadata, reference loops for what could not be tiled) becomes a
@@ -175,6 +177,59 @@ def GMMShareKernels : Pass<"gmm-share-kernels", "::mlir::ModuleOp"> {
     gpu.module @f_kernel { gpu.func @f_kernel(...) kernel { BODY } }
     ```
   }];
+}
+
+def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::func::FuncOp"> {
+  let summary = "Put a function's device allocations, copies, memsets, "
+                "frees and launches on one stream";
+  let description = [{
+    `gmm-map-to-gpu` leaves the host's side of a ragged dot as synchronous
+    gpu ops, and `gpu-to-llvm` gives each synchronous op a stream of its
+    own, created, synchronized and destroyed around it. This pass makes them
+    asynchronous and chains them on one token, so that `gpu-to-llvm` puts
+    all of a function's device work on one stream, created at its first gpu
+    op, and the host waits once, before the function returns:
+
+    - a gpu op implementing `gpu::AsyncOpInterface` without a token
+      (`gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset`,
+      `gpu.launch_func`, `gpu.launch`) is rebuilt with a token result and
+      the chain's last token as its only dependency;
+    - the bodies of `scf.if` and `scf.for` continue the chain from the token
+      they start with. No token is yielded out of them, because
+      `gpu-to-llvm` lowers a wait on a token that arrives through a block
+      argument as an event wait: the ops after them depend on the token
+      from before, and the ops inside, on the same stream, are ordered
+      before them;
+    - any other op with side effects (a call, a host memory access) first
+      waits for the chain, which then starts again, and any other op with
+      gpu ops in its regions gets a chain per block; side-effect-free ops
+      and `cf.assert` do not wait;
+    - every block waits for its chain before its terminator, except the
+      bodies of `scf.if` and `scf.for`.
+
+    Example:
+
+    ```mlir
+    %m = gpu.alloc () : memref<4xf32>
+    gpu.memset %m, %zero : memref<4xf32>, f32
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+    gpu.dealloc %m : memref<4xf32>
+    return
+    ```
+
+    becomes
+
+    ```mlir
+    %t0 = gpu.wait async
+    %m, %t1 = gpu.alloc async [%t0] () : memref<4xf32>
+    %t2 = gpu.memset async [%t1] %m, %zero : memref<4xf32>, f32
+    %t3 = gpu.launch_func async [%t2] @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+    %t4 = gpu.dealloc async [%t3] %m : memref<4xf32>
+    gpu.wait [%t4]
+    return
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 def GMMWritePTX : Pass<"gmm-write-ptx", "::mlir::ModuleOp"> {

@@ -1205,42 +1205,24 @@ bool holdsHostWork(Operation *op) {
   return found;
 }
 
-// Host-side gpu ops are async ops between a fresh token and a wait: each
-// completes before the host goes on.
+// Host-side gpu ops are made synchronous here; gmm-async-host later puts
+// every one of a function on one stream, in program order.
 
-/// A fresh token to start a host-side gpu op on.
-Value startToken(OpBuilder &b, Location loc) {
-  Type token = gpu::AsyncTokenType::get(b.getContext());
-  return gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
-}
-
-/// Blocks the host until `token` completes.
-void waitFor(OpBuilder &b, Location loc, Value token) {
-  gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
-}
-
-/// A device buffer of `type`, allocated before the host goes on.
+/// A device buffer of `type`.
 gpu::AllocOp allocOnDevice(OpBuilder &b, Location loc, MemRefType type,
                            ValueRange dynamicSizes = {}) {
-  auto alloc = gpu::AllocOp::create(
-      b, loc, type, gpu::AsyncTokenType::get(b.getContext()),
-      ValueRange{startToken(b, loc)}, dynamicSizes, ValueRange{},
-      /*hostShared=*/false);
-  waitFor(b, loc, alloc.getAsyncToken());
-  return alloc;
+  return gpu::AllocOp::create(b, loc, type, Type(), ValueRange{}, dynamicSizes,
+                              ValueRange{},
+                              /*hostShared=*/false);
 }
 
-/// Frees the device buffer `memref` before the host goes on.
+/// Frees the device buffer `memref`.
 void freeOnDevice(OpBuilder &b, Location loc, Value memref) {
-  auto free =
-      gpu::DeallocOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
-                             ValueRange{startToken(b, loc)}, memref);
-  waitFor(b, loc, free.getAsyncToken());
+  gpu::DeallocOp::create(b, loc, Type(), ValueRange{}, memref);
 }
 
 LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
                                           func::FuncOp func) {
-  Type tokenType = gpu::AsyncTokenType::get(func.getContext());
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
     if (op->getParentOfType<gpu::LaunchOp>())
@@ -1268,14 +1250,9 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
       if (!type.hasStaticShape() || !type.getLayout().isIdentity())
         return op->emitOpError("gmm-map-to-gpu: unsupported global");
       rewriter.setInsertionPointAfter(op);
-      // The copy follows the allocation on its token; one wait for both.
-      auto alloc = gpu::AllocOp::create(
-          rewriter, loc, type, tokenType, ValueRange{startToken(rewriter, loc)},
-          ValueRange{}, ValueRange{}, /*hostShared=*/false);
-      auto copy = gpu::MemcpyOp::create(rewriter, loc, tokenType,
-                                        ValueRange{alloc.getAsyncToken()},
+      auto alloc = allocOnDevice(rewriter, loc, type);
+      auto copy = gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange{},
                                         alloc.getMemref(), global.getResult());
-      waitFor(rewriter, loc, copy.getAsyncToken());
       rewriter.replaceAllUsesExcept(global.getResult(), alloc.getMemref(),
                                     copy);
       allocs.push_back(alloc);
@@ -1293,10 +1270,8 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
       // kernel (left to the partitioning).
       if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity())
         continue;
-      auto memcpy = gpu::MemcpyOp::create(rewriter, loc, tokenType,
-                                          ValueRange{startToken(rewriter, loc)},
-                                          copy.getTarget(), copy.getSource());
-      waitFor(rewriter, loc, memcpy.getAsyncToken());
+      gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange{},
+                            copy.getTarget(), copy.getSource());
       rewriter.eraseOp(op);
       continue;
     }
@@ -1310,10 +1285,8 @@ LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
         element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
     if (!type.getLayout().isIdentity() || (width != 16 && width != 32))
       continue;
-    auto memset = gpu::MemsetOp::create(rewriter, loc, tokenType,
-                                        ValueRange{startToken(rewriter, loc)},
-                                        target, fill.getInputs().front());
-    waitFor(rewriter, loc, memset.getAsyncToken());
+    gpu::MemsetOp::create(rewriter, loc, Type(), ValueRange{}, target,
+                          fill.getInputs().front());
     rewriter.eraseOp(op);
   }
 

@@ -16,12 +16,24 @@
 
 // SM80: .target sm_80
 // SM90: .target sm_90
+// All device work of the call is on one stream (gmm-async-host), and the
+// host waits for it once, before returning.
 // HOST-LABEL: llvm.func @bf16(
-// HOST: llvm.call @mgpuMemAlloc
-// HOST: llvm.call @mgpuMemset
-// HOST: gpu.launch_func @bf16_kernel::@bf16_kernel blocks in
-// HOST: gpu.launch_func @bf16_kernel_2::@bf16_kernel blocks in ({{.*}}) threads in ({{.*}}) : i64 args(
-// HOST: llvm.call @mgpuMemFree
+// HOST: %[[STREAM:.+]] = llvm.call @mgpuStreamCreate()
+// HOST-NOT: @mgpuStream
+// HOST: llvm.call @mgpuMemAlloc(%{{.+}}, %[[STREAM]],
+// HOST-NOT: @mgpuStream
+// HOST: llvm.call @mgpuMemset16(%{{.+}}, %{{.+}}, %{{.+}}, %[[STREAM]])
+// HOST-NOT: @mgpuStream
+// HOST: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel::@bf16_kernel blocks in
+// HOST-NOT: @mgpuStream
+// HOST: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel_2::@bf16_kernel blocks in ({{.*}}) threads in ({{.*}}) : i64 args(
+// HOST-NOT: @mgpuStream
+// HOST: llvm.call @mgpuMemFree(%{{.+}}, %[[STREAM]])
+// HOST-NOT: @mgpuStreamCreate
+// HOST: llvm.call @mgpuStreamSynchronize(%[[STREAM]])
+// HOST-NEXT: llvm.call @mgpuStreamDestroy(%[[STREAM]])
+// HOST-NEXT: llvm.return
 // HOST: gpu.binary @bf16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {{.*}}, assembly = "
 
 // The tile kernel: a 37 KiB shared buffer, 16-byte asynchronous copies with

@@ -6,27 +6,27 @@
 
 // RUN: gmm-opt %s --gmm-to-ptx | FileCheck %s --check-prefix=PTX
 // PTX-LABEL: llvm.func @layer0(
-// PTX:         gpu.launch_func @[[M0:[a-z0-9_]+]]::@{{[a-z0-9_]+}}
-// PTX:         gpu.launch_func @[[M1:[a-z0-9_]+]]::@{{[a-z0-9_]+}}
-// PTX:         gpu.launch_func @[[M2:[a-z0-9_]+]]::@{{[a-z0-9_]+}}
-// PTX:         gpu.launch_func @[[TILE:[a-z0-9_]+]]::@{{[a-z0-9_]+}} blocks
+// PTX:         gpu.launch_func {{.*}}@[[M0:[a-z0-9_]+]]::@{{[a-z0-9_]+}}
+// PTX:         gpu.launch_func {{.*}}@[[M1:[a-z0-9_]+]]::@{{[a-z0-9_]+}}
+// PTX:         gpu.launch_func {{.*}}@[[M2:[a-z0-9_]+]]::@{{[a-z0-9_]+}}
+// PTX:         gpu.launch_func {{.*}}@[[TILE:[a-z0-9_]+]]::@{{[a-z0-9_]+}} blocks
 // PTX-NOT:     gpu.launch_func
 // PTX:       gpu.binary @[[M0]]
 // PTX:       gpu.binary @[[M1]]
 // PTX:       gpu.binary @[[M2]]
 // PTX:       gpu.binary @[[TILE]]
 // PTX-LABEL: llvm.func @layer1(
-// PTX:         gpu.launch_func @[[M0]]::
-// PTX:         gpu.launch_func @[[M1]]::
-// PTX:         gpu.launch_func @[[M2]]::
-// PTX:         gpu.launch_func @[[TILE]]::
+// PTX:         gpu.launch_func {{.*}}@[[M0]]::
+// PTX:         gpu.launch_func {{.*}}@[[M1]]::
+// PTX:         gpu.launch_func {{.*}}@[[M2]]::
+// PTX:         gpu.launch_func {{.*}}@[[TILE]]::
 // PTX-NOT:     gpu.launch_func
 // PTX-NOT:   gpu.binary
 // PTX-LABEL: llvm.func @wider(
-// PTX:         gpu.launch_func @[[M0]]::
-// PTX:         gpu.launch_func @[[M1]]::
-// PTX:         gpu.launch_func @[[M2]]::
-// PTX:         gpu.launch_func @[[WIDE:[a-z0-9_]+]]::
+// PTX:         gpu.launch_func {{.*}}@[[M0]]::
+// PTX:         gpu.launch_func {{.*}}@[[M1]]::
+// PTX:         gpu.launch_func {{.*}}@[[M2]]::
+// PTX:         gpu.launch_func {{.*}}@[[WIDE:[a-z0-9_]+]]::
 // PTX-NOT:     gpu.launch_func
 // PTX:       gpu.binary @[[WIDE]]
 // PTX-NOT:   gpu.binary

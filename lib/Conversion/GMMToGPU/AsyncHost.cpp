@@ -1,0 +1,166 @@
+//===- AsyncHost.cpp - one stream per function for the host's gpu ops -----===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// gmm-map-to-gpu leaves the host's side of a ragged dot as synchronous gpu
+// ops: device allocations, memsets, copies, frees and kernel launches. As
+// they are, gpu-to-llvm gives each one a stream of its own, created,
+// synchronized and destroyed around it. This pass makes them asynchronous
+// and chains them on one token, so that gpu-to-llvm puts all of a
+// function's device work on one stream (created at its first gpu op) and
+// the host waits once, before it returns.
+//
+// - A gpu op that implements gpu::AsyncOpInterface and has no token yet is
+//   rebuilt with a token result and the chain's token as its dependency.
+// - scf.if and scf.for bodies continue the chain of the enclosing block
+//   from the token they start with; no token leaves them (gpu-to-llvm takes
+//   a token that arrives through a block argument for an event, not a
+//   stream), so the ops after them depend on the token from before: the
+//   ops inside are on the same stream and thus ordered before them anyway.
+// - Any other op with side effects (a call, a host memory access) first
+//   waits for the chain, which then starts again; so does any other op
+//   with gpu ops in its regions, whose blocks get chains of their own.
+//   Side-effect-free ops and cf.assert (a run-time check on host values) do
+//   not wait.
+// - A block waits for its chain before its terminator, unless it is the
+//   body of an scf.if or scf.for continuing an outer chain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Conversion/Passes.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir {
+namespace gmm {
+#define GEN_PASS_DEF_GMMASYNCHOST
+#include "gmm/Conversion/Passes.h.inc"
+} // namespace gmm
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// A gpu op that can run asynchronously but does not yet (gpu.wait, also
+/// an async op, is the caller's own synchronization and stays).
+bool isSynchronousGpuOp(Operation *op) {
+  auto async = dyn_cast<gpu::AsyncOpInterface>(op);
+  return async && !async.getAsyncToken() && !isa<gpu::WaitOp>(op);
+}
+
+/// Whether `op`'s regions hold gpu ops that touch the device.
+bool holdsGpuOps(Operation *op) {
+  return op
+      ->walk([&](Operation *nested) {
+        if (nested != op && isa<gpu::AsyncOpInterface, gpu::WaitOp>(nested))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+struct Chainer {
+  OpBuilder builder;
+  Type tokenType;
+
+  explicit Chainer(MLIRContext *ctx)
+      : builder(ctx), tokenType(gpu::AsyncTokenType::get(ctx)) {}
+
+  /// A fresh token (a new stream), created before `op`.
+  Value start(Operation *op) {
+    builder.setInsertionPoint(op);
+    return gpu::WaitOp::create(builder, op->getLoc(), tokenType, ValueRange{})
+        .getAsyncToken();
+  }
+
+  /// The host waits for `token` before `op`.
+  void waitBefore(Operation *op, Value token) {
+    builder.setInsertionPoint(op);
+    gpu::WaitOp::create(builder, op->getLoc(), Type(), ValueRange{token});
+  }
+
+  /// Rebuilds the synchronous gpu op `op` as an async op after `token`;
+  /// returns its token.
+  Value makeAsync(Operation *op, Value token) {
+    SmallVector<Type> types(op->getResultTypes());
+    types.push_back(tokenType);
+    Operation *async = Operation::create(
+        op->getLoc(), op->getName(), types, op->getOperands(),
+        NamedAttrList(op->getDiscardableAttrDictionary()),
+        op->getPropertiesStorage(), op->getSuccessors(), op->getNumRegions());
+    for (auto [from, to] :
+         llvm::zip_equal(op->getRegions(), async->getRegions()))
+      to.takeBody(from);
+    builder.setInsertionPoint(op);
+    builder.insert(async);
+    cast<gpu::AsyncOpInterface>(async).addAsyncDependency(token);
+    op->replaceAllUsesWith(async->getResults().drop_back());
+    op->erase();
+    return async->getResults().back();
+  }
+
+  /// Chains the gpu ops of `block` after `token` (null: none yet); returns
+  /// the chain's last token, or null.
+  Value chain(Block &block, Value token) {
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      if (op.hasTrait<OpTrait::IsTerminator>())
+        break;
+      if (isSynchronousGpuOp(&op)) {
+        if (!token)
+          token = start(&op);
+        token = makeAsync(&op, token);
+        continue;
+      }
+      if (!holdsGpuOps(&op)) {
+        if (isMemoryEffectFree(&op) || isa<cf::AssertOp, gpu::WaitOp>(op) ||
+            !token)
+          continue;
+        waitBefore(&op, token);
+        token = nullptr;
+        continue;
+      }
+      if (isa<scf::IfOp, scf::ForOp>(op)) {
+        if (!token)
+          token = start(&op);
+        for (Region &region : op.getRegions())
+          for (Block &nested : region)
+            (void)chain(nested, token);
+        continue;
+      }
+      if (token)
+        waitBefore(&op, token);
+      token = nullptr;
+      for (Region &region : op.getRegions())
+        for (Block &nested : region)
+          finish(nested, chain(nested, nullptr));
+    }
+    return token;
+  }
+
+  /// The host waits for `token`, if any, before `block`'s terminator.
+  void finish(Block &block, Value token) {
+    if (token && !block.empty() &&
+        block.back().hasTrait<OpTrait::IsTerminator>())
+      waitBefore(&block.back(), token);
+  }
+};
+
+struct AsyncHost : public mlir::gmm::impl::GMMAsyncHostBase<AsyncHost> {
+  using GMMAsyncHostBase::GMMAsyncHostBase;
+
+  void runOnOperation() override {
+    Chainer chainer(&getContext());
+    for (Block &block : getOperation().getBody())
+      chainer.finish(block, chainer.chain(block, nullptr));
+  }
+};
+
+} // namespace
