@@ -262,6 +262,18 @@ void *fromDevicePtr(CUdeviceptr ptr) {
   return reinterpret_cast<void *>(static_cast<uintptr_t>(ptr));
 }
 
+/// The allocations made in stream order (cuMemAllocAsync), which
+/// mgpuMemFree frees in stream order too; everything else is freed with
+/// cuMemFree, which waits for the work that may use it.
+struct StreamOrderedAllocations {
+  std::mutex mutex;
+  std::unordered_set<void *> pointers;
+};
+StreamOrderedAllocations &streamOrdered() {
+  static auto *allocations = new StreamOrderedAllocations();
+  return *allocations;
+}
+
 //===----------------------------------------------------------------------===//
 // Kernels
 //===----------------------------------------------------------------------===//
@@ -793,24 +805,6 @@ void mgpuEventRecord(void *event, void *stream) {
   });
 }
 
-} // extern "C"
-
-namespace {
-/// The allocations made in stream order (cuMemAllocAsync), which
-/// mgpuMemFree frees in stream order too; everything else is freed with
-/// cuMemFree, which waits for the work that may use it.
-struct StreamOrderedAllocations {
-  std::mutex mutex;
-  std::unordered_set<void *> pointers;
-};
-StreamOrderedAllocations &streamOrdered() {
-  static auto *allocations = new StreamOrderedAllocations();
-  return *allocations;
-}
-} // namespace
-
-extern "C" {
-
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, uint8_t isHostShared) {
   Reporter report("mgpuMemAlloc");
   const Driver *d = report.driver();
@@ -857,21 +851,16 @@ void mgpuMemFree(void *ptr, void *stream) {
     std::lock_guard<std::mutex> lock(allocations.mutex);
     ordered = allocations.pointers.erase(ptr) != 0;
   }
-  if (ordered) {
-    // Freed when the stream (or, without one, the legacy default stream)
-    // reaches this point.
-    callInContext(
-        "mgpuMemFree", "cuMemFreeAsync",
-        [&](const Driver &d) {
-          return d.cuMemFreeAsync(toDevicePtr(ptr),
-                                  static_cast<CUstream>(stream));
-        },
-        ScopedContext::Skip);
-    return;
-  }
+  // A stream-ordered allocation is freed when the stream (or, without one,
+  // the legacy default stream) reaches this point; any other at once, after
+  // the work that may use it.
   callInContext(
-      "mgpuMemFree", "cuMemFree",
-      [&](const Driver &d) { return d.cuMemFree(toDevicePtr(ptr)); },
+      "mgpuMemFree", ordered ? "cuMemFreeAsync" : "cuMemFree",
+      [&](const Driver &d) {
+        return ordered ? d.cuMemFreeAsync(toDevicePtr(ptr),
+                                          static_cast<CUstream>(stream))
+                       : d.cuMemFree(toDevicePtr(ptr));
+      },
       ScopedContext::Skip);
 }
 

@@ -131,50 +131,54 @@ struct ShareKernels
     }
 
     // Classes of equal modules, found through the hash; the first module of
-    // a class stays.
+    // a class stays. A module that goes maps its kernels to the kept one's
+    // (the n-th symbol of a module corresponds to the n-th of the other).
+    struct Replacement {
+      StringAttr module;
+      llvm::DenseMap<StringAttr, StringAttr> kernels;
+    };
     llvm::DenseMap<llvm::hash_code, SmallVector<gpu::GPUModuleOp, 1>> kept;
-    llvm::DenseMap<Operation *, gpu::GPUModuleOp> replacement;
+    llvm::DenseMap<StringAttr, Replacement> replacements;
+    SmallVector<gpu::GPUModuleOp> replaced;
     for (gpu::GPUModuleOp module : modules) {
       SmallVector<gpu::GPUModuleOp, 1> &candidates =
           kept[structuralHash(module)];
       auto same = llvm::find_if(candidates, [&](gpu::GPUModuleOp other) {
         return equalUpToNames(other, module);
       });
-      if (same == candidates.end())
+      if (same == candidates.end()) {
         candidates.push_back(module);
-      else
-        replacement[module] = *same;
+        continue;
+      }
+      Replacement &replacement = replacements[module.getSymNameAttr()];
+      replacement.module = same->getSymNameAttr();
+      for (auto [from, to] :
+           llvm::zip_equal(symbolNames(module), symbolNames(*same)))
+        replacement.kernels[from] = to;
+      replaced.push_back(module);
     }
-    if (replacement.empty())
+    if (replaced.empty())
       return;
 
-    // Point the launches at the kept modules, kernel by kernel (the n-th
-    // symbol of a module corresponds to the n-th of its replacement).
-    SymbolTable symbols(top);
+    // Point the launches at the kept modules.
     WalkResult walk = top.walk([&](gpu::LaunchFuncOp launch) {
-      auto module =
-          symbols.lookup<gpu::GPUModuleOp>(launch.getKernelModuleName());
-      auto it = module ? replacement.find(module) : replacement.end();
-      if (it == replacement.end())
+      auto it = replacements.find(launch.getKernelModuleName());
+      if (it == replacements.end())
         return WalkResult::advance();
-      gpu::GPUModuleOp kept = it->second;
-      SmallVector<StringAttr> from = symbolNames(module);
-      SmallVector<StringAttr> to = symbolNames(kept);
-      const auto *index = llvm::find(from, launch.getKernelName());
-      if (index == from.end()) {
+      StringAttr kernel = it->second.kernels.lookup(launch.getKernelName());
+      if (!kernel) {
         launch.emitError("gmm-share-kernels: kernel '")
             << launch.getKernelName() << "' is not in its module";
         return WalkResult::interrupt();
       }
       launch.setKernelAttr(SymbolRefAttr::get(
-          kept.getSymNameAttr(),
-          {FlatSymbolRefAttr::get(to[index - from.begin()])}));
+          it->second.module, {FlatSymbolRefAttr::get(kernel)}));
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
-    for (auto &entry : replacement)
-      entry.first->erase();
+    for (gpu::GPUModuleOp module : replaced)
+      module.erase();
   }
 };
 
