@@ -195,7 +195,9 @@ def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::func::FuncOp"> {
       `gpu.launch_func`, `gpu.launch`) is rebuilt with a token result and
       the chain's last token as its only dependency;
     - the bodies of `scf.if` and `scf.for` continue the chain from the token
-      they start with. No token is yielded out of them, because
+      they start with, unless something in them has host side effects (a
+      wait there would end the stream that the ops after them still use).
+      No token is yielded out of them, because
       `gpu-to-llvm` lowers a wait on a token that arrives through a block
       argument as an event wait: the ops after them depend on the token
       from before, and the ops inside, on the same stream, are ordered
@@ -205,7 +207,7 @@ def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::func::FuncOp"> {
       gpu ops in its regions gets a chain per block; side-effect-free ops
       and `cf.assert` do not wait;
     - every block waits for its chain before its terminator, except the
-      bodies of `scf.if` and `scf.for`.
+      bodies that continue an outer chain.
 
     Example:
 

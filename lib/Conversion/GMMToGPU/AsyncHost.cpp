@@ -14,18 +14,21 @@
 //
 // - A gpu op that implements gpu::AsyncOpInterface and has no token yet is
 //   rebuilt with a token result and the chain's token as its dependency.
-// - scf.if and scf.for bodies continue the chain of the enclosing block
-//   from the token they start with; no token leaves them (gpu-to-llvm takes
+// - scf.if and scf.for bodies with nothing in them that waits (no host side
+//   effect; a wait would end the stream the ops after them still use)
+//   continue the chain of the enclosing block from the token they start
+//   with; no token leaves them (gpu-to-llvm takes
 //   a token that arrives through a block argument for an event, not a
 //   stream), so the ops after them depend on the token from before: the
 //   ops inside are on the same stream and thus ordered before them anyway.
 // - Any other op with side effects (a call, a host memory access) first
 //   waits for the chain, which then starts again; so does any other op
-//   with gpu ops in its regions, whose blocks get chains of their own.
+//   with gpu ops in its regions (an scf.if or scf.for with host side
+//   effects in its bodies included), whose blocks get chains of their own.
 //   Side-effect-free ops and cf.assert (a run-time check on host values) do
 //   not wait.
-// - A block waits for its chain before its terminator, unless it is the
-//   body of an scf.if or scf.for continuing an outer chain.
+// - A block waits for its chain before its terminator, unless it is a
+//   body continuing an outer chain.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +68,44 @@ bool holdsGpuOps(Operation *op) {
         return WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// What chaining does with an op of a block.
+enum class Role {
+  /// A synchronous gpu op: becomes async on the chain.
+  MakeAsync,
+  /// Neither device work nor host side effects: left as it is.
+  Ignore,
+  /// A host side effect: the host waits for the chain first.
+  HostWork,
+  /// An scf.if or scf.for whose regions continue the chain: nothing in them
+  /// waits (a wait there would end the enclosing chain's stream, which the
+  /// ops after the region still use).
+  Join,
+  /// Another op with gpu ops in its regions: the host waits for the chain
+  /// first, and each of its blocks gets a chain of its own.
+  Separate,
+};
+
+Role roleOf(Operation *op) {
+  if (isSynchronousGpuOp(op))
+    return Role::MakeAsync;
+  if (!holdsGpuOps(op))
+    return isMemoryEffectFree(op) || isa<cf::AssertOp, gpu::WaitOp>(op)
+               ? Role::Ignore
+               : Role::HostWork;
+  if (!isa<scf::IfOp, scf::ForOp>(op))
+    return Role::Separate;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block) {
+        if (nested.hasTrait<OpTrait::IsTerminator>())
+          continue;
+        Role role = roleOf(&nested);
+        if (role == Role::HostWork || role == Role::Separate)
+          return Role::Separate;
+      }
+  return Role::Join;
 }
 
 struct Chainer {
@@ -113,34 +154,35 @@ struct Chainer {
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (op.hasTrait<OpTrait::IsTerminator>())
         break;
-      if (isSynchronousGpuOp(&op)) {
+      switch (roleOf(&op)) {
+      case Role::MakeAsync:
         if (!token)
           token = start(&op);
         token = makeAsync(&op, token);
-        continue;
-      }
-      if (!holdsGpuOps(&op)) {
-        if (isMemoryEffectFree(&op) || isa<cf::AssertOp, gpu::WaitOp>(op) ||
-            !token)
-          continue;
-        waitBefore(&op, token);
+        break;
+      case Role::Ignore:
+        break;
+      case Role::HostWork:
+        if (token)
+          waitBefore(&op, token);
         token = nullptr;
-        continue;
-      }
-      if (isa<scf::IfOp, scf::ForOp>(op)) {
+        break;
+      case Role::Join:
         if (!token)
           token = start(&op);
         for (Region &region : op.getRegions())
           for (Block &nested : region)
             (void)chain(nested, token);
-        continue;
+        break;
+      case Role::Separate:
+        if (token)
+          waitBefore(&op, token);
+        token = nullptr;
+        for (Region &region : op.getRegions())
+          for (Block &nested : region)
+            finish(nested, chain(nested, nullptr));
+        break;
       }
-      if (token)
-        waitBefore(&op, token);
-      token = nullptr;
-      for (Region &region : op.getRegions())
-        for (Block &nested : region)
-          finish(nested, chain(nested, nullptr));
     }
     return token;
   }

@@ -105,6 +105,44 @@ func.func @host_work() {
 
 // -----
 
+// A loop whose body has host work besides its launch cannot continue the
+// outer chain (the wait before the call would end the stream that the free
+// after the loop uses): the host waits before the loop, and the body gets
+// chains of its own.
+// CHECK-LABEL: func.func @loop_with_host_work
+// CHECK:         %[[T0:.+]] = gpu.wait async
+// CHECK-NEXT:    %[[M:.+]], %[[T1:.+]] = gpu.alloc async [%[[T0]]] () : memref<4xf32>
+// CHECK-NEXT:    gpu.wait [%[[T1]]]
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:      %[[L0:.+]] = gpu.wait async
+// CHECK-NEXT:      %[[L1:.+]] = gpu.launch_func async [%[[L0]]] @k::@k
+// CHECK-NEXT:      gpu.wait [%[[L1]]]
+// CHECK-NEXT:      func.call @callee(%[[M]])
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[T2:.+]] = gpu.wait async
+// CHECK-NEXT:    %[[T3:.+]] = gpu.dealloc async [%[[T2]]] %[[M]] : memref<4xf32>
+// CHECK-NEXT:    gpu.wait [%[[T3]]]
+// CHECK-NEXT:    return
+module attributes {gpu.container_module} {
+  func.func private @callee(memref<4xf32>)
+  func.func @loop_with_host_work(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %m = gpu.alloc () : memref<4xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+      func.call @callee(%m) : (memref<4xf32>) -> ()
+    }
+    gpu.dealloc %m : memref<4xf32>
+    return
+  }
+  gpu.module @k {
+    gpu.func @k(%arg0: memref<4xf32>) kernel { gpu.return }
+  }
+}
+
+// -----
+
 // Functions without device work, and gpu ops that already are asynchronous
 // (their tokens are the caller's to manage), are left alone.
 // CHECK-LABEL: func.func @host_only
