@@ -193,6 +193,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   expand.includeBf16 = true;
   device.addPass(arith::createArithExpandOpsPass(expand));
   device.addPass(createSCFToControlFlowPass());
+  device.addPass(createGMMLowerBF16MmaSync());
   device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createConvertIndexToLLVMPass());

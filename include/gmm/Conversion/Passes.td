@@ -99,11 +99,9 @@ def GMMMapToGPU : Pass<"gmm-map-to-gpu", "::mlir::ModuleOp"> {
     - `warps-m x warps-n` warps share the tile. For f16 and bf16 inputs
       each warp accumulates m16n8k16 `vector.contract`s in f32, which
       upstream's vector-to-nvgpu conversion (run by this pass) turns into
-      `nvgpu.ldmatrix` and `nvgpu.mma.sync`; MLIR 22's conversion only
-      handles f16, so bf16 tiles are read through f16 views and the
-      resulting mma ops are retyped to `nvvm.mma.sync` with bf16
-      multiplicands. f32 inputs use FMAs: each lane owns a block of the
-      warp tile;
+      `nvgpu.ldmatrix` and `nvgpu.mma.sync`, typed bf16 for bf16 inputs
+      (`gmm-lower-bf16-mma-sync` lowers those to NVVM). f32 inputs use
+      FMAs: each lane owns a block of the warp tile;
     - the epilogue goes through shared memory one warp row at a time and
       replays the tile program's epilogue (add `init`, convert to the result
       type, masked write) on 4-element chunks, so rows of other groups and
@@ -126,7 +124,8 @@ def GMMMapToGPU : Pass<"gmm-map-to-gpu", "::mlir::ModuleOp"> {
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"4",
            "Warps along the tile's columns">,
     Option<"convertMma", "convert-mma", "bool", /*default=*/"true",
-           "Convert the warp contractions to nvgpu/nvvm mma ops (off: "
+           "Convert the warp contractions to nvgpu.ldmatrix and "
+           "nvgpu.mma.sync (off: "
            "leave the m16n8k16 vector.contracts, for inspection)">
   ];
   let dependentDialects = [
@@ -232,6 +231,38 @@ def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::func::FuncOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def GMMLowerBF16MmaSync : Pass<"gmm-lower-bf16-mma-sync"> {
+  let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
+  let description = [{
+    `nvgpu.mma.sync` accepts bf16 operands, but MLIR 22's
+    `convert-nvgpu-to-nvvm` cannot lower them: it infers the PTX type of an
+    operand from its element type and knows f16, tf32 and the integer types
+    but not bf16 ("failed to deduce operand PTX types"). This pass, run
+    before `convert-nvgpu-to-nvvm`, lowers every `nvgpu.mma.sync` with bf16
+    A and B operands (and an f32 accumulator, the only one PTX has for
+    bf16) to `nvvm.mma.sync` typed bf16: each row of an A or B fragment
+    (two bf16) is one 32-bit register, each accumulator element one f32.
+    Other `nvgpu.mma.sync` ops are left to `convert-nvgpu-to-nvvm`.
+
+    Example:
+
+    ```mlir
+    %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]}
+        : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+    ```
+
+    becomes an `nvvm.mma.sync` on the four A registers, two B registers and
+    four accumulator values, `multiplicandAPtxType` and
+    `multiplicandBPtxType` bf16, whose four results are gathered back into a
+    `vector<2x2xf32>`.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::vector::VectorDialect"
+  ];
 }
 
 def GMMWritePTX : Pass<"gmm-write-ptx", "::mlir::ModuleOp"> {

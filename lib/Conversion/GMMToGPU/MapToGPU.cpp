@@ -18,8 +18,8 @@
 // - the math is distributed over 8 warps (2 x 4 by default): for 16-bit
 //   inputs each warp runs m16n8k16 contractions on its 64 x 32 sub-tile,
 //   which upstream's vector-to-nvgpu conversion turns into nvgpu.ldmatrix
-//   and nvgpu.mma.sync; for f32 each lane accumulates a 16 x 4 block with
-//   FMAs;
+//   and nvgpu.mma.sync (bf16 kept bf16, see presentBF16AsF16); for f32 each
+//   lane accumulates a 16 x 4 block with FMAs;
 // - the epilogue goes through shared memory, one warp row at a time, and
 //   replays the tile program's own epilogue (accumulate into init, convert
 //   to the result type, masked write) on 4-element row chunks, so rows of
@@ -85,28 +85,22 @@ constexpr int64_t kOutChunk = 4;
 Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
-// Index arithmetic is affine.apply rather than arith: upstream's
-// vector-to-nvgpu slicing pulls arith integer ops that feed the warp's
-// transfers into the mma conversion, and then fails on them.
-Value apply(OpBuilder &b, Location loc, AffineExpr expr, ValueRange operands) {
-  AffineMap map = AffineMap::get(operands.size(), 0, expr);
-  return affine::AffineApplyOp::create(b, loc, map, operands);
-}
+// Index arithmetic on values that are never negative (thread, lane and
+// step numbers, offsets); constant operands fold as the ops are built.
 Value add(OpBuilder &b, Location loc, Value x, Value y) {
-  AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1);
-  return apply(b, loc, d0 + d1, {x, y});
+  return b.createOrFold<arith::AddIOp>(loc, x, y);
 }
 Value addConst(OpBuilder &b, Location loc, Value x, int64_t y) {
-  return apply(b, loc, b.getAffineDimExpr(0) + y, {x});
+  return add(b, loc, x, cst(b, loc, y));
 }
 Value mul(OpBuilder &b, Location loc, Value x, int64_t y) {
-  return apply(b, loc, b.getAffineDimExpr(0) * y, {x});
+  return b.createOrFold<arith::MulIOp>(loc, x, cst(b, loc, y));
 }
 Value divConst(OpBuilder &b, Location loc, Value x, int64_t y) {
-  return apply(b, loc, b.getAffineDimExpr(0).floorDiv(y), {x});
+  return b.createOrFold<arith::DivUIOp>(loc, x, cst(b, loc, y));
 }
 Value remConst(OpBuilder &b, Location loc, Value x, int64_t y) {
-  return apply(b, loc, b.getAffineDimExpr(0) % y, {x});
+  return b.createOrFold<arith::RemUIOp>(loc, x, cst(b, loc, y));
 }
 Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value x,
           Value y) {
@@ -227,9 +221,9 @@ struct MapToGPU : public mlir::gmm::impl::GMMMapToGPUBase<MapToGPU> {
   LogicalResult analyze(scf::ForallOp forall, BlockProgram &program);
   LogicalResult mapForall(RewriterBase &rewriter, BlockProgram &program);
   LogicalResult finalizeKernel(RewriterBase &rewriter, gpu::LaunchOp launch,
-                               scf::ForOp loop, bool bf16);
+                               scf::ForOp loop);
   LogicalResult finalizeMma(RewriterBase &rewriter, gpu::LaunchOp launch,
-                            scf::ForOp loop, bool bf16);
+                            scf::ForOp loop);
   LogicalResult partitionHost(RewriterBase &rewriter, Block &block);
   LogicalResult reloadSpills(RewriterBase &rewriter);
 
@@ -360,9 +354,8 @@ struct KernelBuilder {
   Location loc;
   int64_t elementBytes, chunk;
   bool mma;
-  scf::ForOp pipelinedLoop;        // the rebuilt contraction loop
-  SmallVector<Value> stagedViews;  // per operand, the element-typed view
-  SmallVector<Value> computeViews; // per operand, the view the math reads
+  scf::ForOp pipelinedLoop; // the rebuilt contraction loop
+  SmallVector<Value> views; // per operand, its stages in the workgroup buffer
 
   KernelBuilder(int64_t warpsM, int64_t warpsN, const BlockProgram &program,
                 Location loc)
@@ -485,8 +478,8 @@ struct KernelBuilder {
         if (op.async) {
           auto copy = nvgpu::DeviceAsyncCopyOp::create(
               b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
-              stagedViews[which], dst, source, indices, b.getIndexAttr(chunk),
-              avail, b.getUnitAttr());
+              views[which], dst, source, indices, b.getIndexAttr(chunk), avail,
+              b.getUnitAttr());
           return copy.getResult();
         }
         // Element by element: loads of the available elements, zeros past.
@@ -511,7 +504,7 @@ struct KernelBuilder {
               [&](OpBuilder &b, Location loc) {
                 scf::YieldOp::create(b, loc, zero);
               });
-          memref::StoreOp::create(b, loc, load.getResult(0), stagedViews[which],
+          memref::StoreOp::create(b, loc, load.getResult(0), views[which],
                                   ValueRange{stage, o, addConst(b, loc, i, e)});
         }
         return Value();
@@ -545,7 +538,7 @@ struct KernelBuilder {
                    Value r, Value c, int64_t rows, int64_t cols) {
     MLIRContext *ctx = b.getContext();
     Type elementType =
-        cast<MemRefType>(computeViews[which].getType()).getElementType();
+        cast<MemRefType>(views[which].getType()).getElementType();
     AffineExpr d1 = getAffineDimExpr(1, ctx), d2 = getAffineDimExpr(2, ctx);
     AffineMap map = op.transposed ? AffineMap::get(3, 0, {d2, d1}, ctx)
                                   : AffineMap::get(3, 0, {d1, d2}, ctx);
@@ -553,7 +546,7 @@ struct KernelBuilder {
                                                : SmallVector<Value>{s, r, c};
     Value pad = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
     return vector::TransferReadOp::create(
-        b, loc, VectorType::get({rows, cols}, elementType), computeViews[which],
+        b, loc, VectorType::get({rows, cols}, elementType), views[which],
         indices, pad, map, ArrayRef<bool>{true, true});
   }
 
@@ -625,7 +618,7 @@ struct KernelBuilder {
   /// inner dim, element loads otherwise.
   Value loadLine(OpBuilder &b, StagedOperand &op, unsigned which, Value s,
                  Value k, Value start, int64_t count, bool alongRows) {
-    Value view = computeViews[which];
+    Value view = views[which];
     Type elementType = cast<MemRefType>(view.getType()).getElementType();
     // The stored layout is [rows][cols], or [cols][rows] when transposed.
     bool lineIsInner = alongRows == op.transposed;
@@ -656,21 +649,21 @@ struct KernelBuilder {
       ub = cst(b, loc, 1);
     }
     Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
-    AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1);
     // Prologue: stage 0 holds the first step.
     stageAll(b, lb, c0, cmp(b, loc, arith::CmpIPredicate::slt, lb, ub), -1);
     SmallVector<Value> init = zeroAccumulators(b);
     // The loop runs over step numbers j, whose parity picks the stage.
-    Value trips = apply(b, loc, (d1 - d0).ceilDiv(step), {lb, ub});
+    Value trips = b.createOrFold<arith::CeilDivSIOp>(
+        loc, b.createOrFold<arith::SubIOp>(loc, ub, lb), cst(b, loc, step));
     auto loop = scf::ForOp::create(
         b, loc, c0, trips, c1, init,
         [&](OpBuilder &b, Location loc, Value j, ValueRange accs) {
           Value s = remConst(b, loc, j, 2);
           Value nextJ = addConst(b, loc, j, 1);
-          Value nextIv = apply(b, loc, d0 + d1 * step, {lb, nextJ});
+          Value nextIv = add(b, loc, lb, mul(b, loc, nextJ, step));
           // Step j + 1 goes to the other stage while step j is computed;
           // waiting for all but the newest group leaves step j complete.
-          stageAll(b, nextIv, apply(b, loc, 1 - d0, {s}),
+          stageAll(b, nextIv, b.createOrFold<arith::SubIOp>(loc, c1, s),
                    cmp(b, loc, arith::CmpIPredicate::slt, nextJ, trips), 1);
           gpu::BarrierOp::create(b, loc);
           SmallVector<Value> next = compute(b, s, accs);
@@ -922,16 +915,10 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
   Operation *anchor = cloned.kLoop ? cloned.kLoop.getOperation()
                                    : cloned.contract.getOperation();
   rewriter.setInsertionPoint(anchor);
-  for (StagedOperand *op : {&kb.program.lhs, &kb.program.rhs}) {
-    Type staged = kb.program.elementType;
-    // ldmatrix and mma.sync come from upstream's f16 path; bf16 data is
-    // read through an f16 view and the mma ops are retyped afterwards.
-    Type computed = staged.isBF16() ? rewriter.getF16Type() : staged;
-    SmallVector<int64_t> shape = {2, op->outer, op->innerPadded};
-    kb.stagedViews.push_back(kb.view(rewriter, op->byteOffset, shape, staged));
-    kb.computeViews.push_back(
-        kb.view(rewriter, op->byteOffset, shape, computed));
-  }
+  for (StagedOperand *op : {&kb.program.lhs, &kb.program.rhs})
+    kb.views.push_back(kb.view(rewriter, op->byteOffset,
+                               {2, op->outer, op->innerPadded},
+                               kb.program.elementType));
   FailureOr<SmallVector<Value>> accs = kb.buildLoop(rewriter);
   if (failed(accs))
     return program.kLoop.emitOpError(
@@ -957,8 +944,7 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
       rewriter.eraseOp(op);
   }
   rewriter.eraseOp(forall);
-  return finalizeKernel(rewriter, launch, kb.pipelinedLoop,
-                        program.elementType.isBF16());
+  return finalizeKernel(rewriter, launch, kb.pipelinedLoop);
 }
 
 /// MLIR 22's vector-to-nvgpu conversion reads a transposed 16x16 A operand
@@ -994,8 +980,6 @@ void reorderTransposedMatrixALoads(RewriterBase &rewriter, Operation *root) {
   }
 }
 
-/// Upstream's vector-to-nvgpu conversion for the 16-bit path, then the bf16
-/// retyping of its f16 mma.sync ops.
 /// MLIR 22's vector-to-nvgpu conversion takes every arith op that has an
 /// mma elementwise counterpart (addi, subi, muli, divui, ...) under its root
 /// for a matrix op, scalars included, and then fails on them. The index
@@ -1031,6 +1015,100 @@ void hideIndexArith(RewriterBase &rewriter, Operation *root) {
                   });
     rewriter.replaceOp(op, r);
   }
+}
+
+/// MLIR 22's vector-to-nvgpu conversion sizes every fragment with
+/// nvgpu::getMmaSyncRegisterType, which knows f16 but not bf16; the
+/// fragments are the same registers of two 16-bit values. So the reads that
+/// feed the warp contractions of a bf16 kernel are given, for the length of
+/// the conversion, f16 twins of their workgroup views (same buffer, same
+/// offset), and `restoreBF16` moves the resulting ldmatrix ops back onto
+/// the bf16 views. Returns each twin with the view it stands for.
+SmallVector<std::pair<Value, Value>> presentBF16AsF16(RewriterBase &rewriter,
+                                                      Operation *root) {
+  SmallVector<vector::TransferReadOp> reads;
+  root->walk([&](vector::ContractionOp op) {
+    for (Value operand : {op.getLhs(), op.getRhs()})
+      if (auto read = operand.getDefiningOp<vector::TransferReadOp>())
+        if (read.getVectorType().getElementType().isBF16() &&
+            !llvm::is_contained(reads, read))
+          reads.push_back(read);
+  });
+  SmallVector<std::pair<Value, Value>> twins;
+  Type f16 = rewriter.getF16Type();
+  for (vector::TransferReadOp read : reads) {
+    auto view = read.getBase().getDefiningOp<memref::ViewOp>();
+    if (!view)
+      continue; // left bf16: the conversion refuses it
+    auto *it = llvm::find_if(twins, [&](auto &p) { return p.second == view; });
+    Value twin;
+    if (it != twins.end()) {
+      twin = it->first;
+    } else {
+      rewriter.setInsertionPointAfter(view);
+      MemRefType type = view.getType();
+      twin = memref::ViewOp::create(
+          rewriter, view.getLoc(),
+          MemRefType::get(type.getShape(), f16, type.getLayout(),
+                          type.getMemorySpace()),
+          view.getSource(), view.getByteShift(), view.getSizes());
+      twins.emplace_back(twin, view.getResult());
+    }
+    rewriter.setInsertionPoint(read);
+    Value pad = arith::ConstantOp::create(rewriter, read.getLoc(),
+                                          rewriter.getZeroAttr(f16));
+    rewriter.modifyOpInPlace(read, [&] {
+      read.getBaseMutable().assign(twin);
+      read.getPaddingMutable().assign(pad);
+      read.getResult().setType(read.getVectorType().clone(f16));
+    });
+  }
+  return twins;
+}
+
+/// Moves the ldmatrix ops that read an f16 twin back onto its bf16 view:
+/// their fragments, and the shuffles and slices of them on the way to
+/// nvgpu.mma.sync, become bf16 again. Anything else reading a twin is an
+/// error, as is a twin that is still used afterwards.
+LogicalResult restoreBF16(RewriterBase &rewriter,
+                          ArrayRef<std::pair<Value, Value>> twins) {
+  Type bf16 = rewriter.getBF16Type();
+  auto retype = [&](Value v) {
+    v.setType(cast<VectorType>(v.getType()).clone(bf16));
+  };
+  for (const auto &pair : twins) {
+    Value twin = pair.first, view = pair.second;
+    SmallVector<Value> worklist;
+    for (Operation *user : llvm::make_early_inc_range(twin.getUsers())) {
+      auto load = dyn_cast<nvgpu::LdMatrixOp>(user);
+      if (!load)
+        return user->emitOpError("reads the f16 stand-in of a bf16 operand");
+      rewriter.modifyOpInPlace(load, [&] {
+        load.getSrcMemrefMutable().assign(view);
+        retype(load.getResult());
+      });
+      worklist.push_back(load.getResult());
+    }
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(user)) {
+          if (mma.getMatrixC() == v)
+            return mma.emitOpError("has a bf16 accumulator");
+          continue;
+        }
+        if (!isa<vector::ShuffleOp, vector::ExtractStridedSliceOp>(user))
+          return user->emitOpError("uses a bf16 mma fragment");
+        Value result = user->getResult(0);
+        if (getElementTypeOrSelf(result.getType()).isBF16())
+          continue; // reached through its other operand already
+        rewriter.modifyOpInPlace(user, [&] { retype(result); });
+        worklist.push_back(result);
+      }
+    }
+    rewriter.eraseOp(twin.getDefiningOp());
+  }
+  return success();
 }
 
 /// Lowers what is left of the vector dialect in a kernel (FMA contractions,
@@ -1070,9 +1148,8 @@ LogicalResult lowerKernelVectors(gpu::LaunchOp launch) {
 }
 
 LogicalResult MapToGPU::finalizeKernel(RewriterBase &rewriter,
-                                       gpu::LaunchOp launch, scf::ForOp loop,
-                                       bool bf16) {
-  if (failed(finalizeMma(rewriter, launch, loop, bf16)))
+                                       gpu::LaunchOp launch, scf::ForOp loop) {
+  if (failed(finalizeMma(rewriter, launch, loop)))
     return launch.emitOpError("could not convert the warp contractions to "
                               "mma.sync");
   // With convert-mma=0 the warp-level vector ops stay, for inspection.
@@ -1083,9 +1160,10 @@ LogicalResult MapToGPU::finalizeKernel(RewriterBase &rewriter,
   return success();
 }
 
+/// Upstream's vector-to-nvgpu conversion of the 16-bit warp contractions to
+/// ldmatrix and nvgpu.mma.sync, bf16 kept bf16.
 LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
-                                    gpu::LaunchOp launch, scf::ForOp loop,
-                                    bool bf16) {
+                                    gpu::LaunchOp launch, scf::ForOp loop) {
   // Dead-code removal first, so that the old block contraction is gone.
   {
     RewritePatternSet patterns(launch.getContext());
@@ -1106,6 +1184,8 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
     populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
     (void)applyPatternsGreedily(loop, std::move(patterns));
   }
+  SmallVector<std::pair<Value, Value>> twins =
+      presentBF16AsF16(rewriter, launch);
   if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, launch)))
     return launch.emitOpError("vector-to-nvgpu conversion of the warp "
                               "contractions failed");
@@ -1115,61 +1195,22 @@ LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
     RewritePatternSet patterns(launch.getContext());
     (void)applyPatternsGreedily(launch, std::move(patterns));
   }
-  // A contraction the conversion left alone would be computed on the f16
-  // view of the data: refuse rather than miscompile.
   if (launch.walk([](vector::ContractionOp) { return WalkResult::interrupt(); })
           .wasInterrupted())
     return failure();
-  if (!bf16)
+  if (twins.empty())
     return success();
-  SmallVector<nvgpu::MmaSyncOp> mmas;
-  launch.walk([&](nvgpu::MmaSyncOp op) { mmas.push_back(op); });
-  MLIRContext *ctx = launch.getContext();
-  Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
-  for (nvgpu::MmaSyncOp op : mmas) {
-    Location loc = op.getLoc();
-    rewriter.setInsertionPoint(op);
-    // Each row of an f16 fragment is one 32-bit register of two bf16.
-    auto registers = [&](Value fragment) -> SmallVector<Value> {
-      SmallVector<Value> regs;
-      auto type = cast<VectorType>(fragment.getType());
-      for (int64_t r = 0; r < type.getDimSize(0); ++r) {
-        Value row = vector::ExtractOp::create(rewriter, loc, fragment,
-                                              ArrayRef<int64_t>{r});
-        Value cast = vector::BitCastOp::create(rewriter, loc,
-                                               VectorType::get({1}, i32), row);
-        regs.push_back(vector::ExtractOp::create(rewriter, loc, cast,
-                                                 ArrayRef<int64_t>{0}));
-      }
-      return regs;
-    };
-    SmallVector<Value> a = registers(op.getMatrixA());
-    SmallVector<Value> bReg = registers(op.getMatrixB());
-    SmallVector<Value> c;
-    auto accType = cast<VectorType>(op.getMatrixC().getType());
-    if (!accType.getElementType().isF32())
-      return op.emitOpError("bf16 mma.sync needs an f32 accumulator");
-    for (int64_t r = 0; r < accType.getDimSize(0); ++r)
-      for (int64_t e = 0; e < accType.getDimSize(1); ++e)
-        c.push_back(vector::ExtractOp::create(rewriter, loc, op.getMatrixC(),
-                                              ArrayRef<int64_t>{r, e}));
-    auto structType =
-        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(c.size(), f32));
-    std::array<NVVM::MMATypes, 2> types = {NVVM::MMATypes::bf16,
-                                           NVVM::MMATypes::bf16};
-    std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
-                                              NVVM::MMALayout::col};
-    SmallVector<int64_t> shape = llvm::to_vector(op.getMmaShapeAsArray());
-    auto mma = NVVM::MmaOp::create(rewriter, loc, structType, a, bReg, c, shape,
-                                   std::nullopt, std::nullopt, types, layouts);
-    SmallVector<Value> elements;
-    for (int64_t i = 0; i < static_cast<int64_t>(c.size()); ++i)
-      elements.push_back(
-          LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(), i));
-    Value result =
-        vector::FromElementsOp::create(rewriter, loc, accType, elements);
-    rewriter.replaceOp(op, result);
-  }
+  if (failed(restoreBF16(rewriter, twins)))
+    return failure();
+  // The twins' padding values, hoisted out of the launch by the clean-up.
+  SmallVector<arith::ConstantOp> pads;
+  launch->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()->walk(
+      [&](arith::ConstantOp op) {
+        if (op.getType().isF16() && op->use_empty())
+          pads.push_back(op);
+      });
+  for (arith::ConstantOp op : pads)
+    rewriter.eraseOp(op);
   return success();
 }
 

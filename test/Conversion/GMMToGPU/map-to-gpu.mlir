@@ -34,9 +34,10 @@
 // CHECK:           %[[N:.+]] = memref.load %[[COUNT]][%{{.+}}] : memref<1xindex>
 // CHECK:           arith.cmpi ult, %{{.+}}, %[[N]] : index
 // Two stages of the lhs tile (128 x 32, rows padded to 40) and the rhs tile
-// (32 x 128, padded to 136), written as bf16 and read as f16.
+// (32 x 128, padded to 136): one bf16 view each, written by the copies and
+// read by the math.
 // CHECK:           %[[A:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<37888xi8, #gpu.address_space<workgroup>> to memref<2x128x40xbf16, #gpu.address_space<workgroup>>
-// CHECK:           %[[A16:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<37888xi8, #gpu.address_space<workgroup>> to memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT:       memref.view
 // CHECK:           %[[B:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<37888xi8, #gpu.address_space<workgroup>> to memref<2x32x136xbf16, #gpu.address_space<workgroup>>
 // Prologue: step 0 into stage 0, 16 bytes per copy, zero-filled past the
 // operands' ends.
@@ -49,8 +50,9 @@
 // CHECK:             %[[GROUP:.+]] = nvgpu.device_async_create_group
 // CHECK:             nvgpu.device_async_wait %[[GROUP]] {numGroups = 1 : i32}
 // CHECK:             gpu.barrier
-// CHECK:             vector.transfer_read %[[A16]][{{.*}}], %{{.+}} {in_bounds = [true, true]} : memref<2x128x40xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
-// CHECK:             vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// CHECK:             vector.transfer_read %[[A]][{{.*}}], %{{.+}} {in_bounds = [true, true]} : memref<2x128x40xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
+// CHECK:             vector.transfer_read %[[B]][{{.*}}], %{{.+}} {in_bounds = [true, true]} : memref<2x32x136xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
+// CHECK:             vector.contract {{.*}} : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
 // CHECK:             gpu.barrier
 // CHECK:             scf.yield
 // Epilogue: drain the copies, then per warp row: fragments to shared memory,
@@ -68,17 +70,26 @@
 // CHECK:         gpu.dealloc
 // CHECK:         return %{{.+}} : memref<256x96xbf16>
 
+// bf16 stays bf16: ldmatrix reads the views the copies write, and the
+// mma.sync ops take bf16 fragments (gmm-lower-bf16-mma-sync lowers them to
+// NVVM later). No f16 appears anywhere.
 // MMA-LABEL: func.func @bf16
+// MMA-NOT:     {{(x| )f16}}
 // MMA:         gpu.launch
 // MMA:         gpu.launch
 // MMA:         gpu.launch
 // MMA:         gpu.launch
+// MMA:           %[[A:.+]] = memref.view %{{.+}} to memref<2x128x40xbf16, #gpu.address_space<workgroup>>
+// MMA:           %[[B:.+]] = memref.view %{{.+}} to memref<2x32x136xbf16, #gpu.address_space<workgroup>>
 // MMA:           scf.for
-// MMA:             nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<2x128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// MMA:             nvgpu.ldmatrix %{{.+}} {numTiles = 2 : i32, transpose = true} : memref<2x32x136xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
-// MMA:             nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// MMA:             %[[FA:.+]] = nvgpu.ldmatrix %[[A]][{{.+}}] {numTiles = 4 : i32, transpose = false} : memref<2x128x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// MMA:             %[[FB:.+]] = nvgpu.ldmatrix %[[B]][{{.+}}] {numTiles = 2 : i32, transpose = true} : memref<2x32x136xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// MMA:             nvgpu.mma.sync(%[[FA]], %[[FB]], %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // MMA-NOT:         vector.contract
+// MMA-NOT:         {{(x| )f16}}
 // MMA:         } {gmm.kernel = "tile"}
+// MMA-NOT:     {{(x| )f16}}
+// MMA:         return
 func.func @bf16(%lhs: tensor<256x64xbf16>, %rhs: tensor<4x64x96xbf16>, %gs: tensor<4xi32>) -> tensor<256x96xbf16> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<256x64xbf16>, tensor<4x64x96xbf16>, tensor<4xi32> -> tensor<256x96xbf16>
   return %0 : tensor<256x96xbf16>
@@ -129,10 +140,9 @@ func.func @constants(%lhs: tensor<64x32xbf16>, %gs: tensor<2xi32>) -> tensor<64x
 // MMA-LABEL: func.func @transposed_lhs
 // MMA:         gpu.launch
 // MMA:           scf.for
-// MMA:             %[[A:.+]] = nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = true} : memref<2x32x136xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// MMA:             %[[ORDERED:.+]] = vector.shuffle %[[A]], %[[A]] [0, 2, 1, 3] : vector<4x2xf16>, vector<4x2xf16>
-// MMA:             vector.extract %[[ORDERED]][0] : vector<2xf16> from vector<4x2xf16>
-// MMA:             nvvm.mma.sync
+// MMA:             %[[A:.+]] = nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = true} : memref<2x32x136xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// MMA:             %[[ORDERED:.+]] = vector.shuffle %[[A]], %[[A]] [0, 2, 1, 3] : vector<4x2xbf16>, vector<4x2xbf16>
+// MMA:             nvgpu.mma.sync(%[[ORDERED]], %{{.+}}, %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
 func.func @transposed_lhs(%lhs: tensor<64x96xbf16>, %rhs: tensor<64x48xbf16>, %gs: tensor<4xi32>) -> tensor<4x96x48xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0]> : tensor<64x96xbf16>, tensor<64x48xbf16>, tensor<4xi32> -> tensor<4x96x48xf32>
   return %0 : tensor<4x96x48xf32>
