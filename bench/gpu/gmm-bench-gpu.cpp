@@ -610,9 +610,11 @@ llvm::Error runBenchmark(const std::vector<Shape> &shapes,
     llvm::outs() << llvm::formatv(", tile-m={0} tile-n={1} tile-k={2}",
                                   tileM.getValue(), tileN.getValue(),
                                   tileK.getValue());
-  llvm::outs() << llvm::formatv(", warps {0}x{1}", pipelineOptions.warpsM,
-                                pipelineOptions.warpsN)
-               << ")\n"
+  if (pipelineOptions.warpsM || pipelineOptions.warpsN)
+    llvm::outs() << llvm::formatv(", warps-m={0} warps-n={1}",
+                                  pipelineOptions.warpsM,
+                                  pipelineOptions.warpsN);
+  llvm::outs() << "; the rest gmm-configure's heuristic)\n"
                << "- peers: cuBLAS loop (one cublasGemmEx per non-empty "
                   "group), cuBLAS grouped (one cublasGemmGroupedBatchedEx)"
                << (GMM_BENCH_HAVE_GROUPED_GEMM ? "" : " (not in this cuBLAS)")

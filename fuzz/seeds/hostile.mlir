@@ -37,7 +37,7 @@ func.func @cpu_options(%x: tensor<16x4xf32>, %dy: tensor<16x3xf32>, %gs: tensor<
 
 // pipeline: gmm-to-cpu{tile-m=7 tile-n=1 tile-k=3}
 func.func @tile_attribute(%lhs: tensor<20x10xf32>, %rhs: tensor<3x10x37xf32>, %gs: tensor<3xi32>) -> tensor<20x37xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.tile_sizes = array<i64: 9223372036854775807, 2, 4611686018427387904>} : tensor<20x10xf32>, tensor<3x10x37xf32>, tensor<3xi32> -> tensor<20x37xf32>
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [9223372036854775807, 2, 4611686018427387904]>} : tensor<20x10xf32>, tensor<3x10x37xf32>, tensor<3xi32> -> tensor<20x37xf32>
   return %0 : tensor<20x37xf32>
 }
 

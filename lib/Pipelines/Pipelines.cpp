@@ -6,8 +6,8 @@
 
 #include "gmm/Pipelines/Pipelines.h"
 #include "gmm/Conversion/Passes.h"
+#include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 #include "gmm/Dialect/GMM/Transforms/Passes.h"
-#include "gmm/Dialect/GMM/Transforms/TileLimits.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -89,6 +89,50 @@ void addLowerToLLVM(OpPassManager &pm) {
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
+using gmm::CPUPipelineOptions;
+using gmm::GPUPipelineOptions;
+using gmm::KernelConfigRequest;
+using gmm::KernelTarget;
+
+/// What the pipeline's options ask of gmm-configure.
+KernelConfigRequest requestOf(const CPUPipelineOptions &options) {
+  KernelConfigRequest request;
+  request.target = options.tileTarget;
+  request.tileM = options.tileM;
+  request.tileN = options.tileN;
+  request.tileK = options.tileK;
+  request.microM = options.microM;
+  request.microN = options.microN;
+  return request;
+}
+
+KernelConfigRequest requestOf(const GPUPipelineOptions &options) {
+  KernelConfigRequest request;
+  request.target = KernelTarget::GPU;
+  request.tileM = options.tileM;
+  request.tileN = options.tileN;
+  request.tileK = options.tileK;
+  request.warpsM = options.warpsM;
+  request.warpsN = options.warpsN;
+  request.stages = options.stages;
+  return request;
+}
+
+gmm::GMMConfigureOptions configureOptions(const KernelConfigRequest &request) {
+  gmm::GMMConfigureOptions options;
+  options.target = request.target;
+  options.tileM = request.tileM;
+  options.tileN = request.tileN;
+  options.tileK = request.tileK;
+  options.warpsM = request.warpsM;
+  options.warpsN = request.warpsN;
+  options.stages = request.stages;
+  options.microM = request.microM;
+  options.microN = request.microN;
+  options.vectorBits = request.vectorBits;
+  return options;
+}
+
 } // namespace
 
 void mlir::gmm::buildReferenceToLLVMPipeline(OpPassManager &pm) {
@@ -104,14 +148,8 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
                                  const CPUPipelineOptions &options) {
   pm.addPass(createGMMCheckSizes());
   pm.addPass(createGMMNormalize());
-  GMMTileOptions tile;
-  tile.tileM = options.tileM;
-  tile.tileN = options.tileN;
-  tile.tileK = options.tileK;
-  tile.microM = options.microM;
-  tile.microN = options.microN;
-  tile.target = options.tileTarget;
-  pm.addPass(createGMMTile(tile));
+  pm.addPass(createGMMConfigure(configureOptions(requestOf(options))));
+  pm.addPass(createGMMTile());
   pm.addPass(createGMMMaterializeMetadata());
   // Whatever could not be normalized takes the reference lowering.
   pm.addPass(createConvertGMMToLoops());
@@ -127,7 +165,7 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   // would merge the whole tile in a phi, and LLVM 22's x86 backend takes
   // close to a minute on such phis of bf16 vectors without AVX512-BF16.
   VectorTransferToSCFOptions transfers;
-  transfers.enableFullUnroll(options.tileTarget != "gpu");
+  transfers.enableFullUnroll(options.tileTarget != KernelTarget::GPU);
   pm.addPass(createConvertVectorToSCFPass(transfers));
   pm.addPass(createCanonicalizerPass());
   ConvertVectorToLLVMPassOptions vectors;
@@ -144,12 +182,8 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   // The tile program, as on the CPU but with block-sized tiles.
   pm.addPass(createGMMCheckSizes());
   pm.addPass(createGMMNormalize());
-  GMMTileOptions tile;
-  tile.tileM = options.tileM;
-  tile.tileN = options.tileN;
-  tile.tileK = options.tileK;
-  tile.target = "gpu";
-  pm.addPass(createGMMTile(tile));
+  pm.addPass(createGMMConfigure(configureOptions(requestOf(options))));
+  pm.addPass(createGMMTile());
   pm.addPass(createGMMMaterializeMetadata());
   pm.addPass(createConvertGMMToLoops());
   pm.addPass(createCanonicalizerPass());
@@ -165,10 +199,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   // Blocks, warps, shared memory, tensor cores; then kernels.
-  GMMMapToGPUOptions map;
-  map.warpsM = options.warpsM;
-  map.warpsN = options.warpsN;
-  pm.addPass(createGMMMapToGPU(map));
+  pm.addPass(createGMMMapToGPU());
   // No canonicalization here: it would fold the kernels' lowered vector ops
   // back into n-D forms that convert-gpu-to-nvvm does not handle.
   pm.addPass(createCSEPass());
@@ -230,70 +261,6 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
 }
 
 namespace {
-struct GPUPipelineCLOptions : public PassPipelineOptions<GPUPipelineCLOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("Target SM, e.g. sm_80 or sm_90"),
-                           llvm::cl::init("sm_90")};
-  Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("PTX features, e.g. +ptx80 (empty: LLVM's default)"),
-      llvm::cl::init("")};
-  Option<std::string> format{
-      *this, "format",
-      llvm::cl::desc("Embedded object: isa (PTX), bin (cubin) or fatbin"),
-      llvm::cl::init("isa")};
-  Option<unsigned> optLevel{*this, "opt-level",
-                            llvm::cl::desc("LLVM optimization level"),
-                            llvm::cl::init(3)};
-  Option<int64_t> tileM{*this, "tile-m",
-                        llvm::cl::desc("Rows of a block tile (0: heuristic)"),
-                        llvm::cl::init(0)};
-  Option<int64_t> tileN{
-      *this, "tile-n", llvm::cl::desc("Columns of a block tile (0: heuristic)"),
-      llvm::cl::init(0)};
-  Option<int64_t> tileK{*this, "tile-k",
-                        llvm::cl::desc("Contraction step (0: heuristic)"),
-                        llvm::cl::init(0)};
-  Option<int64_t> warpsM{*this, "warps-m",
-                         llvm::cl::desc("Warps along a tile's rows"),
-                         llvm::cl::init(2)};
-  Option<int64_t> warpsN{*this, "warps-n",
-                         llvm::cl::desc("Warps along a tile's columns"),
-                         llvm::cl::init(4)};
-  Option<std::string> ptxDir{
-      *this, "ptx-dir",
-      llvm::cl::desc("Write each kernel module's PTX to this directory"),
-      llvm::cl::init("")};
-};
-
-struct CPUPipelineCLOptions : public PassPipelineOptions<CPUPipelineCLOptions> {
-  Option<int64_t> tileM{*this, "tile-m",
-                        llvm::cl::desc("Rows of a tile (0: heuristic)"),
-                        llvm::cl::init(0)};
-  Option<int64_t> tileN{*this, "tile-n",
-                        llvm::cl::desc("Columns of a tile (0: heuristic)"),
-                        llvm::cl::init(0)};
-  Option<int64_t> tileK{*this, "tile-k",
-                        llvm::cl::desc("Contraction step (0: heuristic)"),
-                        llvm::cl::init(0)};
-  Option<int64_t> microM{
-      *this, "micro-m",
-      llvm::cl::desc("Rows of the CPU register block (0: heuristic)"),
-      llvm::cl::init(0)};
-  Option<int64_t> microN{*this, "micro-n",
-                         llvm::cl::desc("Accumulator lanes per row of the CPU "
-                                        "register block (0: heuristic)"),
-                         llvm::cl::init(0)};
-  Option<std::string> tileTarget{
-      *this, "tile-target",
-      llvm::cl::desc("gmm-tile's target: cpu, or gpu for the GPU-shaped tile "
-                     "program"),
-      llvm::cl::init("cpu")};
-  Option<bool> parallel{*this, "parallel",
-                        llvm::cl::desc("Run tile visits on OpenMP threads"),
-                        llvm::cl::init(true)};
-};
-
 /// The reference pipeline takes no options; parsing an empty set still
 /// reports a stray one by name.
 struct NoPipelineOptions : public PassPipelineOptions<NoPipelineOptions> {};
@@ -380,13 +347,6 @@ SmallVector<std::string> supportedChips(StringRef chip, bool &known) {
   return chips;
 }
 
-LogicalResult checkTileOption(StringRef name, int64_t value, int64_t max,
-                              ErrorHandler errorHandler) {
-  if (value < 0 || value > max)
-    return errorHandler(name + " = " + Twine(value) +
-                        " is out of range: 0 (the heuristic) to " + Twine(max));
-  return success();
-}
 } // namespace
 
 LogicalResult mlir::gmm::verifyGPUChip(StringRef chip,
@@ -421,43 +381,17 @@ mlir::gmm::verifyGPUPipelineOptions(const GPUPipelineOptions &options,
   if (options.optLevel > 3)
     return errorHandler("opt-level = " + Twine(options.optLevel) +
                         " is out of range: 0 to 3");
-  int64_t maxBlock = kGPUTileLimits.maxAccumulators;
-  if (failed(
-          checkTileOption("tile-m", options.tileM, maxBlock, errorHandler)) ||
-      failed(
-          checkTileOption("tile-n", options.tileN, maxBlock, errorHandler)) ||
-      failed(checkTileOption("tile-k", options.tileK, kGPUTileLimits.maxStep,
-                             errorHandler)))
-    return failure();
-  if (options.warpsM <= 0 || options.warpsN <= 0 ||
-      options.warpsM > kMaxWarpsPerBlock / options.warpsN)
-    return errorHandler("warps-m = " + Twine(options.warpsM) +
-                        " and warps-n = " + Twine(options.warpsN) +
-                        " are out of range: a block has 1 to 32 warps "
-                        "(1024 threads)");
-  return success();
+  return verifyKernelConfigRequest(
+      requestOf(options),
+      [&](const Twine &message) { (void)errorHandler(message); });
 }
 
 LogicalResult
 mlir::gmm::verifyCPUPipelineOptions(const CPUPipelineOptions &options,
                                     ErrorHandler errorHandler) {
-  if (options.tileTarget != "cpu" && options.tileTarget != "gpu")
-    return errorHandler("tile-target = '" + options.tileTarget +
-                        "' is not one of cpu and gpu");
-  const TileLimits &limits =
-      options.tileTarget == "gpu" ? kGPUTileLimits : kCPUTileLimits;
-  int64_t maxStep = limits.maxStep ? limits.maxStep : limits.maxMultiplyAdds;
-  if (failed(checkTileOption("tile-m", options.tileM, limits.maxSide(),
-                             errorHandler)) ||
-      failed(checkTileOption("tile-n", options.tileN, limits.maxSide(),
-                             errorHandler)) ||
-      failed(checkTileOption("tile-k", options.tileK, maxStep, errorHandler)) ||
-      failed(checkTileOption("micro-m", options.microM, kMaxRegisterRows,
-                             errorHandler)) ||
-      failed(checkTileOption("micro-n", options.microN, kMaxRegisterLanes,
-                             errorHandler)))
-    return failure();
-  return success();
+  return verifyKernelConfigRequest(
+      requestOf(options),
+      [&](const Twine &message) { (void)errorHandler(message); });
 }
 
 LogicalResult mlir::gmm::verifyPipelineAnchor(
@@ -501,44 +435,25 @@ ArrayRef<gmm::PipelineDescription> mlir::gmm::getPipelineCatalogue() {
 }
 
 void mlir::gmm::registerGMMPipelines() {
-  registerPipeline<CPUPipelineCLOptions>(
+  registerPipeline<CPUPipelineOptions>(
       "gmm-to-cpu",
       "Normalize, tile over group visits, materialize the group metadata, "
       "vectorize and parallelize gmm.ragged_dot for the CPU, down to the LLVM "
       "dialect",
-      [](OpPassManager &pm, const CPUPipelineCLOptions &cl,
+      [](OpPassManager &pm, const CPUPipelineOptions &options,
          ErrorHandler errorHandler) {
-        CPUPipelineOptions options;
-        options.tileM = cl.tileM;
-        options.tileN = cl.tileN;
-        options.tileK = cl.tileK;
-        options.microM = cl.microM;
-        options.microN = cl.microN;
-        options.tileTarget = cl.tileTarget;
-        options.parallel = cl.parallel;
         if (failed(verifyCPUPipelineOptions(options, errorHandler)))
           return failure();
         buildCPUPipeline(pm, options);
         return success();
       });
-  registerPipeline<GPUPipelineCLOptions>(
+  registerPipeline<GPUPipelineOptions>(
       "gmm-to-ptx",
       "Normalize, tile over group visits into CUDA blocks, stage through "
       "shared memory, use tensor cores (mma.sync) and compile the kernels "
       "to PTX; host code calls the mgpu* runtime ABI",
-      [](OpPassManager &pm, const GPUPipelineCLOptions &cl,
+      [](OpPassManager &pm, const GPUPipelineOptions &options,
          ErrorHandler errorHandler) {
-        GPUPipelineOptions options;
-        options.chip = cl.chip;
-        options.features = cl.features;
-        options.format = cl.format;
-        options.optLevel = cl.optLevel;
-        options.tileM = cl.tileM;
-        options.tileN = cl.tileN;
-        options.tileK = cl.tileK;
-        options.warpsM = cl.warpsM;
-        options.warpsN = cl.warpsN;
-        options.ptxDir = cl.ptxDir;
         if (failed(verifyGPUPipelineOptions(options, errorHandler)))
           return failure();
         buildGPUPipeline(pm, options);

@@ -276,7 +276,9 @@ def _module(config: _Config, lhs, rhs, sizes, offset, init) -> Tuple[str, tuple]
     attributes = ""
     if config.tile_sizes is not None:
         m, n, k = config.tile_sizes
-        attributes = f" {{gmm.tile_sizes = array<i64: {m}, {n}, {k}>}}"
+        attributes = (
+            f" {{gmm.kernel_config = #gmm.kernel_config<tile = [{m}, {n}, {k}]>}}"
+        )
     text = (
         f"func.func @{_ENTRY}({', '.join(parameters)}) {{\n"
         f"  %r = gmm.ragged_dot %lhs, %rhs, %group_sizes{operands}\n"
@@ -524,9 +526,9 @@ def ragged_dot_general(
     init: an accumulator of the result's shape, added to the result (gmm).
     num_local_groups: mode 2 with group_offset: G_local, the result's
       leading dimension (default: all groups).
-    tile_sizes: (m, n, k) for gmm-tile instead of its heuristic (on the CPU,
-      the cache tile of a visit and its contraction block; see
-      docs/Lowering.md).
+    tile_sizes: (m, n, k) instead of gmm-configure's heuristic (on the CPU,
+      the cache tile of a visit and its contraction block; the op's
+      #gmm.kernel_config, see docs/Lowering.md).
     """
     del precision
     lhs = jnp.asarray(lhs)

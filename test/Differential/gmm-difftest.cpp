@@ -71,11 +71,16 @@ static llvm::cl::opt<int64_t>
            llvm::cl::desc("gmm-tile's micro-n (register block lanes) for "
                           "--pipeline=cpu"),
            llvm::cl::init(0));
-static llvm::cl::opt<std::string> tileTarget(
+static llvm::cl::opt<mlir::gmm::KernelTarget> tileTarget(
     "tile-target",
-    llvm::cl::desc("gmm-tile's target for --pipeline=cpu: cpu, or gpu for "
-                   "the GPU-shaped tile program that gmm-map-to-gpu maps"),
-    llvm::cl::init("cpu"));
+    llvm::cl::desc("What --pipeline=cpu configures the ragged dots for: cpu, "
+                   "or gpu for the GPU-shaped tile program that "
+                   "gmm-map-to-gpu maps"),
+    llvm::cl::init(mlir::gmm::KernelTarget::CPU),
+    llvm::cl::values(clEnumValN(mlir::gmm::KernelTarget::CPU, "cpu",
+                                "the CPU program"),
+                     clEnumValN(mlir::gmm::KernelTarget::GPU, "gpu",
+                                "the GPU-shaped program")));
 static llvm::cl::opt<int64_t>
     warpsM("warps-m",
            llvm::cl::desc("Warps per block along m, for "
@@ -313,7 +318,7 @@ int main(int argc, char **argv) {
       llvm::errs() << "gmm-difftest: error: no CUDA device: " << why << "\n";
       return 1;
     }
-    if (tileTarget != "cpu") {
+    if (tileTarget != mlir::gmm::KernelTarget::CPU) {
       llvm::errs() << "gmm-difftest: error: --tile-target is for "
                       "--pipeline=cpu\n";
       return 1;
@@ -341,8 +346,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if ((known->cuda && (microM || microN)) ||
-      (!known->cuda &&
-       (tileM || tileN || tileK || microM || microN || tileTarget != "cpu"))) {
+      (!known->cuda && (tileM || tileN || tileK || microM || microN ||
+                        tileTarget != mlir::gmm::KernelTarget::CPU))) {
     if (pipelineName != "cpu") {
       llvm::errs() << "gmm-difftest: error: --micro-m/n and --tile-target "
                       "are for --pipeline=cpu, --tile-m/n/k for cpu and "
@@ -390,9 +395,11 @@ int main(int argc, char **argv) {
   for (int64_t i = firstConfig; i < firstConfig + numConfigs; ++i) {
     std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + i);
     Config c = randomConfig(rng, maxDim);
-    // The GPU path has no f64 kernels (it refuses them with a diagnostic).
-    while (known->cuda && (c.inputType == reference::ElementType::F64 ||
-                           c.resultType == reference::ElementType::F64))
+    // The GPU path has no f64 kernels (gmm-configure refuses them for the
+    // GPU with a diagnostic), nor then the GPU-shaped program.
+    bool gpuShaped = known->cuda || tileTarget == mlir::gmm::KernelTarget::GPU;
+    while (gpuShaped && (c.inputType == reference::ElementType::F64 ||
+                         c.resultType == reference::ElementType::F64))
       c = randomConfig(rng, maxDim);
     if (adversarial)
       makeAdversarial(c, i, rng);
@@ -428,8 +435,9 @@ int main(int argc, char **argv) {
     llvm::outs() << " (tiles " << tileM << "x" << tileN << "x" << tileK << ")";
   if (microM || microN)
     llvm::outs() << " (register block " << microM << "x" << microN << ")";
-  if (tileTarget != "cpu")
-    llvm::outs() << " (tile target " << tileTarget << ")";
+  if (tileTarget != mlir::gmm::KernelTarget::CPU)
+    llvm::outs() << " (tile target "
+                 << mlir::gmm::stringifyKernelTarget(tileTarget) << ")";
   if (adversarial)
     llvm::outs() << ", adversarial group sizes";
   if (guardModes.front() != runner::GuardPages::None) {

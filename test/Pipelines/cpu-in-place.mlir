@@ -18,7 +18,7 @@
 // CHECK-NOT:     memref.copy {{.*}}f32
 // CHECK:         return
 func.func @mode1(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x48xf32>, %gs: tensor<4xi32>, %out: memref<64x48xf32>) {
-  %r = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.tile_sizes = array<i64: 96, 128, 256>, gmm.register_block = array<i64: 6, 16>} : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<4xi32> -> tensor<64x48xf32>
+  %r = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16]>} : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<4xi32> -> tensor<64x48xf32>
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<64x48xf32>, memref<64x48xf32>) -> ()
   return
 }

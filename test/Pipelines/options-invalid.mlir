@@ -28,8 +28,10 @@
 // RUN: not gmm-opt %s --gmm-to-ptx=tile-k=1152921504606846976 2>&1 | FileCheck %s --check-prefix=PTX-HUGE
 // PTX-HUGE: gmm-opt: error: pass pipeline: 'gmm-to-ptx': tile-k = 1152921504606846976 is out of range: 0 (the heuristic) to 1024{{$}}
 // RUN: not gmm-opt %s --gmm-to-ptx=warps-m=1152921504606846976 2>&1 | FileCheck %s --check-prefix=PTX-WARPS
-// PTX-WARPS: gmm-opt: error: pass pipeline: 'gmm-to-ptx': warps-m = 1152921504606846976 and warps-n = 4 are out of range: a block has 1 to 32 warps (1024 threads){{$}}
+// PTX-WARPS: gmm-opt: error: pass pipeline: 'gmm-to-ptx': warps-m = 1152921504606846976 is out of range: 0 (the heuristic) to 32{{$}}
 // PTX-WARPS-NOT: {{.}}
+// RUN: not gmm-opt %s --gmm-to-ptx=stages=-2 2>&1 | FileCheck %s --check-prefix=PTX-STAGES
+// PTX-STAGES: gmm-opt: error: pass pipeline: 'gmm-to-ptx': stages = -2 is out of range: 0 (the heuristic) to 8{{$}}
 
 // gmm-to-cpu: the sizes of its tile target.
 // RUN: not gmm-opt %s --gmm-to-cpu=tile-n=-1 2>&1 | FileCheck %s --check-prefix=CPU-NEGATIVE
@@ -37,7 +39,7 @@
 // RUN: not gmm-opt %s --gmm-to-cpu="tile-target=gpu tile-m=1152921504606846976" 2>&1 | FileCheck %s --check-prefix=CPU-GPU
 // CPU-GPU: gmm-opt: error: pass pipeline: 'gmm-to-cpu': tile-m = 1152921504606846976 is out of range: 0 (the heuristic) to 65536{{$}}
 // RUN: not gmm-opt %s --gmm-to-cpu=tile-target=tpu 2>&1 | FileCheck %s --check-prefix=CPU-TARGET
-// CPU-TARGET: gmm-opt: error: pass pipeline: 'gmm-to-cpu': tile-target = 'tpu' is not one of cpu and gpu{{$}}
+// CPU-TARGET: gmm-opt: error: pass pipeline: for the --tile-target option: Cannot find option named 'tpu'!{{$}}
 
 func.func @f(%lhs: tensor<64x32xbf16>, %rhs: tensor<2x32x64xbf16>, %gs: tensor<2xi32>) -> tensor<64x64xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x32xbf16>, tensor<2x32x64xbf16>, tensor<2xi32> -> tensor<64x64xf32>

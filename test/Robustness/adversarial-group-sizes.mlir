@@ -47,7 +47,7 @@
 // RUN: %{cpu-start} -e mode2 --group-sizes=0,0,9 | FileCheck %s
 // RUN: %{ref-start} -e mode2 --group-sizes=-2147483648,10,1 | FileCheck %s
 
-// Tile sizes that divide nothing (3x5x2, from the op's gmm.tile_sizes), so
+// Tile sizes that divide nothing (3x5x2, from the op's gmm.kernel_config), so
 // every remainder and mask path meets the adversarial sizes.
 // RUN: %{cpu} -e odd_tiles --group-sizes=2147483647,2147483647,2,3 | FileCheck %s
 // RUN: %{cpu-start} -e odd_tiles --group-sizes=2147483647,2147483647,2,3 | FileCheck %s
@@ -98,7 +98,7 @@ func.func @odd_tiles(%lhs: tensor<13x7xbf16>, %rhs: tensor<4x7x11xbf16>,
                            rhs_contracting_dimensions = [1],
                            lhs_ragged_dimensions = [0],
                            rhs_group_dimensions = [0]>
-      {gmm.tile_sizes = array<i64: 3, 5, 2>}
+      {gmm.kernel_config = #gmm.kernel_config<tile = [3, 5, 2]>}
       : tensor<13x7xbf16>, tensor<4x7x11xbf16>, tensor<4xi32> -> tensor<13x11xf32>
   return %0 : tensor<13x11xf32>
 }

@@ -35,10 +35,10 @@
 // RUN: not gmm-opt %s --mlir-print-debuginfo=maybe 2>&1 | FileCheck %s --check-prefix=BOOL
 // BOOL: gmm-opt: error: for the --mlir-print-debuginfo option: 'maybe' is invalid value for boolean argument! Try 0 or 1{{$}}
 // BOOL-NOT: {{.}}
-// RUN: not gmm-opt %s --gmm-tile=tile-m=x 2>&1 | FileCheck %s --check-prefix=PASS-VALUE
+// RUN: not gmm-opt %s --gmm-configure=tile-m=x 2>&1 | FileCheck %s --check-prefix=PASS-VALUE
 // PASS-VALUE: gmm-opt: error: pass pipeline: for the --tile-m option: 'x' value invalid for long argument!{{$}}
 // PASS-VALUE-NOT: {{.}}
-// RUN: not gmm-opt %s --gmm-tile=bogus=1 2>&1 | FileCheck %s --check-prefix=PASS-OPTION
+// RUN: not gmm-opt %s --gmm-configure=bogus=1 2>&1 | FileCheck %s --check-prefix=PASS-OPTION
 // PASS-OPTION: gmm-opt: error: pass pipeline: no such option bogus{{$}}
 // PASS-OPTION-NOT: {{.}}
 // The named pipelines: a bad option or value is one line too, and a

@@ -83,7 +83,7 @@ def GMMMapToGPU : Pass<"gmm-map-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Map the bufferized tile program onto CUDA blocks, warps and "
                 "shared memory";
   let description = [{
-    Runs after `gmm-tile{target=gpu}`, `gmm-materialize-metadata` and
+    Runs after `gmm-tile` (of GPU configurations), `gmm-materialize-metadata` and
     One-Shot Bufferize. For every outermost `scf.forall` over tile visits
     (one per ragged dot and batch row) it builds a `gpu.launch`:
 
@@ -119,10 +119,6 @@ def GMMMapToGPU : Pass<"gmm-map-to-gpu", "::mlir::ModuleOp"> {
     never reads device memory and never waits for the metadata.
   }];
   let options = [
-    Option<"warpsM", "warps-m", "int64_t", /*default=*/"2",
-           "Warps along the tile's rows">,
-    Option<"warpsN", "warps-n", "int64_t", /*default=*/"4",
-           "Warps along the tile's columns">,
     Option<"convertMma", "convert-mma", "bool", /*default=*/"true",
            "Convert the warp contractions to nvgpu.ldmatrix and "
            "nvgpu.mma.sync (off: "

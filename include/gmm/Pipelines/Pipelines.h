@@ -13,6 +13,9 @@
 #ifndef GMM_PIPELINES_PIPELINES_H
 #define GMM_PIPELINES_PIPELINES_H
 
+#include "gmm/Dialect/GMM/IR/GMMAttrs.h"
+
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -25,20 +28,55 @@ class OpPassManager;
 
 namespace gmm {
 
-/// Options of the tiled CPU pipeline.
-struct CPUPipelineOptions {
-  /// Tile sizes (m, n, k); 0 leaves the choice to gmm-tile's heuristic.
-  int64_t tileM = 0, tileN = 0, tileK = 0;
+/// Options of the tiled CPU pipeline: the same struct is `gmm-to-cpu`'s
+/// command-line options and what C++ callers set (`options.tileM = 64`).
+struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  CPUPipelineOptions() = default;
+  /// Copies the values (pass options themselves are not copyable).
+  CPUPipelineOptions(const CPUPipelineOptions &other) : CPUPipelineOptions() {
+    copyOptionValuesFrom(other);
+  }
+  CPUPipelineOptions &operator=(const CPUPipelineOptions &other) {
+    copyOptionValuesFrom(other);
+    return *this;
+  }
+
+  /// Tile sizes (m, n, k); 0 leaves the choice to gmm-configure's heuristic.
+  Option<int64_t> tileM{*this, "tile-m",
+                        llvm::cl::desc("Rows of a tile (0: heuristic)"),
+                        llvm::cl::init(0)};
+  Option<int64_t> tileN{*this, "tile-n",
+                        llvm::cl::desc("Columns of a tile (0: heuristic)"),
+                        llvm::cl::init(0)};
+  Option<int64_t> tileK{*this, "tile-k",
+                        llvm::cl::desc("Contraction block (0: heuristic)"),
+                        llvm::cl::init(0)};
   /// The register block (rows, accumulator lanes per row); 0 leaves the
-  /// choice to gmm-tile's heuristic for the host CPU's vector width.
-  int64_t microM = 0, microN = 0;
-  /// gmm-tile's target: "gpu" runs the GPU-shaped tile program (block tiles,
-  /// foralls mapped to blocks) on the CPU, as the differential test does to
-  /// cover what gmm-map-to-gpu maps.
-  std::string tileTarget = "cpu";
+  /// choice to gmm-configure's heuristic for the host CPU's vector width.
+  Option<int64_t> microM{
+      *this, "micro-m",
+      llvm::cl::desc("Rows of the CPU register block (0: heuristic)"),
+      llvm::cl::init(0)};
+  Option<int64_t> microN{*this, "micro-n",
+                         llvm::cl::desc("Accumulator lanes per row of the CPU "
+                                        "register block (0: heuristic)"),
+                         llvm::cl::init(0)};
+  /// What the ragged dots are configured for: GPU runs the GPU-shaped tile
+  /// program (block tiles, foralls mapped to blocks) on the CPU, as the
+  /// differential test does to cover what gmm-map-to-gpu maps.
+  Option<KernelTarget> tileTarget{
+      *this, "tile-target",
+      llvm::cl::desc("What the ragged dots are configured for: cpu, or gpu "
+                     "for the GPU-shaped tile program"),
+      llvm::cl::init(KernelTarget::CPU),
+      llvm::cl::values(clEnumValN(KernelTarget::CPU, "cpu", "the CPU program"),
+                       clEnumValN(KernelTarget::GPU, "gpu",
+                                  "the GPU-shaped program, run on the CPU"))};
   /// Run the tile visits on OpenMP threads (the runtime decides how many,
   /// e.g. OMP_NUM_THREADS); otherwise on one thread.
-  bool parallel = true;
+  Option<bool> parallel{*this, "parallel",
+                        llvm::cl::desc("Run tile visits on OpenMP threads"),
+                        llvm::cl::init(true)};
 };
 
 /// `gmm-to-cpu`: the optimized CPU path. gmm-normalize, gmm-tile,
@@ -49,22 +87,68 @@ struct CPUPipelineOptions {
 /// `parallel` is set.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
-struct GPUPipelineOptions {
+/// Options of the GPU pipeline: the same struct is `gmm-to-ptx`'s
+/// command-line options and what C++ callers set (`options.chip = "sm_80"`).
+struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+  GPUPipelineOptions() = default;
+  /// Copies the values (pass options themselves are not copyable).
+  GPUPipelineOptions(const GPUPipelineOptions &other) : GPUPipelineOptions() {
+    copyOptionValuesFrom(other);
+  }
+  GPUPipelineOptions &operator=(const GPUPipelineOptions &other) {
+    copyOptionValuesFrom(other);
+    return *this;
+  }
+
   /// The SM the kernels are compiled for (sm_80, sm_90, ...).
-  std::string chip = "sm_90";
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target SM, e.g. sm_80 or sm_90"),
+                           llvm::cl::init("sm_90")};
   /// PTX features, e.g. "+ptx80"; empty lets LLVM pick for the chip.
-  std::string features;
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features, e.g. +ptx80 (empty: LLVM's default)"),
+      llvm::cl::init("")};
   /// What gpu-module-to-binary embeds: "isa" (PTX text, no CUDA install
   /// needed), "bin" (cubin) or "fatbin"; the latter two run ptxas.
-  std::string format = "isa";
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Embedded object: isa (PTX), bin (cubin) or fatbin"),
+      llvm::cl::init("isa")};
   /// LLVM optimization level for the kernels.
-  unsigned optLevel = 3;
-  /// Block tile (m, n, k); 0 leaves the choice to gmm-tile's GPU heuristic.
-  int64_t tileM = 0, tileN = 0, tileK = 0;
-  /// Warps per block along the tile's rows and columns.
-  int64_t warpsM = 2, warpsN = 4;
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level"),
+                            llvm::cl::init(3)};
+  /// Block tile (m, n, k); 0 leaves the choice to gmm-configure's heuristic.
+  Option<int64_t> tileM{*this, "tile-m",
+                        llvm::cl::desc("Rows of a block tile (0: heuristic)"),
+                        llvm::cl::init(0)};
+  Option<int64_t> tileN{
+      *this, "tile-n", llvm::cl::desc("Columns of a block tile (0: heuristic)"),
+      llvm::cl::init(0)};
+  Option<int64_t> tileK{*this, "tile-k",
+                        llvm::cl::desc("Contraction step (0: heuristic)"),
+                        llvm::cl::init(0)};
+  /// Warps per block along the tile's rows and columns, and the k steps
+  /// staged in shared memory at once; 0 leaves the choice to
+  /// gmm-configure's heuristic.
+  Option<int64_t> warpsM{
+      *this, "warps-m",
+      llvm::cl::desc("Warps along a tile's rows (0: heuristic)"),
+      llvm::cl::init(0)};
+  Option<int64_t> warpsN{
+      *this, "warps-n",
+      llvm::cl::desc("Warps along a tile's columns (0: heuristic)"),
+      llvm::cl::init(0)};
+  Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("k steps staged in shared memory at once (0: heuristic)"),
+      llvm::cl::init(0)};
   /// When set, the PTX of every kernel module is written to this directory.
-  std::string ptxDir;
+  Option<std::string> ptxDir{
+      *this, "ptx-dir",
+      llvm::cl::desc("Write each kernel module's PTX to this directory"),
+      llvm::cl::init("")};
 };
 
 /// gmm.ragged_dot to kernels for NVIDIA GPUs and host code that launches

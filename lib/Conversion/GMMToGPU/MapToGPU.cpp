@@ -32,7 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Conversion/Passes.h"
-#include "gmm/Dialect/GMM/Transforms/TileLimits.h"
+#include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 #include "gmm/Dialect/GMM/Transforms/Utils.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
@@ -72,15 +72,9 @@ using mlir::gmm::buildMatmulContraction;
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
-constexpr int64_t kChunkBytes = 16;
-/// The mma.sync shape for 16-bit inputs.
-constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
-/// Rows and columns of the f32 FMA path's per-lane block: a warp's 32 lanes
-/// are laid out 4 x 8.
-constexpr int64_t kLaneRows = 4, kLaneCols = 8;
-/// The epilogue moves 4 f32 per chunk.
-constexpr int64_t kOutChunk = 4;
+// The kernel's shapes, which gmm-configure checks configurations against.
+using namespace mlir::gmm::gpu_shapes;
+using mlir::gmm::gpu_shapes::kWarpSize;
 
 Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -234,12 +228,21 @@ struct MapToGPU : public mlir::gmm::impl::GMMMapToGPUBase<MapToGPU> {
   SmallVector<std::tuple<Value, Value, gpu::LaunchOp>> spills;
   LogicalResult convertHostMemory(RewriterBase &rewriter, func::FuncOp func);
 
+  /// The warps of the tile loop being mapped, from its configuration.
+  int64_t warpsM = 0, warpsN = 0;
   int64_t numWarps() const { return warpsM * warpsN; }
   int64_t numThreads() const { return numWarps() * kWarpSize; }
 };
 
 LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
   program.forall = forall;
+  // The configuration gmm-tile put on the tile loop.
+  auto config =
+      forall->getAttrOfType<gmm::KernelConfigAttr>(gmm::kKernelConfigAttrName);
+  if (!config || !config.isGPU())
+    return forall.emitOpError("gmm-map-to-gpu expects the tile loop to carry "
+                              "its GPU '")
+           << gmm::kKernelConfigAttrName << "' (gmm-tile puts it there)";
   SmallVector<vector::ContractionOp> contracts;
   forall.walk([&](vector::ContractionOp op) { contracts.push_back(op); });
   if (contracts.size() != 1)
@@ -267,19 +270,21 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
   if (program.rhs.read.getVectorType().getElementType() != program.elementType)
     return contract.emitOpError("mixed operand element types are not "
                                 "supported on the GPU");
-  if (!program.elementType.isF16() && !program.elementType.isBF16() &&
-      !program.elementType.isF32())
-    return contract.emitOpError("element type ")
-           << program.elementType
-           << " is not supported on the GPU (f16, bf16 and f32 are)";
+  // Checked again (gmm-configure checked it): the IR may have been written
+  // or edited by hand.
+  if (failed(gmm::verifyKernelConfig(config, program.elementType,
+                                     [&] { return forall.emitOpError(); })))
+    return failure();
   program.tileM = program.lhs.rows;
   program.tileK = program.lhs.cols;
   program.tileN = program.rhs.cols;
-  if (!gmm::kGPUTileLimits.fits(program.tileM, program.tileN, program.tileK))
-    return contract.emitOpError("tile sizes ")
+  if (program.tileM != config.getTileM() ||
+      program.tileN != config.getTileN() || program.tileK != config.getTileK())
+    return contract.emitOpError("block contraction of ")
            << program.tileM << "x" << program.tileN << "x" << program.tileK
-           << " are not a CUDA block tile (" << gmm::kGPUTileLimits.describe()
-           << ")";
+           << " does not match the tile loop's configuration " << config;
+  warpsM = config.getWarps()[0];
+  warpsN = config.getWarps()[1];
 
   // The accumulator: a loop-carried zero, or a zero when k fits one step.
   Value acc = contract.getAcc();
@@ -317,27 +322,6 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
                               "per tile loop");
   program.write = writes.front();
 
-  // The block decomposition: warps over the tile, mma or FMA shapes per
-  // warp, whole 16-byte chunks per staged row.
-  int64_t elementBytes = program.elementType.getIntOrFloatBitWidth() / 8;
-  int64_t chunk = kChunkBytes / elementBytes;
-  bool mma = elementBytes == 2;
-  int64_t unitM = mma ? kMmaM : kLaneRows, unitN = mma ? kMmaN : kLaneCols;
-  int64_t unitK = mma ? kMmaK : 1;
-  if (program.tileM % (warpsM * unitM) || program.tileN % (warpsN * unitN) ||
-      program.tileK % unitK || program.tileM % chunk || program.tileN % chunk ||
-      program.tileK % chunk || program.tileN % kOutChunk ||
-      (program.tileM * program.tileK / chunk) % (numWarps() * kWarpSize) ||
-      (program.tileK * program.tileN / chunk) % (numWarps() * kWarpSize) ||
-      (program.tileM / warpsM * program.tileN / kOutChunk) %
-          (numWarps() * kWarpSize))
-    return forall.emitOpError("tile sizes ")
-           << program.tileM << "x" << program.tileN << "x" << program.tileK
-           << " do not split over " << int64_t(warpsM) << "x" << int64_t(warpsN)
-           << " warps of " << unitM << "x" << unitN << "x" << unitK << " "
-           << (mma ? "mma.sync" : "FMA") << " steps with " << chunk
-           << "-element copies spread evenly over " << numWarps() * kWarpSize
-           << " threads";
   return success();
 }
 
@@ -1571,15 +1555,6 @@ void forwardBuffers(RewriterBase &rewriter, func::FuncOp func) {
 
 void MapToGPU::runOnOperation() {
   auto module = getOperation();
-  // A block has at most 1024 threads: 32 warps. Checked before any
-  // arithmetic with the counts, and reported without printing the module.
-  if (warpsM <= 0 || warpsN <= 0 || warpsM > gmm::kMaxWarpsPerBlock / warpsN) {
-    emitError(module.getLoc(), "gmm-map-to-gpu: warps-m and warps-n must be "
-                               "positive with at most ")
-        << gmm::kMaxWarpsPerBlock << " warps (1024 threads) per block, got "
-        << int64_t(warpsM) << " x " << int64_t(warpsN);
-    return signalPassFailure();
-  }
   IRRewriter rewriter(&getContext());
   bool any = false;
   for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {

@@ -2,7 +2,7 @@
 // cf.assert of sizes read from buffer descriptors is not moved into a
 // single-thread kernel, so a failed check stops the call before any kernel
 // is launched.
-// RUN: gmm-opt %s --gmm-check-sizes --gmm-normalize --gmm-tile=target=gpu --gmm-materialize-metadata --canonicalize --cse \
+// RUN: gmm-opt %s --gmm-check-sizes --gmm-normalize --gmm-configure=target=gpu --gmm-tile --gmm-materialize-metadata --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
 // RUN:   --gmm-map-to-gpu | FileCheck %s
 

@@ -4,12 +4,15 @@
 // contractions of m16n8k16 shape, an epilogue through shared memory, and
 // the group metadata in single-thread kernels on device buffers.
 
-// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-tile=target=gpu --gmm-materialize-metadata --canonicalize --cse \
+// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-configure=target=gpu --gmm-tile --gmm-materialize-metadata --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
 // RUN:   --gmm-map-to-gpu=convert-mma=0 | FileCheck %s
-// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-tile=target=gpu --gmm-materialize-metadata --canonicalize --cse \
+// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-configure=target=gpu --gmm-tile --gmm-materialize-metadata --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
 // RUN:   --gmm-map-to-gpu | FileCheck %s --check-prefix=MMA
+// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16" --gmm-tile --gmm-materialize-metadata --canonicalize --cse \
+// RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
+// RUN:   --gmm-map-to-gpu | FileCheck %s --check-prefix=SMALL
 
 // CHECK-LABEL: func.func @bf16
 // The result lives in device memory and starts as zeros.
@@ -90,6 +93,13 @@
 // MMA:         } {gmm.kernel = "tile"}
 // MMA-NOT:     {{(x| )f16}}
 // MMA:         return
+// The warps come from the configuration on the tile loop: a 32 x 32 x 16
+// bf16 tile gets gmm-configure's 1 x 2 warps, 64 threads, and two stages of
+// 32 x (16 + 8) and 16 x (32 + 8) bf16 in 5632 bytes.
+// SMALL-LABEL: func.func @bf16
+// SMALL:         gpu.launch blocks({{.*}}) threads(%{{.+}}) in (%{{.+}} = %c64{{(_[0-9]+)?}}, %{{.+}} = %c1{{(_[0-9]+)?}}, %{{.+}} = %c1{{(_[0-9]+)?}}) workgroup(%{{.+}} : memref<5632xi8, #gpu.address_space<workgroup>>)
+// SMALL:           nvgpu.mma.sync
+// SMALL:         } {gmm.kernel = "tile"}
 func.func @bf16(%lhs: tensor<256x64xbf16>, %rhs: tensor<4x64x96xbf16>, %gs: tensor<4xi32>) -> tensor<256x96xbf16> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<256x64xbf16>, tensor<4x64x96xbf16>, tensor<4xi32> -> tensor<256x96xbf16>
   return %0 : tensor<256x96xbf16>

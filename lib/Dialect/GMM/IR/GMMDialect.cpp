@@ -37,56 +37,63 @@ void GMMDialect::initialize() {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Parses `<key = value, ...>` (or `<>`) where every key is one of `keys`,
+/// at most once; `parseValue(index)` parses the value of keys[index] after
+/// the `=`. Errors name `attrName` and the keys.
+ParseResult parseKeyedFields(AsmParser &parser, StringRef attrName,
+                             ArrayRef<llvm::StringLiteral> keys,
+                             function_ref<ParseResult(size_t)> parseValue) {
+  std::string all = llvm::join(keys, ", ");
+  SmallVector<bool> seen(keys.size(), false);
+  if (parser.parseLess())
+    return failure();
+  if (succeeded(parser.parseOptionalGreater()))
+    return success();
+  do {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    StringRef key;
+    if (failed(parser.parseOptionalKeyword(&key)))
+      return parser.emitError(keyLoc, "expected one of the keys ")
+             << all << " in " << attrName;
+    const auto *it = llvm::find(keys, key);
+    if (it == keys.end())
+      return parser.emitError(keyLoc, "unknown key '")
+             << key << "' in " << attrName << "; expected one of " << all;
+    size_t index = it - keys.begin();
+    if (seen[index])
+      return parser.emitError(keyLoc, "duplicate key '")
+             << key << "' in " << attrName;
+    seen[index] = true;
+    if (parser.parseEqual() || parseValue(index))
+      return failure();
+  } while (succeeded(parser.parseOptionalComma()));
+  return parser.parseGreater();
+}
+
+/// Parses `[i, j, ...]` into `values`.
+ParseResult parseIntegerList(AsmParser &parser,
+                             SmallVectorImpl<int64_t> &values) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+    return parser.parseInteger(values.emplace_back());
+  });
+}
+} // namespace
+
+namespace {
 /// The keys of #gmm.ragged_dot, in the order the printer writes them (CHLO's).
 constexpr llvm::StringLiteral kDimensionKeys[] = {
     "lhs_batching_dimensions",    "rhs_batching_dimensions",
     "lhs_contracting_dimensions", "rhs_contracting_dimensions",
     "lhs_ragged_dimensions",      "rhs_group_dimensions"};
 constexpr size_t kNumDimensionKeys = std::size(kDimensionKeys);
-
-std::string allDimensionKeys() {
-  return llvm::join(ArrayRef<llvm::StringLiteral>(kDimensionKeys), ", ");
-}
 } // namespace
 
 Attribute RaggedDotDimensionNumbersAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> lists[kNumDimensionKeys];
-  bool seen[kNumDimensionKeys] = {};
-
-  if (parser.parseLess())
+  if (parseKeyedFields(
+          parser, "#gmm.ragged_dot", kDimensionKeys,
+          [&](size_t index) { return parseIntegerList(parser, lists[index]); }))
     return {};
-  if (failed(parser.parseOptionalGreater())) {
-    do {
-      SMLoc keyLoc = parser.getCurrentLocation();
-      StringRef key;
-      if (failed(parser.parseOptionalKeyword(&key))) {
-        parser.emitError(keyLoc, "expected one of the keys ")
-            << allDimensionKeys() << " in #gmm.ragged_dot";
-        return {};
-      }
-      const auto *it = llvm::find(kDimensionKeys, key);
-      if (it == std::end(kDimensionKeys)) {
-        parser.emitError(keyLoc, "unknown key '")
-            << key << "' in #gmm.ragged_dot; expected one of "
-            << allDimensionKeys();
-        return {};
-      }
-      size_t index = it - std::begin(kDimensionKeys);
-      if (seen[index]) {
-        parser.emitError(keyLoc, "duplicate key '")
-            << key << "' in #gmm.ragged_dot";
-        return {};
-      }
-      seen[index] = true;
-      if (parser.parseEqual() ||
-          parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-            return parser.parseInteger(lists[index].emplace_back());
-          }))
-        return {};
-    } while (succeeded(parser.parseOptionalComma()));
-    if (parser.parseGreater())
-      return {};
-  }
   return RaggedDotDimensionNumbersAttr::get(parser.getContext(), lists[0],
                                             lists[1], lists[2], lists[3],
                                             lists[4], lists[5]);
@@ -110,4 +117,106 @@ void RaggedDotDimensionNumbersAttr::print(AsmPrinter &printer) const {
     printer << ']';
   }
   printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// KernelConfigAttr
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::gmm::stringifyKernelTarget(KernelTarget target) {
+  return target == KernelTarget::GPU ? "gpu" : "cpu";
+}
+
+namespace {
+/// The keys of #gmm.kernel_config, in the order the printer writes them.
+constexpr llvm::StringLiteral kConfigKeys[] = {"target", "tile", "warps",
+                                               "stages", "register_block"};
+enum ConfigKey { Target, Tile, Warps, Stages, RegisterBlock, NumConfigKeys };
+} // namespace
+
+Attribute KernelConfigAttr::parse(AsmParser &parser, Type) {
+  std::optional<KernelTarget> target;
+  SmallVector<int64_t> lists[NumConfigKeys];
+  int64_t stages = 0;
+  SMLoc loc = parser.getCurrentLocation();
+  auto parseValue = [&](size_t index) -> ParseResult {
+    if (index == Stages)
+      return parser.parseInteger(stages);
+    if (index != Target)
+      return parseIntegerList(parser, lists[index]);
+    SMLoc valueLoc = parser.getCurrentLocation();
+    StringRef name;
+    if (parser.parseKeyword(&name))
+      return failure();
+    if (name != "cpu" && name != "gpu")
+      return parser.emitError(valueLoc, "unknown target '")
+             << name << "' in #gmm.kernel_config; expected cpu or gpu";
+    target = name == "gpu" ? KernelTarget::GPU : KernelTarget::CPU;
+    return success();
+  };
+  if (parseKeyedFields(parser, "#gmm.kernel_config", kConfigKeys, parseValue))
+    return {};
+  return parser.getChecked<KernelConfigAttr>(loc, parser.getContext(), target,
+                                             lists[Tile], lists[Warps], stages,
+                                             lists[RegisterBlock]);
+}
+
+void KernelConfigAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  llvm::ListSeparator listSeparator;
+  auto separator = [&] { return StringRef(listSeparator); };
+  if (std::optional<KernelTarget> target = getTarget())
+    printer << separator() << "target = " << stringifyKernelTarget(*target);
+  auto list = [&](StringRef key, ArrayRef<int64_t> values) {
+    if (values.empty())
+      return;
+    printer << separator() << key << " = [";
+    llvm::interleaveComma(values, printer);
+    printer << ']';
+  };
+  list("tile", getTile());
+  list("warps", getWarps());
+  if (getStages())
+    printer << separator() << "stages = " << getStages();
+  list("register_block", getRegisterBlock());
+  printer << '>';
+}
+
+LogicalResult
+KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         std::optional<KernelTarget> target,
+                         ArrayRef<int64_t> tile, ArrayRef<int64_t> warps,
+                         int64_t stages, ArrayRef<int64_t> registerBlock) {
+  auto positive = [](ArrayRef<int64_t> values) {
+    return llvm::all_of(values, [](int64_t v) { return v > 0; });
+  };
+  if (!tile.empty() && (tile.size() != 3 || !positive(tile)))
+    return emitError() << "#gmm.kernel_config expects tile = [m, n, k] of "
+                          "positive sizes";
+  if (!warps.empty() && (warps.size() != 2 || !positive(warps)))
+    return emitError() << "#gmm.kernel_config expects warps = [rows, "
+                          "columns] of positive counts";
+  if (stages < 0)
+    return emitError() << "#gmm.kernel_config expects a positive number of "
+                          "stages, got "
+                       << stages;
+  if (!registerBlock.empty() &&
+      (registerBlock.size() != 2 || !positive(registerBlock)))
+    return emitError() << "#gmm.kernel_config expects register_block = "
+                          "[rows, lanes] of positive sizes";
+  if (target == KernelTarget::CPU && (!warps.empty() || stages))
+    return emitError() << "#gmm.kernel_config: warps and stages are GPU "
+                          "fields, not for target = cpu";
+  if (target == KernelTarget::GPU && !registerBlock.empty())
+    return emitError() << "#gmm.kernel_config: register_block is a CPU "
+                          "field, not for target = gpu";
+  return success();
+}
+
+bool KernelConfigAttr::isComplete() const {
+  if (!getTarget() || getTile().empty())
+    return false;
+  if (isGPU())
+    return !getWarps().empty() && getStages() > 0;
+  return !getRegisterBlock().empty();
 }

@@ -17,8 +17,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
+#include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 #include "gmm/Dialect/GMM/Transforms/Passes.h"
-#include "gmm/Dialect/GMM/Transforms/TileLimits.h"
 #include "gmm/Dialect/GMM/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,13 +49,6 @@ namespace {
 struct TileSizes {
   int64_t m, n, k;
 };
-
-/// The GPU heuristic: a 128 x 128 block tile per CUDA block, k steps of 32
-/// 16-bit elements (two m16n8k16 steps) or 16 f32 elements, so that two
-/// stages of both operand tiles fit in 48 KiB of shared memory.
-TileSizes defaultGPUTileSizes(Type inputType) {
-  return {128, 128, inputType.getIntOrFloatBitWidth() <= 16 ? 32 : 16};
-}
 
 Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -161,45 +154,11 @@ Value writeBlock(OpBuilder &b, Location loc, Value acc, Value slice,
       .getResult();
 }
 
-/// The CPU's register block: `mr` rows of `nr` accumulator lanes, two vector
-/// registers per row, sized so that the accumulators, one row of the packed
-/// rhs panel and one broadcast lhs element fill the vector registers (AVX2:
-/// 6 x 16 f32 in 16 ymm; AVX-512: 14 x 32 f32 in 32 zmm).
+/// The CPU's register block: `mr` rows of `nr` accumulator lanes (the
+/// configuration's register_block).
 struct RegisterBlock {
   int64_t mr, nr;
 };
-
-/// The widest vector the host CPU has, in bits (the JIT compiles for it).
-int64_t hostVectorBits() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 512;
-  // 256-bit blocks need FMA (AVX alone would turn vector.fma into calls).
-  if (features.lookup("avx2") && features.lookup("fma"))
-    return 256;
-  return 128;
-}
-
-RegisterBlock defaultRegisterBlock(Type accType, int64_t vectorBits) {
-  int64_t lanes =
-      std::max<int64_t>(vectorBits / accType.getIntOrFloatBitWidth(), 1);
-  int64_t registers = vectorBits >= 512 ? 32 : 16;
-  return {(registers - 3) / 2, 2 * lanes};
-}
-
-/// The CPU heuristic's cache blocks around the register block: a visit of
-/// 16 register rows, 8 register columns (the packed rhs block, tile_k x
-/// tile_n, then fits the L2 cache and one panel of it the L1 cache), and
-/// contraction blocks of 256 f32 (128 f64) elements.
-TileSizes defaultCPUTileSizes(Type accType, RegisterBlock block) {
-  TileSizes sizes = {16 * block.mr, 8 * block.nr,
-                     accType.getIntOrFloatBitWidth() > 32 ? 128 : 256};
-  // Within the CPU's bounds whatever the register block (8 * nr is at most
-  // 2048 columns; fewer rows than 16 register rows for the largest blocks).
-  sizes.m = std::max<int64_t>(
-      1, std::min(sizes.m, kCPUTileLimits.maxAccumulators / sizes.n));
-  return sizes;
-}
 
 /// The CPU program of a visit: it computes a tile_m x tile_n block of the
 /// result in a local accumulator buffer, one contraction block of tile_k
@@ -482,6 +441,9 @@ struct Tiler {
   /// canonicalization from folding away single-iteration dimensions, so that
   /// gmm-map-to-gpu always finds the forall.
   bool gpu = false;
+  /// The op's configuration; on the GPU it goes onto the tile foralls for
+  /// gmm-map-to-gpu.
+  KernelConfigAttr config;
   /// The CPU's packed program (target=cpu).
   std::optional<PackedBlock> packed;
   /// The rhs's buffer, for prefetches.
@@ -783,6 +745,8 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
         auto forall = scf::ForallOp::create(
             b, loc, ArrayRef<OpFoldResult>{numNTiles, maxVisits},
             ValueRange{args[0]}, mapping(b, 2));
+        if (gpu)
+          forall->setAttr(kKernelConfigAttrName, config);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(forall.getBody());
         Value nTile = forall.getInductionVars()[0];
@@ -906,6 +870,8 @@ Value Tiler::tileMode2(OpBuilder &b, Location loc) {
         auto forall = scf::ForallOp::create(
             b, loc, ArrayRef<OpFoldResult>{localGroups, numMTiles, numNTiles},
             ValueRange{args[0]}, mapping(b, 3));
+        if (gpu)
+          forall->setAttr(kKernelConfigAttrName, config);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(forall.getBody());
         Value i = forall.getInductionVars()[0];
@@ -1004,40 +970,7 @@ Value Tiler::tileMode2(OpBuilder &b, Location loc) {
 struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
   using GMMTileBase::GMMTileBase;
 
-  /// The options, checked once: a negative size is an error (0 asks for
-  /// the heuristic), and so is an unknown target. Reported at the anchor's
-  /// location without printing the whole anchor.
-  LogicalResult checkOptions() {
-    Location loc = getOperation()->getLoc();
-    if (target != "cpu" && target != "gpu")
-      return emitError(loc, "gmm-tile: unknown target '")
-             << target << "', expected 'cpu' or 'gpu'";
-    for (auto [name, value] : {std::pair<StringRef, int64_t>{"tile-m", tileM},
-                               {"tile-n", tileN},
-                               {"tile-k", tileK},
-                               {"micro-m", microM},
-                               {"micro-n", microN}})
-      if (value < 0)
-        return emitError(loc, "gmm-tile: ")
-               << name << " must be positive, or 0 for the heuristic, got "
-               << value;
-    if (microM > kMaxRegisterRows || microN > kMaxRegisterLanes)
-      return emitError(loc, "gmm-tile: a register block of ")
-             << static_cast<int64_t>(microM) << " x "
-             << static_cast<int64_t>(microN) << " is too large (at most "
-             << kMaxRegisterRows << " rows of " << kMaxRegisterLanes
-             << " lanes)";
-    if (vectorBits != 0 && vectorBits != 128 && vectorBits != 256 &&
-        vectorBits != 512)
-      return emitError(loc, "gmm-tile: vector-bits must be 128, 256 or 512, "
-                            "or 0 for the host CPU's, got ")
-             << static_cast<int64_t>(vectorBits);
-    return success();
-  }
-
   void runOnOperation() override {
-    if (failed(checkOptions()))
-      return signalPassFailure();
     SmallVector<RaggedDotOp> ops;
     getOperation()->walk([&](RaggedDotOp op) {
       if (op.isNormalized())
@@ -1053,60 +986,28 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     Type inputType = op.getLhs().getType().getElementType();
     Type accType =
         inputType.isF64() ? rewriter.getF64Type() : rewriter.getF32Type();
-    bool gpu = target == "gpu";
-    RegisterBlock reg = defaultRegisterBlock(
-        accType, vectorBits > 0 ? vectorBits : hostVectorBits());
-    if (microM > 0)
-      reg.mr = microM;
-    if (microN > 0)
-      reg.nr = microN;
-    if (Attribute attr = op->getAttr("gmm.register_block")) {
-      auto array = dyn_cast<DenseI64ArrayAttr>(attr);
-      if (!array || array.size() != 2 || array[0] <= 0 || array[1] <= 0 ||
-          array[0] > kMaxRegisterRows || array[1] > kMaxRegisterLanes)
-        return op.emitOpError("expects 'gmm.register_block' to be "
-                              "array<i64: rows, lanes> of at most ")
-               << kMaxRegisterRows << " rows of " << kMaxRegisterLanes
-               << " lanes, got " << attr;
-      reg = {array[0], array[1]};
-    }
-    TileSizes sizes = gpu ? defaultGPUTileSizes(inputType)
-                          : defaultCPUTileSizes(accType, reg);
-    if (tileM > 0)
-      sizes.m = tileM;
-    if (tileN > 0)
-      sizes.n = tileN;
-    if (tileK > 0)
-      sizes.k = tileK;
-    if (Attribute attr = op->getAttr("gmm.tile_sizes")) {
-      auto array = dyn_cast<DenseI64ArrayAttr>(attr);
-      if (!array || array.size() != 3 ||
-          llvm::any_of(array.asArrayRef(), [](int64_t v) { return v <= 0; }))
-        return op.emitOpError("expects 'gmm.tile_sizes' to be "
-                              "array<i64: m, n, k> of positive sizes, got ")
-               << attr;
-      sizes = {array[0], array[1], array[2]};
-    }
-    if (sizes.m <= 0 || sizes.n <= 0 || sizes.k <= 0)
-      return op.emitOpError("tile sizes must be positive, got ")
-             << sizes.m << "x" << sizes.n << "x" << sizes.k;
-    // Bounded before anything is built, so that a large tile is a
-    // diagnostic rather than a compile that exhausts memory or overflows.
-    const TileLimits &limits =
-        target == "gpu" ? kGPUTileLimits : kCPUTileLimits;
-    if (!limits.fits(sizes.m, sizes.n, sizes.k))
-      return op.emitOpError("tile sizes ")
-             << sizes.m << "x" << sizes.n << "x" << sizes.k
-             << " are too large for " << limits.what << " ("
-             << limits.describe() << ")";
+    auto config =
+        dyn_cast_or_null<KernelConfigAttr>(op->getAttr(kKernelConfigAttrName));
+    if (!config)
+      return op.emitOpError("has no '")
+             << kKernelConfigAttrName
+             << "' to tile by; gmm-configure attaches one";
+    // The bounds are checked again (the attribute may have been written by
+    // hand); whether a GPU configuration suits a CUDA block is
+    // gmm-configure's and gmm-map-to-gpu's to check.
+    if (failed(verifyTileBounds(config, [&] { return op.emitOpError(); })))
+      return failure();
+    bool gpu = config.isGPU();
+    TileSizes sizes = {config.getTileM(), config.getTileN(), config.getTileK()};
 
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);
     Location loc = op.getLoc();
-    Tiler tiler{op, sizes, accType, Value(), gpu, std::nullopt, Value()};
+    Tiler tiler{op,  sizes,  accType,      Value(),
+                gpu, config, std::nullopt, Value()};
     if (!gpu) {
-      // A register block no taller than a visit.
-      reg.mr = std::min(reg.mr, sizes.m);
+      RegisterBlock reg = {config.getRegisterBlock()[0],
+                           config.getRegisterBlock()[1]};
       tiler.packed = PackedBlock{sizes, reg, accType};
       auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
       SmallVector<int64_t> strides(rhsType.getRank(), ShapedType::kDynamic);

@@ -369,7 +369,7 @@ func.func @mode3(%lhs: tensor<2x3x4xf32>, %rhs: tensor<2x4x5xf32>, %gs: tensor<7
 // CHECK:         %[[R:.+]] = tensor.expand_shape %[[RHS]]
 // CHECK:         %[[S:.+]] = tensor.expand_shape %[[GS]]
 // CHECK:         %[[I:.+]] = tensor.expand_shape %[[ACC]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 1, 8, 5] : tensor<8x5xf32> into tensor<1x1x8x5xf32>
-// CHECK:         %[[D:.+]] = gmm.ragged_dot %[[L]], %[[R]], %[[S]] group_offset(%[[OFF]] : tensor<i32>) init(%[[I]] : tensor<1x1x8x5xf32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.tile_sizes = array<i64: 16, 16, 8>} : tensor<1x1x8x4xf32>, tensor<1x2x4x5xf32>, tensor<1x1x4xi32> -> tensor<1x1x8x5xf32>
+// CHECK:         %[[D:.+]] = gmm.ragged_dot %[[L]], %[[R]], %[[S]] group_offset(%[[OFF]] : tensor<i32>) init(%[[I]] : tensor<1x1x8x5xf32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<tile = [16, 16, 8]>} : tensor<1x1x8x4xf32>, tensor<1x2x4x5xf32>, tensor<1x1x4xi32> -> tensor<1x1x8x5xf32>
 // CHECK:         %[[O:.+]] = tensor.collapse_shape %[[D]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x8x5xf32> into tensor<8x5xf32>
 // CHECK:         return %[[O]]
 func.func @offset_init(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x5xf32>, %gs: tensor<4xi32>, %off: tensor<i32>, %acc: tensor<8x5xf32>) -> tensor<8x5xf32> {
@@ -377,7 +377,7 @@ func.func @offset_init(%lhs: tensor<8x4xf32>, %rhs: tensor<2x4x5xf32>, %gs: tens
       dimension_numbers = <lhs_contracting_dimensions = [1],
                            rhs_contracting_dimensions = [1],
                            lhs_ragged_dimensions = [0],
-                           rhs_group_dimensions = [0]> {gmm.tile_sizes = array<i64: 16, 16, 8>}
+                           rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [16, 16, 8]>}
       : tensor<8x4xf32>, tensor<2x4x5xf32>, tensor<4xi32> -> tensor<8x5xf32>
   return %0 : tensor<8x5xf32>
 }
@@ -532,7 +532,7 @@ func.func @zero(%lhs: tensor<0x4xf32>, %rhs: tensor<3x4x0xf32>, %gs: tensor<3xi3
 // Already normalized: untouched (attributes included).
 // CHECK-LABEL: func.func @normalized(
 // CHECK-SAME:      %[[LHS:.+]]: tensor<2x3x8x4xf32>, %[[RHS:.+]]: tensor<2x5x4x6xf32>, %[[GS:.+]]: tensor<2x3x5xi32>)
-// CHECK-NEXT:    %[[D:.+]] = gmm.ragged_dot %[[LHS]], %[[RHS]], %[[GS]] dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.tile_sizes = array<i64: 4, 4, 4>} : tensor<2x3x8x4xf32>, tensor<2x5x4x6xf32>, tensor<2x3x5xi32> -> tensor<2x3x8x6xf32>
+// CHECK-NEXT:    %[[D:.+]] = gmm.ragged_dot %[[LHS]], %[[RHS]], %[[GS]] dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<tile = [4, 4, 4]>} : tensor<2x3x8x4xf32>, tensor<2x5x4x6xf32>, tensor<2x3x5xi32> -> tensor<2x3x8x6xf32>
 // CHECK-NEXT:    return %[[D]]
 func.func @normalized(%lhs: tensor<2x3x8x4xf32>, %rhs: tensor<2x5x4x6xf32>, %gs: tensor<2x3x5xi32>) -> tensor<2x3x8x6xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs
@@ -541,7 +541,7 @@ func.func @normalized(%lhs: tensor<2x3x8x4xf32>, %rhs: tensor<2x5x4x6xf32>, %gs:
                            lhs_contracting_dimensions = [3],
                            rhs_contracting_dimensions = [2],
                            lhs_ragged_dimensions = [2],
-                           rhs_group_dimensions = [1]> {gmm.tile_sizes = array<i64: 4, 4, 4>}
+                           rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<tile = [4, 4, 4]>}
       : tensor<2x3x8x4xf32>, tensor<2x5x4x6xf32>, tensor<2x3x5xi32> -> tensor<2x3x8x6xf32>
   return %0 : tensor<2x3x8x6xf32>
 }

@@ -1,8 +1,8 @@
-// RUN: gmm-opt %s -split-input-file -gmm-tile="vector-bits=256 tile-m=12 tile-n=32 tile-k=4" -canonicalize -cse | FileCheck %s
-// RUN: gmm-opt %s -split-input-file -gmm-tile="vector-bits=256" -canonicalize -cse | FileCheck %s --check-prefix=AVX2
-// RUN: gmm-opt %s -split-input-file -gmm-tile="vector-bits=512" -canonicalize -cse | FileCheck %s --check-prefix=AVX512
-// RUN: gmm-opt %s -split-input-file -gmm-tile="vector-bits=256 micro-m=3 micro-n=8" -canonicalize -cse | FileCheck %s --check-prefix=MICRO
-// RUN: gmm-opt %s -split-input-file -gmm-tile="micro-m=3 micro-n=8" -canonicalize -cse | FileCheck %s --check-prefix=ATTR
+// RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256 tile-m=12 tile-n=32 tile-k=4" -gmm-tile -canonicalize -cse | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=AVX2
+// RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=512" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=AVX512
+// RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256 micro-m=3 micro-n=8" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=MICRO
+// RUN: gmm-opt %s -split-input-file -gmm-configure="micro-m=3 micro-n=8" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=ATTR
 
 // The CPU's packed program (target=cpu). A visit of tile_m rows and tile_n
 // columns accumulates into a buffer of its own, one contraction block of
@@ -144,7 +144,7 @@ func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK:           %[[OLD:.+]] = vector.transfer_read %{{.+}} : tensor<?x6xf32>, vector<16xf32>
 // CHECK:           arith.addf %{{.+}}, %[[OLD]] : vector<16xf32>
 func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x4x6x5xbf16>, %gs: tensor<2x3x4xi64>, %init: tensor<2x3x7x6xf32>) -> tensor<2x3x7x6xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs init(%init : tensor<2x3x7x6xf32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.tile_sizes = array<i64: 4, 8, 3>} : tensor<2x3x7x5xbf16>, tensor<2x4x6x5xbf16>, tensor<2x3x4xi64> -> tensor<2x3x7x6xf32>
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs init(%init : tensor<2x3x7x6xf32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<tile = [4, 8, 3]>} : tensor<2x3x7x5xbf16>, tensor<2x4x6x5xbf16>, tensor<2x3x4xi64> -> tensor<2x3x7x6xf32>
   return %0 : tensor<2x3x7x6xf32>
 }
 
@@ -160,7 +160,7 @@ func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x
 // ATTR-COUNT-5: vector.transfer_read {{.*}} : tensor<80x192xf32>, vector<24xf32>
 // ATTR:         scf.for
 func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.register_block = array<i64: 5, 24>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<register_block = [5, 24]>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
   return %0 : tensor<1x1x20x37xf32>
 }
 

@@ -1,9 +1,10 @@
-// RUN: gmm-opt %s -split-input-file -gmm-tile="target=gpu tile-m=8 tile-n=32 tile-k=8" -canonicalize -cse | FileCheck %s
-// RUN: gmm-opt %s -split-input-file -gmm-tile="target=gpu tile-m=4 tile-n=16 tile-k=2" -canonicalize -cse | FileCheck %s --check-prefix=OPTS
+// RUN: gmm-opt %s -split-input-file -gmm-tile -canonicalize -cse | FileCheck %s
 
-// The register-block tile program of target=gpu (what gmm-map-to-gpu maps
-// onto blocks, warps and shared memory), with 8 x 32 tiles and k steps of 8
-// (the GPU heuristic's 128 x 128 blocks would make the checks unreadable);
+// The register-block tile program of a GPU configuration (what
+// gmm-map-to-gpu maps onto blocks, warps and shared memory), with 8 x 32
+// tiles and k steps of 8 written on the ops (the GPU heuristic's 128 x 128
+// blocks would make the checks unreadable; gmm-tile checks only the tile
+// bounds, so sizes no CUDA block takes still show the program's shape);
 // the CPU's packed program is in tile-cpu.mlir.
 
 // Mode 1, 8 x 32 tiles, k step 8: a schedule for the
@@ -59,22 +60,18 @@
 // CHECK:             scf.yield %[[SLICE]]
 // CHECK:           scf.forall.in_parallel
 // CHECK:             tensor.parallel_insert_slice %[[BLOCK]] into %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS]]] [1, 1, 1, 1]
-
-// The pass options set the tile sizes.
-// OPTS-LABEL: func.func @mode1
-// OPTS:         gmm.tile_schedule {{.*}} tile_size = 4
-// OPTS:         vector.transfer_read {{.*}} vector<4x2xf32>
-// OPTS:         vector.transfer_read {{.*}} vector<2x16xf32>
-// OPTS:         vector.contract {{.*}} : vector<4x2xf32>, vector<2x16xf32> into vector<4x16xf32>
+// The tile loop carries the configuration for gmm-map-to-gpu, and is
+// mapped to CUDA blocks (n-tiles along y, visits along x).
+// CHECK:         } {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [8, 32, 8], warps = [1, 1], stages = 2>, mapping = [#gpu.block<y>, #gpu.block<x>]}
 func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [8, 32, 8], warps = [1, 1], stages = 2>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
   return %0 : tensor<1x1x20x37xf32>
 }
 
 // -----
 
-// The op attribute wins over the pass options; rhs stored [B, G, N, K] is
-// read transposed, with no copy; init is read back and accumulated.
+// 2 x 4 tiles with k steps of 3; rhs stored [B, G, N, K] is read
+// transposed, with no copy; init is read back and accumulated.
 
 // CHECK-LABEL: func.func @mode1_transposed_rhs_init
 // CHECK-SAME:    %[[RHS:[a-z0-9]+]]: tensor<2x4x6x5xbf16>, %{{.+}}: tensor<2x3x4xi64>, %[[INIT:[a-z0-9]+]]: tensor<2x3x7x6xf32>
@@ -87,10 +84,8 @@ func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK:           vector.contract
 // CHECK:           %[[OLD:.+]] = vector.transfer_read %{{.+}} : tensor<?x?xf32>, vector<2x4xf32>
 // CHECK:           arith.addf %{{.+}}, %[[OLD]] : vector<2x4xf32>
-// OPTS-LABEL: func.func @mode1_transposed_rhs_init
-// OPTS:         tile_size = 2
 func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x4x6x5xbf16>, %gs: tensor<2x3x4xi64>, %init: tensor<2x3x7x6xf32>) -> tensor<2x3x7x6xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs init(%init : tensor<2x3x7x6xf32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.tile_sizes = array<i64: 2, 4, 3>} : tensor<2x3x7x5xbf16>, tensor<2x4x6x5xbf16>, tensor<2x3x4xi64> -> tensor<2x3x7x6xf32>
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs init(%init : tensor<2x3x7x6xf32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [2, 4, 3], warps = [1, 1], stages = 2>} : tensor<2x3x7x5xbf16>, tensor<2x4x6x5xbf16>, tensor<2x3x4xi64> -> tensor<2x3x7x6xf32>
   return %0 : tensor<2x3x7x6xf32>
 }
 
@@ -139,8 +134,9 @@ func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x
 // CHECK:           arith.truncf %{{.+}} : vector<8x32xf32> to vector<8x32xbf16>
 // CHECK:           scf.forall.in_parallel
 // CHECK:             tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[I]], 0, 0, 0] [1, 1, 4, 3]
+// CHECK:         } {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [8, 32, 8], warps = [1, 1], stages = 2>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
 func.func @mode2(%x: tensor<1x16x1x4xf32>, %dy: tensor<1x16x1x3xf32>, %gs: tensor<1x5xi32>, %off: tensor<i32>, %acc: tensor<2x1x4x3xbf16>) -> tensor<2x1x4x3xbf16> {
-  %0 = gmm.ragged_dot %x, %dy, %gs group_offset(%off : tensor<i32>) init(%acc : tensor<2x1x4x3xbf16>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [1, 2], lhs_ragged_dimensions = [1]> : tensor<1x16x1x4xf32>, tensor<1x16x1x3xf32>, tensor<1x5xi32> -> tensor<2x1x4x3xbf16>
+  %0 = gmm.ragged_dot %x, %dy, %gs group_offset(%off : tensor<i32>) init(%acc : tensor<2x1x4x3xbf16>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [1, 2], lhs_ragged_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [8, 32, 8], warps = [1, 1], stages = 2>} : tensor<1x16x1x4xf32>, tensor<1x16x1x3xf32>, tensor<1x5xi32> -> tensor<2x1x4x3xbf16>
   return %0 : tensor<2x1x4x3xbf16>
 }
 

@@ -11,6 +11,18 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
 
+#include <optional>
+
+namespace mlir {
+namespace gmm {
+/// What a ragged dot is compiled for.
+enum class KernelTarget : uint8_t { CPU, GPU };
+
+/// "cpu" or "gpu".
+StringRef stringifyKernelTarget(KernelTarget target);
+} // namespace gmm
+} // namespace mlir
+
 #define GET_ATTRDEF_CLASSES
 #include "gmm/Dialect/GMM/IR/GMMAttrs.h.inc"
 

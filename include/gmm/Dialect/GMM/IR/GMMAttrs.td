@@ -55,4 +55,63 @@ def GMM_RaggedDotDimensionNumbersAttr
   let hasCustomAssemblyFormat = 1;
 }
 
+def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {
+  let summary = "How one ragged dot is tiled and mapped: the kernel "
+                "configuration";
+  let description = [{
+    The one place where the shape of a ragged dot's compiled code is decided.
+    `gmm-configure` attaches a complete configuration to every ragged dot as
+    its `gmm.kernel_config` attribute (keeping the fields the op already
+    has, then the pipeline's options, then a heuristic for the target and
+    the shapes) and verifies it there; `gmm-tile` and the GPU mapping read
+    it and nothing else.
+
+    Fields (all optional in the attribute itself; a configuration that
+    `gmm-configure` has completed has `target`, `tile` and that target's
+    fields):
+
+    - `target`: `cpu` or `gpu`.
+    - `tile = [m, n, k]`: the tile of one visit, m rows of one group by n
+      columns, and the contraction step (GPU) or block (CPU).
+    - `warps = [wm, wn]` (gpu): warps per CUDA block along the tile's rows
+      and columns.
+    - `stages = s` (gpu): how many k steps of both operand tiles are staged
+      in shared memory at once.
+    - `register_block = [rows, lanes]` (cpu): the micro-kernel's block of
+      accumulators.
+
+    Examples:
+
+    ```mlir
+    #gmm.kernel_config<target = gpu, tile = [128, 128, 32], warps = [2, 4], stages = 2>
+    #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16]>
+    #gmm.kernel_config<tile = [64, 64, 32]>   // a partial request, completed by gmm-configure
+    ```
+
+    The attribute checks what needs no context: sizes are positive, lists
+    have their length, a CPU configuration has no GPU fields and the other
+    way round. Whether a configuration fits the op and the target (shared
+    memory, the mma and copy shapes, register limits) is checked by
+    `gmm-configure`, at the op.
+  }];
+  let parameters = (ins
+    "std::optional<::mlir::gmm::KernelTarget>":$target,
+    ArrayRefParameter<"int64_t", "tile sizes m, n, k">:$tile,
+    ArrayRefParameter<"int64_t", "warps along rows and columns">:$warps,
+    "int64_t":$stages,
+    ArrayRefParameter<"int64_t", "register block rows and lanes">:$registerBlock
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether the configuration names its target and has every field that
+    /// target reads.
+    bool isComplete() const;
+    bool isGPU() const { return getTarget() == ::mlir::gmm::KernelTarget::GPU; }
+    int64_t getTileM() const { return getTile()[0]; }
+    int64_t getTileN() const { return getTile()[1]; }
+    int64_t getTileK() const { return getTile()[2]; }
+  }];
+}
+
 #endif // GMM_DIALECT_GMM_IR_GMMATTRS_TD

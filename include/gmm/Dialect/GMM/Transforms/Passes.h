@@ -7,6 +7,7 @@
 #ifndef GMM_DIALECT_GMM_TRANSFORMS_PASSES_H
 #define GMM_DIALECT_GMM_TRANSFORMS_PASSES_H
 
+#include "gmm/Dialect/GMM/IR/GMMAttrs.h"
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"

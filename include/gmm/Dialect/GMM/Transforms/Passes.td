@@ -109,6 +109,75 @@ def GMMForwardDestinations : Pass<"gmm-forward-destinations"> {
   ];
 }
 
+def GMMConfigure : Pass<"gmm-configure"> {
+  let summary = "Choose and check each ragged dot's kernel configuration";
+  let description = [{
+    Attaches a complete `#gmm.kernel_config` to every `gmm.ragged_dot` as
+    its `gmm.kernel_config` attribute, and checks it for the op. This is
+    the one place where tile sizes, warps, pipeline stages and the CPU's
+    register block are decided; `gmm-tile` and `gmm-map-to-gpu` read the
+    attribute and nothing else. Each field comes from, in this order:
+
+    1. the op's own `gmm.kernel_config`, which may be partial (for example
+       `#gmm.kernel_config<tile = [64, 64, 32]>`); a configuration that
+       names the other target is an error, and without a target the fields
+       of the other target are dropped;
+    2. the pass options (0 leaves a field to the heuristic);
+    3. the heuristic for the target and the element type:
+       - gpu: a 128 x 128 tile with k steps of 32 for 16-bit inputs (16 for
+         f32), 2 stages, and the most warps of 2 x 4, 2 x 2, 1 x 2, 2 x 1
+         and 1 x 1 that the tile splits over (2 x 4 for the default tile;
+         one warp count given, the other is the heuristic's 2 or 4);
+       - cpu: a register block of two vectors of lanes and as many rows as
+         leave three vector registers free (6 x 16 f32 for AVX2, 14 x 32
+         for AVX-512; the width is `vector-bits`, by default the host
+         CPU's) and a cache tile of 16 x 8 register blocks with contraction
+         blocks of 256 f32 (128 f64) elements (96 x 128 x 256 on AVX2).
+
+    The check reports, at the op and in terms of the configuration, a tile
+    too large for the target, a register block taller than its tile, and
+    for the GPU an element type without a kernel (f64), a tile that does
+    not split over the warps and the mma.sync (or FMA) shapes, copies that
+    do not spread evenly over the block's threads, and stages whose shared
+    memory exceeds the 48 KiB a block gets statically. For example:
+
+    ```
+    error: 'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = gpu, tile = [256, 128, 64], warps = [2, 4], stages = 2>: its 2 stages need 110592 bytes of shared memory, more than the 49152 a block gets statically
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "::mlir::gmm::KernelTarget",
+           /*default=*/"::mlir::gmm::KernelTarget::CPU",
+           "What the ragged dots are compiled for",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::gmm::KernelTarget::CPU, "cpu",
+                        "packed panels and a register block"),
+             clEnumValN(::mlir::gmm::KernelTarget::GPU, "gpu",
+                        "thread-block tiles for gmm-map-to-gpu"))}]>,
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"0",
+           "Rows of a tile visit (0: heuristic)">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"0",
+           "Columns of a tile (0: heuristic)">,
+    Option<"tileK", "tile-k", "int64_t", /*default=*/"0",
+           "Contraction block (cpu) or step (gpu) (0: heuristic)">,
+    Option<"warpsM", "warps-m", "int64_t", /*default=*/"0",
+           "GPU: warps along a tile's rows (0: heuristic)">,
+    Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
+           "GPU: warps along a tile's columns (0: heuristic)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "GPU: k steps staged in shared memory at once (0: heuristic)">,
+    Option<"microM", "micro-m", "int64_t", /*default=*/"0",
+           "CPU: rows of the register block (0: heuristic)">,
+    Option<"microN", "micro-n", "int64_t", /*default=*/"0",
+           "CPU: accumulator lanes per row of the register block (0: "
+           "heuristic)">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "CPU: the vector width the heuristic sizes the register block "
+           "for (0: the host CPU's widest, 512 with AVX-512, 256 with AVX2 "
+           "and FMA, else 128)">
+  ];
+}
+
 def GMMTile : Pass<"gmm-tile"> {
   let summary = "Tile normalized ragged dots into loops over tile visits";
   let description = [{
@@ -128,8 +197,10 @@ def GMMTile : Pass<"gmm-tile"> {
 
     K and N remainders are masked (out-of-bounds reads are padded with zero,
     out-of-bounds writes dropped), so no tile size needs to divide anything.
-    Tile sizes come from the op's `gmm.tile_sizes = array<i64: m, n, k>`
-    attribute, else from the pass options, else from the target's heuristic.
+    Everything about the program's shape comes from the op's complete
+    `gmm.kernel_config` (see `gmm-configure`, which attaches it): the
+    target, the tile sizes, and the register block (cpu); an op without
+    one is an error.
 
     For `target=cpu` a visit is computed like a BLAS block: the tile is a
     cache tile whose accumulators live in a buffer of the visit; for each
@@ -138,44 +209,18 @@ def GMMTile : Pass<"gmm-tile"> {
     accumulator type, zero past the operands), then a register block of
     `mr x nr` accumulators (one rhs panel row and `mr` broadcast lhs
     elements per step, k unrolled by four) runs over every pair of panels;
-    the rhs panel rows of the next block are prefetched meanwhile. The
-    register block comes from the op's `gmm.register_block = array<i64:
-    rows, lanes>`, else `micro-m`/`micro-n`, else the vector width
-    (`vector-bits`, by default the host CPU's): two vectors of lanes and as
-    many rows as leave two registers free, 6 x 16 f32 for AVX2 and 14 x 32
-    for AVX-512; the heuristic cache tile is 16 x 8 register blocks with
-    blocks of 256 f32 (128 f64) elements (96 x 128 x 256 on AVX2).
+    the rhs panel rows of the next block are prefetched meanwhile.
 
-    For `target=gpu` the tile is a thread-block tile (128 x 128 with k steps
-    of 32 for 16-bit inputs, 16 for f32) computed as one register block by
-    vector contractions, which `gmm-map-to-gpu` turns into one CUDA block
-    per visit and n-tile. Ops that are not normalized are left alone.
+    For `target=gpu` the tile is a thread-block tile computed as one
+    register block by vector contractions, which `gmm-map-to-gpu` turns into
+    one CUDA block per visit and n-tile; the tile loop carries the op's
+    configuration (as `gmm.kernel_config`) for it. Ops that are not
+    normalized are left alone.
 
     The tiled program runs on the CPU whatever the target: with `target=gpu`
     it is the GPU-shaped program that `gmm-map-to-gpu` maps onto blocks,
     warps and shared memory, and the differential test runs it on the CPU.
   }];
-  let options = [
-    Option<"tileM", "tile-m", "int64_t", /*default=*/"0",
-           "Rows of a tile visit (0: heuristic)">,
-    Option<"tileN", "tile-n", "int64_t", /*default=*/"0",
-           "Columns of a tile (0: heuristic)">,
-    Option<"tileK", "tile-k", "int64_t", /*default=*/"0",
-           "Contraction block (cpu) or step (gpu) (0: heuristic)">,
-    Option<"microM", "micro-m", "int64_t", /*default=*/"0",
-           "CPU: rows of the register block (0: heuristic)">,
-    Option<"microN", "micro-n", "int64_t", /*default=*/"0",
-           "CPU: accumulator lanes per row of the register block (0: "
-           "heuristic)">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "CPU: the vector width the heuristic sizes the register block "
-           "for (0: the host CPU's widest, 512 with AVX-512, 256 with AVX2 "
-           "and FMA, else 128)">,
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "Which program to write: 'cpu' (packed panels and a register "
-           "block) or 'gpu' (the thread-block tile program of "
-           "gmm-map-to-gpu)">
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The largest tiles each target takes. gmm-tile checks the sizes it is given
-// (options, the gmm.tile_sizes attribute) against them before it builds
-// anything, and gmm-map-to-gpu checks the tile program it is given again:
+// The largest tiles each target takes. gmm-configure checks the kernel
+// configurations it makes against them, and gmm-tile and gmm-map-to-gpu
+// check the configuration they are given again before they build anything:
 // every later product of tile sizes then fits in int64_t.
 //
 //===----------------------------------------------------------------------===//

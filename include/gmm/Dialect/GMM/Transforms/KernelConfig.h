@@ -1,0 +1,89 @@
+//===- KernelConfig.h - choosing and checking configurations -*- C++ -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one place where a ragged dot's #gmm.kernel_config is chosen (the op's
+// own fields, then the pipeline's options, then a heuristic for the target
+// and the element types) and checked against what the target's code can do.
+// gmm-configure calls it for every ragged dot; gmm-tile and gmm-map-to-gpu
+// read the result.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_DIALECT_GMM_TRANSFORMS_KERNELCONFIG_H
+#define GMM_DIALECT_GMM_TRANSFORMS_KERNELCONFIG_H
+
+#include "gmm/Dialect/GMM/IR/GMMAttrs.h"
+#include "gmm/Dialect/GMM/Transforms/TileLimits.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Types.h"
+
+namespace mlir {
+namespace gmm {
+class RaggedDotOp;
+
+/// The name of the attribute that carries a ragged dot's configuration
+/// (on the op, and on the tile loops gmm-tile makes for the GPU).
+constexpr llvm::StringLiteral kKernelConfigAttrName = "gmm.kernel_config";
+
+/// What the pipeline asks for; 0 leaves a field to the heuristic.
+struct KernelConfigRequest {
+  KernelTarget target = KernelTarget::CPU;
+  int64_t tileM = 0, tileN = 0, tileK = 0;
+  int64_t warpsM = 0, warpsN = 0, stages = 0;
+  int64_t microM = 0, microN = 0;
+  /// CPU: the vector width the register block is sized for; 0: the host
+  /// CPU's widest (512 with AVX-512, 256 with AVX2 and FMA, else 128).
+  int64_t vectorBits = 0;
+};
+
+/// The GPU kernel stages this many k steps in shared memory.
+constexpr int64_t kSupportedGPUStages = 2;
+/// Shared memory a block gets without the dynamic opt-in.
+constexpr int64_t kStaticSharedBytes = 48 * 1024;
+
+/// Checks a request's values on their own (signs, ranges), reporting the
+/// first bad one, named by its option ("tile-m = -3 is out of range: ..."),
+/// through `report`.
+LogicalResult
+verifyKernelConfigRequest(const KernelConfigRequest &request,
+                          function_ref<void(const Twine &)> report);
+
+/// The configuration of `op`: the fields of its gmm.kernel_config, where it
+/// has one, completed from `request` and the heuristic, and verified for the
+/// op. Errors are reported at the op, in terms of the configuration.
+FailureOr<KernelConfigAttr>
+configureRaggedDot(RaggedDotOp op, const KernelConfigRequest &request);
+
+/// Checks that `config` is complete and its sizes are within the target's
+/// bounds (so that every product of them fits in int64_t): what gmm-tile
+/// needs to build the tile program.
+LogicalResult verifyTileBounds(KernelConfigAttr config,
+                               function_ref<InFlightDiagnostic()> emitError);
+
+/// Checks a complete configuration against the op and its target: tile
+/// bounds, and for the GPU the warp, mma and copy shapes and the shared
+/// memory of `stages` stages. `elementType` is the op's input element type.
+LogicalResult verifyKernelConfig(KernelConfigAttr config, Type elementType,
+                                 function_ref<InFlightDiagnostic()> emitError);
+
+/// The GPU kernel's shapes, shared by the checks and gmm-map-to-gpu.
+namespace gpu_shapes {
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kChunkBytes = 16;
+/// The mma.sync shape for 16-bit inputs.
+constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+/// Rows and columns of the f32 FMA path's per-lane block: a warp's 32 lanes
+/// are laid out 4 x 8.
+constexpr int64_t kLaneRows = 4, kLaneCols = 8;
+/// The epilogue moves 4 f32 per chunk.
+constexpr int64_t kOutChunk = 4;
+} // namespace gpu_shapes
+
+} // namespace gmm
+} // namespace mlir
+
+#endif // GMM_DIALECT_GMM_TRANSFORMS_KERNELCONFIG_H

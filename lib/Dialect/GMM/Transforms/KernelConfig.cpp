@@ -1,0 +1,295 @@
+//===- KernelConfig.cpp - choosing and checking kernel configurations -----===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
+#include "gmm/Dialect/GMM/IR/GMMOps.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::gmm;
+
+namespace {
+
+/// The widest vector the host CPU has, in bits (the JIT compiles for it).
+int64_t hostVectorBits() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 512;
+  // 256-bit blocks need FMA (AVX alone would turn vector.fma into calls).
+  if (features.lookup("avx2") && features.lookup("fma"))
+    return 256;
+  return 128;
+}
+
+/// The CPU's register block: `rows` rows of `lanes` accumulator lanes, two
+/// vector registers per row, sized so that the accumulators, one row of the
+/// packed rhs panel and one broadcast lhs element fill the vector registers
+/// (AVX2: 6 x 16 f32 in 16 ymm; AVX-512: 14 x 32 f32 in 32 zmm).
+std::array<int64_t, 2> defaultRegisterBlock(Type accType, int64_t vectorBits) {
+  int64_t lanes =
+      std::max<int64_t>(vectorBits / accType.getIntOrFloatBitWidth(), 1);
+  int64_t registers = vectorBits >= 512 ? 32 : 16;
+  return {(registers - 3) / 2, 2 * lanes};
+}
+
+/// The CPU's cache blocks around the register block: a visit of 16 register
+/// rows, 8 register columns (the packed rhs block, tile_k x tile_n, then
+/// fits the L2 cache and one panel of it the L1 cache), and contraction
+/// blocks of 256 f32 (128 f64) elements.
+std::array<int64_t, 3> defaultCPUTile(Type accType,
+                                      std::array<int64_t, 2> block) {
+  std::array<int64_t, 3> tile = {16 * block[0], 8 * block[1],
+                                 accType.getIntOrFloatBitWidth() > 32 ? 128
+                                                                      : 256};
+  // Within the CPU's bounds whatever the register block.
+  tile[0] = std::max<int64_t>(
+      1, std::min(tile[0], kCPUTileLimits.maxAccumulators / tile[1]));
+  return tile;
+}
+
+/// The GPU's block tile: 128 x 128, k steps of 32 16-bit elements (two
+/// m16n8k16 steps) or 16 f32 elements, so that two stages of both operand
+/// tiles fit in 48 KiB of shared memory; 2 x 4 warps.
+std::array<int64_t, 3> defaultGPUTile(Type inputType) {
+  return {128, 128, inputType.getIntOrFloatBitWidth() <= 16 ? 32 : 16};
+}
+
+/// The first of the given values that is set (positive).
+int64_t pick(std::initializer_list<int64_t> values) {
+  for (int64_t v : values)
+    if (v > 0)
+      return v;
+  return 0;
+}
+
+/// Shared memory of the GPU kernel for `config`, whatever the orientation
+/// in which the operands are staged: `stages` copies of both operand tiles,
+/// each row padded by one 16-byte chunk, or the epilogue's f32 rows of one
+/// warp row of the tile, whichever is larger.
+int64_t gpuSharedBytes(KernelConfigAttr config, int64_t elementBytes) {
+  using namespace gpu_shapes;
+  int64_t chunk = kChunkBytes / elementBytes;
+  int64_t m = config.getTileM(), n = config.getTileN(), k = config.getTileK();
+  auto staged = [&](int64_t rows, int64_t cols) {
+    return std::max(rows * (cols + chunk), cols * (rows + chunk));
+  };
+  int64_t operands =
+      config.getStages() * (staged(m, k) + staged(k, n)) * elementBytes;
+  int64_t epilogue = (m / config.getWarps()[0]) * (n + kOutChunk) * 4;
+  return std::max(operands, epilogue);
+}
+
+} // namespace
+
+LogicalResult
+mlir::gmm::verifyKernelConfigRequest(const KernelConfigRequest &request,
+                                     function_ref<void(const Twine &)> report) {
+  const TileLimits &limits =
+      request.target == KernelTarget::GPU ? kGPUTileLimits : kCPUTileLimits;
+  for (auto [name, value, max] :
+       {std::tuple<StringRef, int64_t, int64_t>{"tile-m", request.tileM,
+                                                limits.maxSide()},
+        {"tile-n", request.tileN, limits.maxSide()},
+        {"tile-k", request.tileK, limits.maxStep},
+        {"warps-m", request.warpsM, kMaxWarpsPerBlock},
+        {"warps-n", request.warpsN, kMaxWarpsPerBlock},
+        {"stages", request.stages, 8},
+        {"micro-m", request.microM, kMaxRegisterRows},
+        {"micro-n", request.microN, kMaxRegisterLanes}})
+    if (value < 0 || value > max) {
+      report(name + " = " + Twine(value) +
+             " is out of range: 0 (the heuristic) to " + Twine(max));
+      return failure();
+    }
+  if (request.vectorBits != 0 && request.vectorBits != 128 &&
+      request.vectorBits != 256 && request.vectorBits != 512) {
+    report("vector-bits must be 128, 256 or 512, or 0 for the host CPU's, "
+           "got " +
+           Twine(request.vectorBits));
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult
+mlir::gmm::verifyTileBounds(KernelConfigAttr config,
+                            function_ref<InFlightDiagnostic()> emitError) {
+  if (!config.isComplete())
+    return emitError() << "kernel configuration " << config
+                       << " is incomplete (run gmm-configure)";
+  int64_t m = config.getTileM(), n = config.getTileN(), k = config.getTileK();
+  auto describe = [&](InFlightDiagnostic diag) -> InFlightDiagnostic {
+    diag << "kernel configuration " << config << ": ";
+    return diag;
+  };
+  const TileLimits &limits = config.isGPU() ? kGPUTileLimits : kCPUTileLimits;
+  if (!limits.fits(m, n, k))
+    return describe(emitError())
+           << "tile " << m << "x" << n << "x" << k << " is too large for "
+           << limits.what << " (" << limits.describe() << ")";
+  if (!config.isGPU()) {
+    ArrayRef<int64_t> block = config.getRegisterBlock();
+    if (block[0] > kMaxRegisterRows || block[1] > kMaxRegisterLanes)
+      return describe(emitError())
+             << "a register block of " << block[0] << " x " << block[1]
+             << " is too large (at most " << kMaxRegisterRows << " rows of "
+             << kMaxRegisterLanes << " lanes)";
+    if (block[0] > m)
+      return describe(emitError())
+             << "a register block of " << block[0]
+             << " rows is taller than the tile's " << m << " rows";
+    return success();
+  }
+  int64_t warpsM = config.getWarps()[0], warpsN = config.getWarps()[1];
+  if (warpsM > kMaxWarpsPerBlock / warpsN)
+    return describe(emitError())
+           << warpsM << " x " << warpsN
+           << " warps are more than a block's 32 (1024 threads)";
+  return success();
+}
+
+LogicalResult
+mlir::gmm::verifyKernelConfig(KernelConfigAttr config, Type elementType,
+                              function_ref<InFlightDiagnostic()> emitError) {
+  if (failed(verifyTileBounds(config, emitError)))
+    return failure();
+  if (!config.isGPU())
+    return success();
+  auto describe = [&](InFlightDiagnostic diag) -> InFlightDiagnostic {
+    diag << "kernel configuration " << config << ": ";
+    return diag;
+  };
+  int64_t m = config.getTileM(), n = config.getTileN(), k = config.getTileK();
+  using namespace gpu_shapes;
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
+    return emitError() << "element type " << elementType
+                       << " is not supported on the GPU (f16, bf16 and f32 "
+                          "are)";
+  int64_t warpsM = config.getWarps()[0], warpsN = config.getWarps()[1];
+  if (config.getStages() != kSupportedGPUStages)
+    return describe(emitError())
+           << "the GPU kernel stages " << kSupportedGPUStages
+           << " k steps at a time, not " << config.getStages();
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  int64_t chunk = kChunkBytes / elementBytes;
+  bool mma = elementBytes == 2;
+  int64_t unitM = mma ? kMmaM : kLaneRows, unitN = mma ? kMmaN : kLaneCols;
+  int64_t unitK = mma ? kMmaK : 1;
+  int64_t threads = warpsM * warpsN * kWarpSize;
+  const char *unit = mma ? "mma.sync" : "FMA";
+  if (m % (warpsM * unitM) || n % (warpsN * unitN) || k % unitK)
+    return describe(emitError())
+           << "the tile does not split over " << warpsM << "x" << warpsN
+           << " warps of " << unitM << "x" << unitN << "x" << unitK << " "
+           << unit << " steps (" << elementType << ")";
+  if (m % chunk || n % chunk || k % chunk || n % kOutChunk ||
+      (m * k / chunk) % threads || (k * n / chunk) % threads ||
+      (m / warpsM * n / kOutChunk) % threads)
+    return describe(emitError())
+           << "the tile's " << chunk << "-element copies (16 bytes of "
+           << elementType << ") do not spread evenly over " << threads
+           << " threads";
+  int64_t bytes = gpuSharedBytes(config, elementBytes);
+  if (bytes > kStaticSharedBytes)
+    return describe(emitError())
+           << "its " << config.getStages() << " stages need " << bytes
+           << " bytes of shared memory, more than the " << kStaticSharedBytes
+           << " a block gets statically";
+  return success();
+}
+
+FailureOr<KernelConfigAttr>
+mlir::gmm::configureRaggedDot(RaggedDotOp op,
+                              const KernelConfigRequest &request) {
+  MLIRContext *ctx = op.getContext();
+  KernelConfigAttr given;
+  if (Attribute attr = op->getAttr(kKernelConfigAttrName)) {
+    given = dyn_cast<KernelConfigAttr>(attr);
+    if (!given)
+      return op.emitOpError("expects '")
+             << kKernelConfigAttrName << "' to be a #gmm.kernel_config, got "
+             << attr;
+  }
+  KernelTarget target = request.target;
+  if (given && given.getTarget() && *given.getTarget() != target)
+    return op.emitOpError("is configured for the ")
+           << stringifyKernelTarget(*given.getTarget())
+           << ", but this pipeline compiles for the "
+           << stringifyKernelTarget(target);
+  Type inputType = op.getLhs().getType().getElementType();
+  Type accType = inputType.isF64() ? Type(Float64Type::get(ctx))
+                                   : Type(Float32Type::get(ctx));
+  auto field = [&](ArrayRef<int64_t> values, size_t i) -> int64_t {
+    return given && i < values.size() ? values[i] : 0;
+  };
+  ArrayRef<int64_t> givenTile = given ? given.getTile() : ArrayRef<int64_t>();
+  SmallVector<int64_t> tile, warps, block;
+  int64_t stages = 0;
+  if (target == KernelTarget::GPU) {
+    std::array<int64_t, 3> heuristic = defaultGPUTile(inputType);
+    tile = {pick({field(givenTile, 0), request.tileM, heuristic[0]}),
+            pick({field(givenTile, 1), request.tileN, heuristic[1]}),
+            pick({field(givenTile, 2), request.tileK, heuristic[2]})};
+    ArrayRef<int64_t> givenWarps =
+        given ? given.getWarps() : ArrayRef<int64_t>();
+    stages = pick(
+        {given ? given.getStages() : 0, request.stages, kSupportedGPUStages});
+    warps = {pick({field(givenWarps, 0), request.warpsM}),
+             pick({field(givenWarps, 1), request.warpsN})};
+    if (!warps[0] && !warps[1]) {
+      // The most warps, of 2 x 4 down to 1 x 1, that the tile splits over
+      // (small tiles take fewer: a 32 x 32 tile of bf16 has only 64 copies
+      // of 16 bytes per operand and k step).
+      static constexpr std::array<int64_t, 2> kCandidates[] = {
+          {2, 4}, {2, 2}, {1, 2}, {2, 1}, {1, 1}};
+      warps = {2, 4};
+      for (std::array<int64_t, 2> candidate : kCandidates) {
+        ScopedDiagnosticHandler silence(ctx,
+                                        [](Diagnostic &) { return success(); });
+        auto trial = KernelConfigAttr::get(
+            ctx, target, tile, ArrayRef<int64_t>(candidate), stages, {});
+        if (succeeded(verifyKernelConfig(trial, inputType,
+                                         [&] { return op.emitOpError(); }))) {
+          warps.assign(candidate.begin(), candidate.end());
+          break;
+        }
+      }
+    } else {
+      // One of the two given: the other from the heuristic's 2 x 4.
+      warps = {warps[0] ? warps[0] : 2, warps[1] ? warps[1] : 4};
+    }
+  } else {
+    ArrayRef<int64_t> givenBlock =
+        given ? given.getRegisterBlock() : ArrayRef<int64_t>();
+    std::array<int64_t, 2> heuristicBlock = defaultRegisterBlock(
+        accType,
+        request.vectorBits > 0 ? request.vectorBits : hostVectorBits());
+    block = {pick({field(givenBlock, 0), request.microM, heuristicBlock[0]}),
+             pick({field(givenBlock, 1), request.microN, heuristicBlock[1]})};
+    std::array<int64_t, 3> heuristic =
+        defaultCPUTile(accType, {block[0], block[1]});
+    tile = {pick({field(givenTile, 0), request.tileM, heuristic[0]}),
+            pick({field(givenTile, 1), request.tileN, heuristic[1]}),
+            pick({field(givenTile, 2), request.tileK, heuristic[2]})};
+    // A register block no taller than the tile, unless asked for.
+    if (!field(givenBlock, 0) && !request.microM)
+      block[0] = std::min(block[0], tile[0]);
+  }
+  auto emitError = [&] { return op.emitOpError(); };
+  auto config = KernelConfigAttr::getChecked(
+      function_ref<InFlightDiagnostic()>(emitError), ctx,
+      std::optional<KernelTarget>(target), ArrayRef<int64_t>(tile),
+      ArrayRef<int64_t>(warps), stages, ArrayRef<int64_t>(block));
+  if (!config)
+    return failure();
+  if (failed(verifyKernelConfig(config, inputType, emitError)))
+    return failure();
+  return config;
+}

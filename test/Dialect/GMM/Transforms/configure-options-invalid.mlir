@@ -1,0 +1,47 @@
+// gmm-configure's options out of range: one diagnostic each, at the anchor,
+// naming the option, before any op is looked at (#15, class 2: sizes near
+// 2^62 used to overflow the tiling's arithmetic).
+
+// A negative size is an error, not "use the heuristic".
+// RUN: not gmm-opt %s --gmm-configure=tile-m=-3 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: gmm-configure: tile-m = -3 is out of range: 0 (the heuristic) to 4096{{$}}
+// NEGATIVE-NOT: {{.}}
+// RUN: not gmm-opt %s --gmm-configure=tile-k=-1 2>&1 | FileCheck %s --check-prefix=NEGATIVE-K
+// NEGATIVE-K: error: gmm-configure: tile-k = -1 is out of range: 0 (the heuristic) to 4096{{$}}
+// The target is an enum: cl names the bad value.
+// RUN: not gmm-opt %s --gmm-configure=target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: for the --target option: Cannot find option named 'tpu'!
+
+// The bounds are the target's: a CUDA block's for target=gpu.
+// RUN: not gmm-opt %s --gmm-configure="target=gpu tile-m=1152921504606846976" 2>&1 | FileCheck %s --check-prefix=GPU-M
+// GPU-M: error: gmm-configure: tile-m = 1152921504606846976 is out of range: 0 (the heuristic) to 65536{{$}}
+// RUN: not gmm-opt %s --gmm-configure="target=gpu tile-k=1152921504606846976" 2>&1 | FileCheck %s --check-prefix=GPU-K
+// GPU-K: error: gmm-configure: tile-k = 1152921504606846976 is out of range: 0 (the heuristic) to 1024{{$}}
+// RUN: not gmm-opt %s --gmm-configure="target=gpu warps-m=33" 2>&1 | FileCheck %s --check-prefix=WARPS
+// WARPS: error: gmm-configure: warps-m = 33 is out of range: 0 (the heuristic) to 32{{$}}
+// RUN: not gmm-opt %s --gmm-configure="target=gpu stages=9" 2>&1 | FileCheck %s --check-prefix=STAGES
+// STAGES: error: gmm-configure: stages = 9 is out of range: 0 (the heuristic) to 8{{$}}
+// RUN: not gmm-opt %s --gmm-configure="tile-m=4611686018427387904 tile-n=4" 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: error: gmm-configure: tile-m = 4611686018427387904 is out of range: 0 (the heuristic) to 4096{{$}}
+
+// The CPU register block and the vector width it is sized for.
+// RUN: not gmm-opt %s --gmm-configure=micro-m=-2 2>&1 | FileCheck %s --check-prefix=MICRO-NEG
+// MICRO-NEG: error: gmm-configure: micro-m = -2 is out of range: 0 (the heuristic) to 64{{$}}
+// RUN: not gmm-opt %s --gmm-configure="micro-m=65 micro-n=8" 2>&1 | FileCheck %s --check-prefix=MICRO-BIG
+// MICRO-BIG: error: gmm-configure: micro-m = 65 is out of range: 0 (the heuristic) to 64{{$}}
+// RUN: not gmm-opt %s --gmm-configure=micro-n=257 2>&1 | FileCheck %s --check-prefix=MICRO-LANES
+// MICRO-LANES: error: gmm-configure: micro-n = 257 is out of range: 0 (the heuristic) to 256{{$}}
+// RUN: not gmm-opt %s --gmm-configure=vector-bits=384 2>&1 | FileCheck %s --check-prefix=BITS
+// BITS: error: gmm-configure: vector-bits must be 128, 256 or 512, or 0 for the host CPU's, got 384{{$}}
+// BITS-NOT: {{.}}
+
+// The largest register block is accepted: the default cache tile shrinks to
+// stay within the CPU's bounds (512 x 2048 here), rather than failing on
+// tile sizes the user never gave.
+// RUN: gmm-opt %s --gmm-configure="micro-m=64 micro-n=256" 2>&1 | FileCheck %s --check-prefix=LARGEST
+// LARGEST: #gmm.kernel_config<target = cpu, tile = [512, 2048, 256], register_block = [64, 256]>
+
+func.func @f(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  return %0 : tensor<1x1x20x37xf32>
+}

@@ -1,0 +1,78 @@
+// RUN: gmm-opt %s -split-input-file --gmm-configure=vector-bits=256 | FileCheck %s --check-prefix=AVX2
+// RUN: gmm-opt %s -split-input-file --gmm-configure=vector-bits=512 | FileCheck %s --check-prefix=AVX512
+// RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=256 tile-m=12 tile-n=32 tile-k=4 micro-m=3 micro-n=8" | FileCheck %s --check-prefix=CPU-OPTS
+// RUN: gmm-opt %s -split-input-file --gmm-configure=target=gpu | FileCheck %s --check-prefix=GPU
+// RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16" | FileCheck %s --check-prefix=GPU-SMALL
+// RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu tile-m=64 warps-m=1" | FileCheck %s --check-prefix=GPU-OPTS
+
+// gmm-configure attaches a complete #gmm.kernel_config to every ragged dot:
+// the op's own fields first, then the options, then the heuristic of the
+// target.
+
+// The heuristics: on the CPU a register block of two vectors of lanes and
+// as many rows as leave three registers free, and a cache tile of 16 x 8
+// register blocks with contraction blocks of 256 f32; on the GPU a 128 x
+// 128 tile with k steps of 32 16-bit elements, 2 x 4 warps, 2 stages.
+// AVX2-LABEL: func.func @bf16
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16]>}
+// AVX512-LABEL: func.func @bf16
+// AVX512:       {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32]>}
+// CPU-OPTS-LABEL: func.func @bf16
+// CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [12, 32, 4], register_block = [3, 8]>}
+// GPU-LABEL: func.func @bf16
+// GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [128, 128, 32], warps = [2, 4], stages = 2>}
+// A small tile takes fewer warps: 32 x 16 bf16 is 64 copies of 16 bytes
+// per operand and step, so two warps.
+// GPU-SMALL-LABEL: func.func @bf16
+// GPU-SMALL:    {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [1, 2], stages = 2>}
+// An option left at 0 is the heuristic's; one warp count given, the other
+// is the heuristic's.
+// GPU-OPTS-LABEL: func.func @bf16
+// GPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [64, 128, 32], warps = [1, 4], stages = 2>}
+func.func @bf16(%lhs: tensor<1x1x20x10xbf16>, %rhs: tensor<1x3x10x37xbf16>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xbf16>, tensor<1x3x10x37xbf16>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  return %0 : tensor<1x1x20x37xf32>
+}
+
+// -----
+
+// For f32 the GPU heuristic takes k steps of 16 (FMA, 4-element copies).
+// GPU-LABEL: func.func @f32
+// GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [128, 128, 16], warps = [2, 4], stages = 2>}
+func.func @f32(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<16x3xf32>
+  return %0 : tensor<16x3xf32>
+}
+
+// -----
+
+// The op's own fields win over the options, which win over the heuristic;
+// the heuristic tile is sized by the register block (16 x 8 of them); a
+// configuration without a target takes the pipeline's, and the other
+// target's fields are dropped.
+// AVX2-LABEL: func.func @partial
+// AVX2:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [80, 192, 256], register_block = [5, 24]>}
+// CPU-OPTS-LABEL: func.func @partial
+// CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [12, 32, 4], register_block = [5, 24]>}
+// GPU-LABEL: func.func @partial
+// GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [128, 128, 16], warps = [2, 4], stages = 2>}
+func.func @partial(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<register_block = [5, 24]>} : tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<16x3xf32>
+  return %0 : tensor<16x3xf32>
+}
+
+// -----
+
+// Every field the op gives is kept, whatever the options say.
+// AVX2-LABEL: func.func @given
+// AVX2:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [64, 64, 32], register_block = [4, 8]>}
+// CPU-OPTS-LABEL: func.func @given
+// CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [64, 64, 32], register_block = [4, 8]>}
+// GPU-LABEL: func.func @given
+// GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [64, 64, 32], warps = [2, 2], stages = 2>}
+// GPU-OPTS-LABEL: func.func @given
+// GPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [64, 64, 32], warps = [2, 2], stages = 2>}
+func.func @given(%lhs: tensor<16x4xf16>, %rhs: tensor<2x4x3xf16>, %gs: tensor<2xi32>) -> tensor<16x3xf16> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [64, 64, 32], warps = [2, 2], stages = 2, register_block = [4, 8]>} : tensor<16x4xf16>, tensor<2x4x3xf16>, tensor<2xi32> -> tensor<16x3xf16>
+  return %0 : tensor<16x3xf16>
+}

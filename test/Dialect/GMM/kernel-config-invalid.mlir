@@ -1,0 +1,58 @@
+// RUN: gmm-opt %s -split-input-file -verify-diagnostics
+
+// Parse and verification errors of #gmm.kernel_config: what the attribute
+// checks on its own (whether it fits an op and a target is gmm-configure's
+// check, in test/Dialect/GMM/Transforms/configure-invalid.mlir).
+
+// expected-error @+1 {{unknown key 'tiles' in #gmm.kernel_config; expected one of target, tile, warps, stages, register_block}}
+#c = #gmm.kernel_config<tiles = [1, 2, 3]>
+
+// -----
+
+// expected-error @+1 {{duplicate key 'tile' in #gmm.kernel_config}}
+#c = #gmm.kernel_config<tile = [1, 2, 3], tile = [1, 2, 3]>
+
+// -----
+
+// expected-error @+1 {{unknown target 'tpu' in #gmm.kernel_config; expected cpu or gpu}}
+#c = #gmm.kernel_config<target = tpu>
+
+// -----
+
+// expected-error @+1 {{expected one of the keys target, tile, warps, stages, register_block in #gmm.kernel_config}}
+#c = #gmm.kernel_config<[1, 2, 3]>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config expects tile = [m, n, k] of positive sizes}}
+#c = #gmm.kernel_config<tile = [128, 128]>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config expects tile = [m, n, k] of positive sizes}}
+#c = #gmm.kernel_config<tile = [128, 0, 32]>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config expects warps = [rows, columns] of positive counts}}
+#c = #gmm.kernel_config<warps = [2, -4]>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config expects a positive number of stages, got -1}}
+#c = #gmm.kernel_config<stages = -1>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config expects register_block = [rows, lanes] of positive sizes}}
+#c = #gmm.kernel_config<register_block = [6]>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config: warps and stages are GPU fields, not for target = cpu}}
+#c = #gmm.kernel_config<target = cpu, warps = [2, 4]>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config: register_block is a CPU field, not for target = gpu}}
+#c = #gmm.kernel_config<target = gpu, register_block = [6, 16]>
