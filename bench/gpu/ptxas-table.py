@@ -12,8 +12,8 @@ chip). Needs no GPU.
         [--chips sm_80,sm_90] [--format markdown|csv]
 
 Without --configs the rows are the configurations gmm-configure's heuristic
-picks (f16/bf16: 128x128x32 on 2x4 warps; f32: 128x128x16 on 2x4) and a few
-smaller tiles it picks warps for.
+picks (f16/bf16: 128x128x32 on 2x4 warps; f32: 128x128x16 on 2x4, 2 stages),
+a few smaller tiles it picks warps for, and 3- and 4-stage pipelines.
 """
 
 import argparse
@@ -34,13 +34,15 @@ SM_LIMITS = {
 }
 
 DEFAULT_CONFIGS = [
-    # (element type, tile m, n, k, warps m, n); 0 warps: the heuristic's.
-    ("bf16", 128, 128, 32, 0, 0),
-    ("f16", 128, 128, 32, 0, 0),
-    ("f32", 128, 128, 16, 0, 0),
-    ("bf16", 64, 64, 32, 0, 0),
-    ("bf16", 32, 32, 16, 0, 0),
-    ("f32", 64, 64, 16, 0, 0),
+    # (element type, tile m, n, k, warps m, n, stages); 0: the heuristic's.
+    ("bf16", 128, 128, 32, 0, 0, 0),
+    ("f16", 128, 128, 32, 0, 0, 0),
+    ("f32", 128, 128, 16, 0, 0, 0),
+    ("bf16", 64, 64, 32, 0, 0, 0),
+    ("bf16", 64, 64, 32, 0, 0, 3),
+    ("bf16", 64, 64, 32, 0, 0, 4),
+    ("bf16", 32, 32, 16, 0, 0, 0),
+    ("f32", 64, 64, 16, 0, 0, 0),
 ]
 
 MODULE = """func.func @rd(%lhs: tensor<1024x512x{t}>, %rhs: tensor<8x512x512x{t}>, %gs: tensor<8xi32>) -> tensor<1024x512xf32> {{
@@ -53,29 +55,32 @@ MODULE = """func.func @rd(%lhs: tensor<1024x512x{t}>, %rhs: tensor<8x512x512x{t}
 def parse_configs(text):
     configs = []
     for item in text.split(","):
-        m = re.fullmatch(r"(bf16|f16|f32):(\d+)x(\d+)x(\d+)(?:@(\d+)x(\d+))?", item)
+        m = re.fullmatch(
+            r"(bf16|f16|f32):(\d+)x(\d+)x(\d+)(?:@(\d+)x(\d+))?(?:/(\d+))?",
+            item)
         if not m:
             sys.exit(f"ptxas-table: bad configuration '{item}' "
-                     "(expected e.g. bf16:128x128x32@2x4)")
-        t, a, b, c, wm, wn = m.groups()
-        configs.append((t, int(a), int(b), int(c), int(wm or 0), int(wn or 0)))
+                     "(expected e.g. bf16:128x128x32@2x4/2)")
+        t, a, b, c, wm, wn, st = m.groups()
+        configs.append((t, int(a), int(b), int(c), int(wm or 0), int(wn or 0),
+                        int(st or 0)))
     return configs
 
 
 def compile_config(gmm_opt, ptxas, chip, config, work):
-    t, tm, tn, tk, wm, wn = config
+    t, tm, tn, tk, wm, wn, st = config
     source = os.path.join(work, "rd.mlir")
     with open(source, "w") as f:
         f.write(MODULE.format(t=t))
-    out = os.path.join(work, f"{t}-{tm}x{tn}x{tk}-{wm}x{wn}-{chip}")
+    out = os.path.join(work, f"{t}-{tm}x{tn}x{tk}-{wm}x{wn}-{st}-{chip}")
     os.makedirs(out, exist_ok=True)
-    options = f"chip={chip} ptx-dir={out} tile-m={tm} tile-n={tn} tile-k={tk}"
+    kernel = f"tile-m={tm} tile-n={tn} tile-k={tk} stages={st}"
     if wm:
-        options += f" warps-m={wm} warps-n={wn}"
+        kernel += f" warps-m={wm} warps-n={wn}"
+    options = f"chip={chip} ptx-dir={out} {kernel}"
     configured = subprocess.run(
         [gmm_opt, source, "--gmm-check-sizes", "--gmm-normalize",
-         f"--gmm-configure=target=gpu tile-m={tm} tile-n={tn} tile-k={tk}"
-         + (f" warps-m={wm} warps-n={wn}" if wm else "")],
+         f"--gmm-configure=target=gpu {kernel}"],
         capture_output=True, text=True)
     if configured.returncode:
         return {"error": configured.stderr.strip().splitlines()[0]}
@@ -129,7 +134,9 @@ def main():
     parser.add_argument("--ptxas", default=shutil.which("ptxas")
                         or "/usr/local/cuda/bin/ptxas")
     parser.add_argument("--chips", default="sm_80,sm_90")
-    parser.add_argument("--configs", help="e.g. bf16:128x128x32@2x4,f32:64x64x16")
+    parser.add_argument("--configs",
+                        help="e.g. bf16:128x128x32@2x4,f32:64x64x16/3 "
+                             "(@warps, /stages; the heuristic's when left out)")
     parser.add_argument("--format", choices=["markdown", "csv"],
                         default="markdown")
     args = parser.parse_args()

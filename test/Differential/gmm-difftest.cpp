@@ -84,7 +84,12 @@ static llvm::cl::opt<mlir::gmm::KernelTarget> tileTarget(
 static llvm::cl::opt<int64_t>
     warpsM("warps-m",
            llvm::cl::desc("Warps per block along m, for "
-                          "--pipeline=cuda (default 2)"),
+                          "--pipeline=cuda (default: gmm-configure's)"),
+           llvm::cl::init(0));
+static llvm::cl::opt<int64_t>
+    stages("stages",
+           llvm::cl::desc("k steps staged in shared memory, for "
+                          "--pipeline=cuda (default: gmm-configure's, 2)"),
            llvm::cl::init(0));
 static llvm::cl::opt<int64_t>
     warpsN("warps-n",
@@ -332,6 +337,7 @@ int main(int argc, char **argv) {
       options.warpsM = warpsM;
     if (warpsN)
       options.warpsN = warpsN;
+    options.stages = stages;
     if (failed(mlir::gmm::verifyGPUPipelineOptions(options, optionError)))
       return 1;
     custom.build = [options](mlir::OpPassManager &pm) {
@@ -340,9 +346,10 @@ int main(int argc, char **argv) {
     // Failures of the compiled code are errors of the configuration.
     gmmCudaSetErrorMode(GmmCudaErrorMode::Record);
     guardPagesOption = "none";
-  } else if (warpsM || warpsN || deviceOption != "sim" || !simChip.empty()) {
-    llvm::errs() << "gmm-difftest: error: --warps-m/n, --device and "
-                    "--sim-chip are for --pipeline=cuda\n";
+  } else if (warpsM || warpsN || stages || deviceOption != "sim" ||
+             !simChip.empty()) {
+    llvm::errs() << "gmm-difftest: error: --warps-m/n, --stages, --device "
+                    "and --sim-chip are for --pipeline=cuda\n";
     return 1;
   }
   if ((known->cuda && (microM || microN)) ||

@@ -90,13 +90,14 @@ def GMMMapToGPU : Pass<"gmm-map-to-gpu", "::mlir::ModuleOp"> {
     - one block per forall iteration; the grid is the forall's static visit
       bound times the n-tiles, and blocks past the run-time visit count take
       the tile program's own empty branch and exit at once;
-    - the block's contraction loop is rebuilt around a workgroup buffer: the
-      lhs and rhs tiles of step i + 1 are copied with `nvgpu.device_async_copy`
-      (16-byte cp.async, zero-filled past the operands' ends and the group's
-      k range) while step i is computed from the other stage (double
-      buffering); operands whose rows are not 16-byte aligned, or not
-      contiguous, are staged with element-wise loads instead;
-    - `warps-m x warps-n` warps share the tile. For f16 and bf16 inputs
+    - the block's contraction loop is rebuilt around a workgroup buffer of
+      the configuration's `stages` stages (2 to 4): the lhs and rhs tiles of
+      step i + stages - 1 are copied with `nvgpu.device_async_copy` (16-byte
+      cp.async, zero-filled past the operands' ends and the group's k range)
+      while step i is computed from its stage; operands whose rows are not
+      16-byte aligned, or not contiguous, are staged with element-wise loads
+      instead;
+    - the configuration's warps share the tile. For f16 and bf16 inputs
       each warp accumulates m16n8k16 `vector.contract`s in f32, which
       upstream's vector-to-nvgpu conversion (run by this pass) turns into
       `nvgpu.ldmatrix` and `nvgpu.mma.sync`, typed bf16 for bf16 inputs

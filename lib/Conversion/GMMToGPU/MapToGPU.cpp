@@ -13,8 +13,9 @@
 //   "no rows" branch and exit);
 // - in the block, the contraction loop of the visit is rebuilt around
 //   shared memory: both operand tiles are staged with cp.async (16-byte
-//   chunks, zero-filled past the operands' ends and masks) in two stages, so
-//   that the copy of step i + 1 overlaps the math of step i;
+//   chunks, zero-filled past the operands' ends and masks) in the
+//   configuration's 2 to 4 stages, so that the copies of steps i + 1 ..
+//   i + stages - 1 overlap the math of step i;
 // - the math is distributed over 8 warps (2 x 4 by default): for 16-bit
 //   inputs each warp runs m16n8k16 contractions on its 64 x 32 sub-tile,
 //   which upstream's vector-to-nvgpu conversion turns into nvgpu.ldmatrix
@@ -139,6 +140,8 @@ struct BlockProgram {
   Value init;
   Type elementType;
   int64_t tileM = 0, tileN = 0, tileK = 0;
+  /// k steps staged in shared memory at once (the configuration's stages).
+  int64_t stages = 2;
 };
 
 /// Looks through extf and a zeroing select(create_mask) down to the read.
@@ -285,6 +288,7 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
            << " does not match the tile loop's configuration " << config;
   warpsM = config.getWarps()[0];
   warpsN = config.getWarps()[1];
+  program.stages = config.getStages();
 
   // The accumulator: a loop-carried zero, or a zero when k fits one step.
   Value acc = contract.getAcc();
@@ -350,8 +354,10 @@ struct KernelBuilder {
     mma = elementBytes == 2;
   }
 
-  /// Places both stages of `op` in the workgroup buffer at `offset`.
-  static void layout(StagedOperand &op, int64_t elementBytes, int64_t &offset) {
+  /// Places the `stages` stages of `op` in the workgroup buffer at
+  /// `offset`.
+  static void layout(StagedOperand &op, int64_t elementBytes, int64_t stages,
+                     int64_t &offset) {
     int64_t chunk = kChunkBytes / elementBytes;
     MemRefType type = op.sourceType();
     op.transposed = op.dim0 == static_cast<unsigned>(type.getRank() - 1);
@@ -362,7 +368,7 @@ struct KernelBuilder {
     op.innerPadded = op.inner + chunk;
     op.async = chunksAligned(type, op.transposed ? op.dim0 : op.dim1, chunk);
     op.byteOffset = offset;
-    op.bytes = 2 * op.outer * op.innerPadded * elementBytes;
+    op.bytes = stages * op.outer * op.innerPadded * elementBytes;
     offset += op.bytes;
   }
 
@@ -633,22 +639,29 @@ struct KernelBuilder {
       ub = cst(b, loc, 1);
     }
     Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
-    // Prologue: stage 0 holds the first step.
-    stageAll(b, lb, c0, cmp(b, loc, arith::CmpIPredicate::slt, lb, ub), -1);
-    SmallVector<Value> init = zeroAccumulators(b);
-    // The loop runs over step numbers j, whose parity picks the stage.
+    int64_t stages = program.stages;
+    // The loop runs over step numbers j; step j lives in stage j % stages.
     Value trips = b.createOrFold<arith::CeilDivSIOp>(
         loc, b.createOrFold<arith::SubIOp>(loc, ub, lb), cst(b, loc, step));
+    // Prologue: stages 0 .. stages - 2 hold the first steps (zeros past the
+    // last step, so that every iteration commits one group).
+    for (int64_t p = 0; p + 1 < stages; ++p)
+      stageAll(b, add(b, loc, lb, cst(b, loc, p * step)), cst(b, loc, p),
+               cmp(b, loc, arith::CmpIPredicate::slt, cst(b, loc, p), trips),
+               -1);
+    SmallVector<Value> init = zeroAccumulators(b);
     auto loop = scf::ForOp::create(
         b, loc, c0, trips, c1, init,
         [&](OpBuilder &b, Location loc, Value j, ValueRange accs) {
-          Value s = remConst(b, loc, j, 2);
-          Value nextJ = addConst(b, loc, j, 1);
+          Value s = remConst(b, loc, j, stages);
+          Value nextJ = addConst(b, loc, j, stages - 1);
           Value nextIv = add(b, loc, lb, mul(b, loc, nextJ, step));
-          // Step j + 1 goes to the other stage while step j is computed;
-          // waiting for all but the newest group leaves step j complete.
-          stageAll(b, nextIv, b.createOrFold<arith::SubIOp>(loc, c1, s),
-                   cmp(b, loc, arith::CmpIPredicate::slt, nextJ, trips), 1);
+          // Step j + stages - 1 goes to the stage read in the previous
+          // iteration while step j is computed; waiting for all but the
+          // newest stages - 1 groups leaves step j complete.
+          stageAll(b, nextIv, remConst(b, loc, nextJ, stages),
+                   cmp(b, loc, arith::CmpIPredicate::slt, nextJ, trips),
+                   stages - 1);
           gpu::BarrierOp::create(b, loc);
           SmallVector<Value> next = compute(b, s, accs);
           // The next iteration refills the stage just read.
@@ -803,8 +816,8 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
                               "bufferized scf.forall");
   int64_t elementBytes = program.elementType.getIntOrFloatBitWidth() / 8;
   int64_t offset = 0;
-  KernelBuilder::layout(program.lhs, elementBytes, offset);
-  KernelBuilder::layout(program.rhs, elementBytes, offset);
+  KernelBuilder::layout(program.lhs, elementBytes, program.stages, offset);
+  KernelBuilder::layout(program.rhs, elementBytes, program.stages, offset);
   int64_t bytes = std::max(offset, KernelBuilder::outBytes(program, warpsM));
   // Static shared memory; more needs the dynamic opt-in, not done here.
   constexpr int64_t kStaticSharedBytes = 48 * 1024;
@@ -901,7 +914,7 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
   rewriter.setInsertionPoint(anchor);
   for (StagedOperand *op : {&kb.program.lhs, &kb.program.rhs})
     kb.views.push_back(kb.view(rewriter, op->byteOffset,
-                               {2, op->outer, op->innerPadded},
+                               {kb.program.stages, op->outer, op->innerPadded},
                                kb.program.elementType));
   FailureOr<SmallVector<Value>> accs = kb.buildLoop(rewriter);
   if (failed(accs))

@@ -173,10 +173,10 @@ mlir::gmm::verifyKernelConfig(KernelConfigAttr config, Type elementType,
                        << " is not supported on the GPU (f16, bf16 and f32 "
                           "are)";
   int64_t warpsM = config.getWarps()[0], warpsN = config.getWarps()[1];
-  if (config.getStages() != kSupportedGPUStages)
+  if (config.getStages() < kMinGPUStages || config.getStages() > kMaxGPUStages)
     return describe(emitError())
-           << "the GPU kernel stages " << kSupportedGPUStages
-           << " k steps at a time, not " << config.getStages();
+           << "the GPU kernel stages " << kMinGPUStages << " to "
+           << kMaxGPUStages << " k steps at a time, not " << config.getStages();
   int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   int64_t chunk = kChunkBytes / elementBytes;
   bool mma = elementBytes == 2;
@@ -240,7 +240,7 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
     ArrayRef<int64_t> givenWarps =
         given ? given.getWarps() : ArrayRef<int64_t>();
     stages = pick(
-        {given ? given.getStages() : 0, request.stages, kSupportedGPUStages});
+        {given ? given.getStages() : 0, request.stages, kDefaultGPUStages});
     warps = {pick({field(givenWarps, 0), request.warpsM}),
              pick({field(givenWarps, 1), request.warpsN})};
     if (!warps[0] && !warps[1]) {

@@ -32,8 +32,19 @@ func.func @copies(%lhs: tensor<16x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor
 
 // -----
 
+// One stage has no pipeline; more than four are not built.
 func.func @stages(%lhs: tensor<16x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
-  // expected-error @+1 {{'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = gpu, tile = [128, 128, 32], warps = [2, 4], stages = 3>: the GPU kernel stages 2 k steps at a time, not 3}}
+  // expected-error @+1 {{'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = gpu, tile = [64, 64, 32], warps = [2, 4], stages = 5>: the GPU kernel stages 2 to 4 k steps at a time, not 5}}
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [64, 64, 32], stages = 5>} : tensor<16x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<16x3xf32>
+  return %0 : tensor<16x3xf32>
+}
+
+// -----
+
+// Three stages of the default 128 x 128 x 32 bf16 tile need more than the
+// static 48 KiB.
+func.func @three_default_stages(%lhs: tensor<16x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
+  // expected-error @+1 {{'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = gpu, tile = [128, 128, 32], warps = [2, 4], stages = 3>: its 3 stages need 61440 bytes of shared memory, more than the 49152 a block gets statically}}
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<stages = 3>} : tensor<16x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<16x3xf32>
   return %0 : tensor<16x3xf32>
 }

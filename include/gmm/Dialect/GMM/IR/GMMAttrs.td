@@ -76,7 +76,8 @@ def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {
     - `warps = [wm, wn]` (gpu): warps per CUDA block along the tile's rows
       and columns.
     - `stages = s` (gpu): how many k steps of both operand tiles are staged
-      in shared memory at once.
+      in shared memory at once (2 to 4): the copies run that many minus one
+      steps ahead of the math.
     - `register_block = [rows, lanes]` (cpu): the micro-kernel's block of
       accumulators.
 

@@ -40,8 +40,8 @@ struct KernelConfigRequest {
   int64_t vectorBits = 0;
 };
 
-/// The GPU kernel stages this many k steps in shared memory.
-constexpr int64_t kSupportedGPUStages = 2;
+/// The GPU kernel stages 2 to 4 k steps in shared memory (2 by default).
+constexpr int64_t kMinGPUStages = 2, kMaxGPUStages = 4, kDefaultGPUStages = 2;
 /// Shared memory a block gets without the dynamic opt-in.
 constexpr int64_t kStaticSharedBytes = 48 * 1024;
 

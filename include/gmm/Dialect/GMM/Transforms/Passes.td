@@ -138,8 +138,10 @@ def GMMConfigure : Pass<"gmm-configure"> {
     too large for the target, a register block taller than its tile, and
     for the GPU an element type without a kernel (f64), a tile that does
     not split over the warps and the mma.sync (or FMA) shapes, copies that
-    do not spread evenly over the block's threads, and stages whose shared
-    memory exceeds the 48 KiB a block gets statically. For example:
+    do not spread evenly over the block's threads, a number of stages
+    outside 2 to 4, and stages whose shared memory (in either staging
+    orientation, rows padded by 16 bytes) exceeds the 48 KiB a block gets
+    statically. For example:
 
     ```
     error: 'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = gpu, tile = [256, 128, 64], warps = [2, 4], stages = 2>: its 2 stages need 110592 bytes of shared memory, more than the 49152 a block gets statically
