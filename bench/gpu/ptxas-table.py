@@ -13,7 +13,8 @@ chip). Needs no GPU.
 
 Without --configs the rows are the configurations gmm-configure's heuristic
 picks (f16/bf16: 128x128x32 on 2x4 warps; f32: 128x128x16 on 2x4, 2 stages),
-a few smaller tiles it picks warps for, and 3- and 4-stage pipelines.
+a few smaller tiles it picks warps for, and 3- and 4-stage pipelines (the
+128x128 ones in dynamic shared memory).
 """
 
 import argparse
@@ -41,6 +42,8 @@ DEFAULT_CONFIGS = [
     ("bf16", 64, 64, 32, 0, 0, 0),
     ("bf16", 64, 64, 32, 0, 0, 3),
     ("bf16", 64, 64, 32, 0, 0, 4),
+    ("bf16", 128, 128, 32, 0, 0, 3),
+    ("bf16", 128, 128, 32, 0, 0, 4),
     ("bf16", 32, 32, 16, 0, 0, 0),
     ("f32", 64, 64, 16, 0, 0, 0),
 ]
@@ -80,17 +83,27 @@ def compile_config(gmm_opt, ptxas, chip, config, work):
     options = f"chip={chip} ptx-dir={out} {kernel}"
     configured = subprocess.run(
         [gmm_opt, source, "--gmm-check-sizes", "--gmm-normalize",
-         f"--gmm-configure=target=gpu {kernel}"],
+         f"--gmm-configure=target=gpu chip={chip} {kernel}"],
         capture_output=True, text=True)
     if configured.returncode:
         return {"error": configured.stderr.strip().splitlines()[0]}
     config_text = re.search(r"#gmm\.kernel_config<[^>]*>", configured.stdout).group(0)
     warps = re.search(r"warps = \[(\d+), (\d+)\]", config_text)
     threads = int(warps.group(1)) * int(warps.group(2)) * 32
-    run = subprocess.run([gmm_opt, source, f"--gmm-to-ptx={options}", "-o",
-                          os.devnull], capture_output=True, text=True)
+    run = subprocess.run([gmm_opt, source, f"--gmm-to-ptx={options}"],
+                         capture_output=True, text=True)
     if run.returncode:
         return {"error": run.stderr.strip().splitlines()[0]}
+    # Above 48 KiB the buffer is dynamic shared memory, which ptxas does not
+    # count: its size is the launch's.
+    dynamic = re.search(r"gpu.launch_func .*dynamic_shared_memory_size "
+                        r"%(\w+)", run.stdout)
+    dynamic_bytes = 0
+    if dynamic:
+        value = re.search(r"%" + dynamic.group(1) +
+                          r" = llvm.mlir.constant\((\d+) : i32\)",
+                          run.stdout)
+        dynamic_bytes = int(value.group(1)) if value else 0
     # The tile kernel is the one with barriers (the metadata kernels are
     # single-thread loops without).
     rows = []
@@ -111,6 +124,10 @@ def compile_config(gmm_opt, ptxas, chip, config, work):
     if len(rows) != 1:
         return {"error": f"expected one tile kernel, found {len(rows)}"}
     row = rows[0]
+    row["dynamic"] = dynamic_bytes > 0
+    if dynamic_bytes:
+        # ptxas counts the extern dynamic array's declaration as 1 byte.
+        row["smem"] = dynamic_bytes
     row["config"] = config_text
     row["threads"] = threads
     limits = SM_LIMITS[chip]
@@ -167,7 +184,8 @@ def main():
                               row["config"].replace("#gmm.kernel_config", ""),
                               str(row["threads"]), str(row["regs"]),
                               str(row["spill_stores"]), str(row["spill_loads"]),
-                              str(row["smem"]), str(row["blocks"]), row["limit"],
+                              str(row["smem"]) + (" (dynamic)" if row["dynamic"] else ""),
+                              str(row["blocks"]), row["limit"],
                               f"{row['occupancy']:.0%}"])
     if args.format == "csv":
         print(",".join(header))

@@ -115,6 +115,7 @@ KernelConfigRequest requestOf(const GPUPipelineOptions &options) {
   request.warpsM = options.warpsM;
   request.warpsN = options.warpsN;
   request.stages = options.stages;
+  request.chip = options.chip;
   return request;
 }
 
@@ -130,6 +131,7 @@ gmm::GMMConfigureOptions configureOptions(const KernelConfigRequest &request) {
   options.microM = request.microM;
   options.microN = request.microN;
   options.vectorBits = request.vectorBits;
+  options.chip = request.chip;
   return options;
 }
 

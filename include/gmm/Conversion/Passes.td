@@ -91,7 +91,10 @@ def GMMMapToGPU : Pass<"gmm-map-to-gpu", "::mlir::ModuleOp"> {
       bound times the n-tiles, and blocks past the run-time visit count take
       the tile program's own empty branch and exit at once;
     - the block's contraction loop is rebuilt around a workgroup buffer of
-      the configuration's `stages` stages (2 to 4): the lhs and rhs tiles of
+      the configuration's `stages` stages (2 to 4; a static workgroup
+      attribution up to 48 KiB, `gpu.dynamic_shared_memory` with the launch's
+      `dynamic_shared_memory_size` above, which the runtime opts the kernel
+      into): the lhs and rhs tiles of
       step i + stages - 1 are copied with `nvgpu.device_async_copy` (16-byte
       cp.async, zero-filled past the operands' ends and the group's k range)
       while step i is computed from its stage; operands whose rows are not

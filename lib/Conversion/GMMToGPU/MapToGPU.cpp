@@ -275,7 +275,10 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
                                 "supported on the GPU");
   // Checked again (gmm-configure checked it): the IR may have been written
   // or edited by hand.
+  // The chip is not known here: its limit was gmm-configure's to check (a
+  // launch past it fails with what the device allows).
   if (failed(gmm::verifyKernelConfig(config, program.elementType,
+                                     gmm::kMaxSharedBytesPerBlock,
                                      [&] { return forall.emitOpError(); })))
     return failure();
   program.tileM = program.lhs.rows;
@@ -819,14 +822,10 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
   KernelBuilder::layout(program.lhs, elementBytes, program.stages, offset);
   KernelBuilder::layout(program.rhs, elementBytes, program.stages, offset);
   int64_t bytes = std::max(offset, KernelBuilder::outBytes(program, warpsM));
-  // Static shared memory; more needs the dynamic opt-in, not done here.
-  constexpr int64_t kStaticSharedBytes = 48 * 1024;
-  if (bytes > kStaticSharedBytes)
-    return forall.emitOpError("tile sizes ")
-           << program.tileM << "x" << program.tileN << "x" << program.tileK
-           << " need " << bytes
-           << " bytes of shared memory, more than the 49152 a block gets "
-              "statically";
+  // Up to 48 KiB the buffer is a static workgroup attribution; above, it is
+  // dynamic shared memory, which the runtime opts the kernel into at launch
+  // (gmm-configure checked the chip's limit).
+  bool dynamicShared = bytes > gmm::kStaticSharedBytes;
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(forall);
@@ -852,7 +851,12 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
                                                  gpu::AddressSpace::Workgroup));
   auto launch = gpu::LaunchOp::create(
       rewriter, loc, grid, c1, c1, cst(rewriter, loc, numThreads()), c1, c1,
-      Value(), Type(), ValueRange{}, TypeRange{bufferType});
+      dynamicShared ? arith::ConstantOp::create(
+                          rewriter, loc, rewriter.getI32IntegerAttr(bytes))
+                          .getResult()
+                    : Value(),
+      Type(), ValueRange{},
+      dynamicShared ? TypeRange{} : TypeRange{bufferType});
   launch->setAttr("gmm.kernel", rewriter.getStringAttr("tile"));
   Block &body = launch.getBody().front();
   rewriter.setInsertionPointToStart(&body);
@@ -903,7 +907,16 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
   cloned.write = cast<vector::TransferWriteOp>(
       mapping.lookup(program.write.getOperation()));
   KernelBuilder kb(warpsM, warpsN, cloned, loc);
-  kb.buffer = launch.getWorkgroupAttributions().front();
+  if (dynamicShared) {
+    OpBuilder::InsertionGuard bufferGuard(rewriter);
+    rewriter.setInsertionPointToStart(&launch.getBody().front());
+    kb.buffer = gpu::DynamicSharedMemoryOp::create(
+        rewriter, loc,
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
+                        AffineMap(), bufferType.getMemorySpace()));
+  } else {
+    kb.buffer = launch.getWorkgroupAttributions().front();
+  }
   kb.tid = tid;
   kb.lane = lane;
   kb.warpM = warpM;

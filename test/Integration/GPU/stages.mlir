@@ -6,7 +6,7 @@
 // long enough for the pipeline to wrap around its stages several times and
 // a k remainder (k = 200 with steps of 32 is 7 steps), in both modes.
 
-// RUN: gmm-opt %s --gmm-check-sizes --gmm-normalize --gmm-configure=target=gpu --gmm-tile --gmm-materialize-metadata --canonicalize --cse \
+// RUN: gmm-opt %s --gmm-check-sizes --gmm-normalize --gmm-configure="target=gpu chip=sm_90" --gmm-tile --gmm-materialize-metadata --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
 // RUN:   --gmm-map-to-gpu | FileCheck %s --check-prefix=MAP
 // MAP-LABEL: func.func @three_stages
@@ -45,7 +45,22 @@
 // RUN: gmm-runner %s -e three_stages %cuda_target --seed=2 --group-sizes=uniform --check | FileCheck %s
 // RUN: gmm-runner %s -e four_stages %cuda_target --seed=3 --group-sizes=skewed --check | FileCheck %s
 // RUN: gmm-runner %s -e four_stages_mode2 %cuda_target --seed=4 --group-sizes=skewed --check | FileCheck %s
+// RUN: gmm-runner %s -e dynamic_shared %cuda_target --seed=5 --group-sizes=skewed --check | FileCheck %s
 // CHECK: check: PASS
+
+// Above 48 KiB the buffer is dynamic shared memory: three stages of the
+// default 128 x 128 x 32 bf16 tile are 3 x (128 x 40 + 32 x 136) x 2 =
+// 56832 bytes (gmm-configure's bound, for either orientation, is 61440),
+// passed at launch (the runtime opts the kernel in) and read through
+// gpu.dynamic_shared_memory.
+// RUN: gmm-opt %s --gmm-check-sizes --gmm-normalize --gmm-configure="target=gpu chip=sm_90" --gmm-tile --gmm-materialize-metadata --canonicalize --cse \
+// RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
+// RUN:   --gmm-map-to-gpu | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC-LABEL: func.func @dynamic_shared
+// DYNAMIC:         gpu.launch blocks({{.*}}) threads({{.*}}) in ({{.*}}) dynamic_shared_memory_size %c56832_i32 {
+// DYNAMIC-NOT:     workgroup(
+// DYNAMIC:           %[[SMEM:.+]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// DYNAMIC:           memref.view %[[SMEM]][%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x128x40xbf16, #gpu.address_space<workgroup>>
 
 func.func @two_stages(%x: tensor<150x200xbf16>, %w: tensor<3x200x64xbf16>, %gs: tensor<3xi32>) -> tensor<150x64xf32> {
   %0 = gmm.ragged_dot %x, %w, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [64, 64, 32], stages = 2>} : tensor<150x200xbf16>, tensor<3x200x64xbf16>, tensor<3xi32> -> tensor<150x64xf32>
@@ -67,4 +82,9 @@ func.func @four_stages(%x: tensor<150x200xbf16>, %w: tensor<3x200x64xbf16>, %gs:
 func.func @four_stages_mode2(%x: tensor<150x64xbf16>, %dy: tensor<150x64xbf16>, %gs: tensor<3xi32>) -> tensor<3x64x64xf32> {
   %0 = gmm.ragged_dot %x, %dy, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [64, 64, 32], stages = 4>} : tensor<150x64xbf16>, tensor<150x64xbf16>, tensor<3xi32> -> tensor<3x64x64xf32>
   return %0 : tensor<3x64x64xf32>
+}
+
+func.func @dynamic_shared(%x: tensor<300x200xbf16>, %w: tensor<3x200x160xbf16>, %gs: tensor<3xi32>) -> tensor<300x160xf32> {
+  %0 = gmm.ragged_dot %x, %w, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<stages = 3>} : tensor<300x200xbf16>, tensor<3x200x160xbf16>, tensor<3xi32> -> tensor<300x160xf32>
+  return %0 : tensor<300x160xf32>
 }

@@ -155,8 +155,32 @@ mlir::gmm::verifyTileBounds(KernelConfigAttr config,
   return success();
 }
 
+int64_t mlir::gmm::maxSharedBytesPerBlock(StringRef chip) {
+  unsigned version = 0;
+  if (!chip.consume_front("sm_") || chip.consumeInteger(10, version))
+    return kStaticSharedBytes;
+  switch (version) {
+  case 80:
+  case 87:
+    return 163 * 1024;
+  case 86:
+  case 89:
+  case 120:
+  case 121:
+    return 99 * 1024;
+  case 90:
+  case 100:
+  case 101:
+  case 103:
+    return 227 * 1024;
+  default:
+    return kStaticSharedBytes;
+  }
+}
+
 LogicalResult
 mlir::gmm::verifyKernelConfig(KernelConfigAttr config, Type elementType,
+                              int64_t maxSharedBytes,
                               function_ref<InFlightDiagnostic()> emitError) {
   if (failed(verifyTileBounds(config, emitError)))
     return failure();
@@ -197,11 +221,16 @@ mlir::gmm::verifyKernelConfig(KernelConfigAttr config, Type elementType,
            << elementType << ") do not spread evenly over " << threads
            << " threads";
   int64_t bytes = gpuSharedBytes(config, elementBytes);
-  if (bytes > kStaticSharedBytes)
-    return describe(emitError())
-           << "its " << config.getStages() << " stages need " << bytes
-           << " bytes of shared memory, more than the " << kStaticSharedBytes
-           << " a block gets statically";
+  if (bytes > maxSharedBytes) {
+    InFlightDiagnostic diag = describe(emitError());
+    diag << "its " << config.getStages() << " stages need " << bytes
+         << " bytes of shared memory, more than the " << maxSharedBytes;
+    if (maxSharedBytes == kStaticSharedBytes)
+      diag << " a block gets statically (name the chip for more)";
+    else
+      diag << " a block can have on the chip";
+    return diag;
+  }
   return success();
 }
 
@@ -256,6 +285,7 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
         auto trial = KernelConfigAttr::get(
             ctx, target, tile, ArrayRef<int64_t>(candidate), stages, {});
         if (succeeded(verifyKernelConfig(trial, inputType,
+                                         maxSharedBytesPerBlock(request.chip),
                                          [&] { return op.emitOpError(); }))) {
           warps.assign(candidate.begin(), candidate.end());
           break;
@@ -289,7 +319,8 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
       ArrayRef<int64_t>(warps), stages, ArrayRef<int64_t>(block));
   if (!config)
     return failure();
-  if (failed(verifyKernelConfig(config, inputType, emitError)))
+  if (failed(verifyKernelConfig(
+          config, inputType, maxSharedBytesPerBlock(request.chip), emitError)))
     return failure();
   return config;
 }

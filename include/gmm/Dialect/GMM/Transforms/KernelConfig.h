@@ -21,6 +21,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Types.h"
 
+#include <string>
+
 namespace mlir {
 namespace gmm {
 class RaggedDotOp;
@@ -38,11 +40,23 @@ struct KernelConfigRequest {
   /// CPU: the vector width the register block is sized for; 0: the host
   /// CPU's widest (512 with AVX-512, 256 with AVX2 and FMA, else 128).
   int64_t vectorBits = 0;
+  /// GPU: the chip (sm_80, sm_90, ...), which bounds the shared memory of a
+  /// block; empty: the 48 KiB every chip gives statically.
+  std::string chip;
 };
+
+/// The shared memory one block of `chip` can have with the dynamic opt-in
+/// (sm_80/sm_87: 163 KiB, sm_86/sm_89/sm_120: 99 KiB, sm_90/sm_100: 227
+/// KiB), or kStaticSharedBytes for an empty or unknown chip.
+int64_t maxSharedBytesPerBlock(StringRef chip);
+
+/// The most any chip gmm compiles for allows (sm_90's 227 KiB).
+constexpr int64_t kMaxSharedBytesPerBlock = 232448;
 
 /// The GPU kernel stages 2 to 4 k steps in shared memory (2 by default).
 constexpr int64_t kMinGPUStages = 2, kMaxGPUStages = 4, kDefaultGPUStages = 2;
-/// Shared memory a block gets without the dynamic opt-in.
+/// Shared memory a block gets without the dynamic opt-in; above it the
+/// kernel's buffer is dynamic shared memory.
 constexpr int64_t kStaticSharedBytes = 48 * 1024;
 
 /// Checks a request's values on their own (signs, ranges), reporting the
@@ -66,8 +80,11 @@ LogicalResult verifyTileBounds(KernelConfigAttr config,
 
 /// Checks a complete configuration against the op and its target: tile
 /// bounds, and for the GPU the warp, mma and copy shapes and the shared
-/// memory of `stages` stages. `elementType` is the op's input element type.
+/// memory of `stages` stages against `maxSharedBytes` (a block's limit on
+/// the chip, see maxSharedBytesPerBlock). `elementType` is the op's input
+/// element type.
 LogicalResult verifyKernelConfig(KernelConfigAttr config, Type elementType,
+                                 int64_t maxSharedBytes,
                                  function_ref<InFlightDiagnostic()> emitError);
 
 /// The GPU kernel's shapes, shared by the checks and gmm-map-to-gpu.

@@ -140,8 +140,10 @@ def GMMConfigure : Pass<"gmm-configure"> {
     not split over the warps and the mma.sync (or FMA) shapes, copies that
     do not spread evenly over the block's threads, a number of stages
     outside 2 to 4, and stages whose shared memory (in either staging
-    orientation, rows padded by 16 bytes) exceeds the 48 KiB a block gets
-    statically. For example:
+    orientation, rows padded by 16 bytes) exceeds what a block of the
+    `chip` can have with the dynamic opt-in (163 KiB on sm_80, 99 KiB on
+    sm_86/sm_89, 227 KiB on sm_90), or the 48 KiB every chip gives
+    statically when no chip is named. For example:
 
     ```
     error: 'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = gpu, tile = [256, 128, 64], warps = [2, 4], stages = 2>: its 2 stages need 110592 bytes of shared memory, more than the 49152 a block gets statically
@@ -176,7 +178,10 @@ def GMMConfigure : Pass<"gmm-configure"> {
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "CPU: the vector width the heuristic sizes the register block "
            "for (0: the host CPU's widest, 512 with AVX-512, 256 with AVX2 "
-           "and FMA, else 128)">
+           "and FMA, else 128)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "GPU: the chip (sm_80, sm_90, ...), whose limit bounds a block's "
+           "shared memory (empty: the 48 KiB every chip gives statically)">
   ];
 }
 
