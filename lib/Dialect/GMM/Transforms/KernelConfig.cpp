@@ -45,6 +45,10 @@ std::array<int64_t, 2> defaultRegisterBlock(Type accType, int64_t vectorBits) {
 /// blocks of 256 f32 (128 f64) elements.
 std::array<int64_t, 3> defaultCPUTile(Type accType,
                                       std::array<int64_t, 2> block) {
+  // A block past the bounds (the op's, refused by the checks that follow)
+  // must not overflow the heuristic's products first.
+  block[0] = std::min(block[0], kMaxRegisterRows);
+  block[1] = std::min(block[1], kMaxRegisterLanes);
   std::array<int64_t, 3> tile = {16 * block[0], 8 * block[1],
                                  accType.getIntOrFloatBitWidth() > 32 ? 128
                                                                       : 256};
