@@ -175,6 +175,24 @@ def test_ragged_dot_shorthand_and_result_shapes():
     assert np.all(np.asarray(actual)[35:] == 0)
 
 
+def test_tile_sizes():
+    # tile_sizes becomes the op's #gmm.kernel_config<tile = [...]>, which
+    # gmm-configure completes; tiles that divide nothing still compute the
+    # same result, and a bad one is a Python error from the compiler.
+    rng = np.random.default_rng(12)
+    lhs = jnp.asarray(rng.standard_normal((40, 16)), jnp.float32)
+    rhs = jnp.asarray(rng.standard_normal((3, 16, 8)), jnp.float32)
+    sizes = jnp.asarray([10, 0, 25], jnp.int32)
+    expected = lax.ragged_dot(lhs, rhs, sizes, precision=lax.Precision.HIGHEST)
+    bound = absolute_bound(lhs, rhs, sizes, lax.RaggedDotDimensionNumbers(
+        (([1], [1]), ([], [])), [0], [0]))
+    for tiles in [(7, 5, 3), (64, 16, 16)]:
+        actual = gj.ragged_dot(lhs, rhs, sizes, tile_sizes=tiles)
+        assert_close(actual, expected, bound, jnp.float32, f"tiles {tiles}")
+    with pytest.raises(Exception, match="too large for the CPU cache tiles"):
+        gj.ragged_dot(lhs, rhs, sizes, tile_sizes=(8, 8192, 8))
+
+
 def test_compiled_once_per_signature():
     rng = np.random.default_rng(5)
     lhs = jnp.asarray(rng.standard_normal((24, 8)), jnp.float32)
