@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Maps the bufferized output of gmm-tile{target=gpu} and
+// Maps the bufferized output of gmm-tile (for GPU configurations) and
 // gmm-materialize-metadata onto the GPU dialect:
 //
 // - every outermost scf.forall over tile visits becomes a gpu.launch with

@@ -436,8 +436,8 @@ struct Tiler {
   TileSizes tiles;
   Type accType;
   Value offset; // index, 0 without a group offset
-  /// For target=gpu, the tile foralls are mapped to CUDA blocks (the last
-  /// dimension to x). Besides documenting the intent, a mapping keeps
+  /// For a GPU configuration, the tile foralls are mapped to CUDA blocks (the
+  /// last dimension to x). Besides documenting the intent, a mapping keeps
   /// canonicalization from folding away single-iteration dimensions, so that
   /// gmm-map-to-gpu always finds the forall.
   bool gpu = false;

@@ -209,7 +209,8 @@ def GMMTile : Pass<"gmm-tile"> {
     target, the tile sizes, and the register block (cpu); an op without
     one is an error.
 
-    For `target=cpu` a visit is computed like a BLAS block: the tile is a
+    For a configuration with `target = cpu` a visit is computed like a BLAS
+    block: the tile is a
     cache tile whose accumulators live in a buffer of the visit; for each
     contraction block of `tile_k` the rhs rows are packed into panels of
     `nr` lanes and the lhs rows into panels of `mr` rows (converted to the
@@ -218,14 +219,14 @@ def GMMTile : Pass<"gmm-tile"> {
     elements per step, k unrolled by four) runs over every pair of panels;
     the rhs panel rows of the next block are prefetched meanwhile.
 
-    For `target=gpu` the tile is a thread-block tile computed as one
+    For `target = gpu` the tile is a thread-block tile computed as one
     register block by vector contractions, which `gmm-map-to-gpu` turns into
     one CUDA block per visit and n-tile; the tile loop carries the op's
     configuration (as `gmm.kernel_config`) for it. Ops that are not
     normalized are left alone.
 
-    The tiled program runs on the CPU whatever the target: with `target=gpu`
-    it is the GPU-shaped program that `gmm-map-to-gpu` maps onto blocks,
+    The tiled program runs on the CPU whatever the target: with `target =
+    gpu` it is the GPU-shaped program that `gmm-map-to-gpu` maps onto blocks,
     warps and shared memory, and the differential test runs it on the CPU.
   }];
   let dependentDialects = [
