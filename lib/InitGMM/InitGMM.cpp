@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/InitGMM.h"
+#include "gmm/Codegen/GPU/Passes.h"
 #include "gmm/Conversion/Passes.h"
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
 #include "gmm/Dialect/GMM/Transforms/Passes.h"
@@ -68,6 +69,7 @@ void mlir::gmm::registerGMMPasses() {
   // pass plugin gets here twice.
   static bool registered = [] {
     registerGMMConversionPasses();
+    registerGMMGPUCodegenPasses();
     registerGMMTransformsPasses();
     registerGMMPipelines();
     return true;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Pipelines/Pipelines.h"
+#include "gmm/Codegen/GPU/Passes.h"
 #include "gmm/Conversion/Passes.h"
 #include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 #include "gmm/Dialect/GMM/Transforms/Passes.h"
@@ -179,6 +180,17 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   addLowerToLLVM(pm);
 }
 
+void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma) {
+  pm.addNestedPass<func::FuncOp>(createGMMGPUForwardBuffers());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createGMMGPUMapTiles());
+  if (convertMma) {
+    pm.addNestedPass<func::FuncOp>(createGMMGPUVectorToMmaSync());
+    pm.addNestedPass<func::FuncOp>(createGMMGPULowerKernelVectors());
+  }
+  pm.addPass(createGMMGPUPartitionHost());
+}
+
 void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
                                  const GPUPipelineOptions &options) {
   // The tile program, as on the CPU but with block-sized tiles.
@@ -190,8 +202,8 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertGMMToLoops());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  // Buffers without the deallocation pipeline: gmm-map-to-gpu turns the
-  // allocations into device allocations and frees them itself.
+  // Buffers without the deallocation pipeline: gmm-gpu-partition-host turns
+  // the allocations into device allocations and frees them itself.
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -201,7 +213,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   // Blocks, warps, shared memory, tensor cores; then kernels.
-  pm.addPass(createGMMMapToGPU());
+  buildMapToGPUPipeline(pm);
   // No canonicalization here: it would fold the kernels' lowered vector ops
   // back into n-D forms that convert-gpu-to-nvvm does not handle.
   pm.addPass(createCSEPass());
@@ -459,6 +471,16 @@ void mlir::gmm::registerGMMPipelines() {
         if (failed(verifyGPUPipelineOptions(options, errorHandler)))
           return failure();
         buildGPUPipeline(pm, options);
+        return success();
+      });
+  registerPipeline<MapToGPUPipelineOptions>(
+      "gmm-map-to-gpu",
+      "Map a bufferized tile program onto CUDA blocks, warps and shared "
+      "memory, and keep the host away from device memory (the GPU mapping "
+      "stage of gmm-to-ptx)",
+      [](OpPassManager &pm, const MapToGPUPipelineOptions &options,
+         ErrorHandler) {
+        buildMapToGPUPipeline(pm, options.convertMma);
         return success();
       });
   registerPipeline<NoPipelineOptions>(

@@ -156,6 +156,25 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 /// dialect.
 void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
 
+/// `gmm-map-to-gpu`: the GPU mapping of a bufferized tile program, as the
+/// gmm-to-ptx pipeline runs it: gmm-gpu-forward-buffers, canonicalize,
+/// gmm-gpu-map-tiles, then (with `convertMma`) gmm-gpu-vector-to-mma-sync and
+/// gmm-gpu-lower-kernel-vectors, and gmm-gpu-partition-host. Without
+/// `convertMma` the kernels keep their warp-level vector.contracts, for
+/// inspection.
+void buildMapToGPUPipeline(OpPassManager &pm, bool convertMma = true);
+
+/// Options of `gmm-map-to-gpu`.
+struct MapToGPUPipelineOptions
+    : public PassPipelineOptions<MapToGPUPipelineOptions> {
+  Option<bool> convertMma{
+      *this, "convert-mma",
+      llvm::cl::desc("Convert the warp contractions to nvgpu.ldmatrix and "
+                     "nvgpu.mma.sync and lower the kernels' other vector "
+                     "ops (off: leave them, for inspection)"),
+      llvm::cl::init(true)};
+};
+
 /// `gmm-reference-to-llvm`: lowers every gmm.ragged_dot directly to loops
 /// (convert-gmm-to-loops), bufferizes (function boundaries included, identity
 /// layouts), and converts everything to the LLVM dialect. The result is ready

@@ -1,11 +1,11 @@
-//===- MapToGPU.cpp - map the bufferized tile program onto the GPU --------===//
+//===- MapTiles.cpp - map tile loops onto gpu.launch ----------------------===//
 //
 // Part of the gmm project: ragged dot (grouped matmul) for MLIR.
 //
 //===----------------------------------------------------------------------===//
 //
-// Maps the bufferized output of gmm-tile (for GPU configurations) and
-// gmm-materialize-metadata onto the GPU dialect:
+// gmm-gpu-map-tiles maps the tile loops of the bufferized output of gmm-tile
+// (for GPU configurations) and gmm-materialize-metadata onto gpu.launch:
 //
 // - every outermost scf.forall over tile visits becomes a gpu.launch with
 //   one block per iteration (the grid comes from the static visit bound;
@@ -16,55 +16,39 @@
 //   chunks, zero-filled past the operands' ends and masks) in the
 //   configuration's 2 to 4 stages, so that the copies of steps i + 1 ..
 //   i + stages - 1 overlap the math of step i;
-// - the math is distributed over 8 warps (2 x 4 by default): for 16-bit
-//   inputs each warp runs m16n8k16 contractions on its 64 x 32 sub-tile,
-//   which upstream's vector-to-nvgpu conversion turns into nvgpu.ldmatrix
-//   and nvgpu.mma.sync (bf16 kept bf16, see presentBF16AsF16); for f32 each
-//   lane accumulates a 16 x 4 block with FMAs;
+// - the math is distributed over the configuration's warps: for 16-bit
+//   inputs each warp runs m16n8k16 contractions on its sub-tile, which
+//   gmm-gpu-vector-to-mma-sync turns into nvgpu.ldmatrix and
+//   nvgpu.mma.sync; for f32 each lane accumulates a block with outer
+//   products that gmm-gpu-lower-kernel-vectors turns into FMAs;
 // - the epilogue goes through shared memory, one warp row at a time, and
 //   replays the tile program's own epilogue (accumulate into init, convert
 //   to the result type, masked write) on 4-element row chunks, so rows of
-//   other groups and columns past n are never written;
-// - everything else in the function that touches memory (the group metadata
-//   loops, leftover reference loops) runs in single-thread kernels, host
-//   allocations become gpu.alloc, fills gpu.memset, copies gpu.memcpy: the
-//   host never dereferences a buffer, and the metadata stays on the device.
+//   other groups and columns past n are never written.
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Conversion/Passes.h"
+#include "gmm/Codegen/GPU/Passes.h"
 #include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 #include "gmm/Dialect/GMM/Transforms/Utils.h"
 
-#include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
-#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Index/IR/IndexDialect.h"
-#include "mlir/Dialect/Index/IR/IndexOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
-#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
 namespace gmm {
-#define GEN_PASS_DEF_GMMMAPTOGPU
-#include "gmm/Conversion/Passes.h.inc"
+#define GEN_PASS_DEF_GMMGPUMAPTILES
+#include "gmm/Codegen/GPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
 
@@ -126,7 +110,7 @@ struct StagedOperand {
   MemRefType sourceType() { return cast<MemRefType>(read.getBase().getType()); }
 };
 
-/// Everything gmm-map-to-gpu needs to know about one tile forall.
+/// Everything gmm-gpu-map-tiles needs to know about one tile forall.
 struct BlockProgram {
   scf::ForallOp forall;
   vector::ContractionOp contract;
@@ -197,39 +181,11 @@ bool chunksAligned(MemRefType type, unsigned contiguousDim, int64_t chunk) {
   return true;
 }
 
-struct MapToGPU : public mlir::gmm::impl::GMMMapToGPUBase<MapToGPU> {
-  using GMMMapToGPUBase::GMMMapToGPUBase;
-
-  /// The canonicalization patterns of every loaded dialect and registered
-  /// op, collected once (as the upstream canonicalizer does): the forwarded
-  /// buffers leave casts and self-copies behind.
-  LogicalResult initialize(MLIRContext *context) override {
-    RewritePatternSet patterns(context);
-    for (Dialect *dialect : context->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName op : context->getRegisteredOperations())
-      op.getCanonicalizationPatterns(patterns, context);
-    canonicalization = FrozenRewritePatternSet(std::move(patterns));
-    return success();
-  }
-
+struct MapTiles : public mlir::gmm::impl::GMMGPUMapTilesBase<MapTiles> {
   void runOnOperation() override;
 
   LogicalResult analyze(scf::ForallOp forall, BlockProgram &program);
   LogicalResult mapForall(RewriterBase &rewriter, BlockProgram &program);
-  LogicalResult finalizeKernel(RewriterBase &rewriter, gpu::LaunchOp launch,
-                               scf::ForOp loop);
-  LogicalResult finalizeMma(RewriterBase &rewriter, gpu::LaunchOp launch,
-                            scf::ForOp loop);
-  LogicalResult partitionHost(RewriterBase &rewriter, Block &block);
-  LogicalResult reloadSpills(RewriterBase &rewriter);
-
-  FrozenRewritePatternSet canonicalization;
-
-  /// Scalars computed by a serial kernel for later kernels: the value, its
-  /// one-element device buffer and the kernel that stores it.
-  SmallVector<std::tuple<Value, Value, gpu::LaunchOp>> spills;
-  LogicalResult convertHostMemory(RewriterBase &rewriter, func::FuncOp func);
 
   /// The warps of the tile loop being mapped, from its configuration.
   int64_t warpsM = 0, warpsN = 0;
@@ -237,19 +193,20 @@ struct MapToGPU : public mlir::gmm::impl::GMMMapToGPUBase<MapToGPU> {
   int64_t numThreads() const { return numWarps() * kWarpSize; }
 };
 
-LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
+LogicalResult MapTiles::analyze(scf::ForallOp forall, BlockProgram &program) {
   program.forall = forall;
   // The configuration gmm-tile put on the tile loop.
   auto config =
       forall->getAttrOfType<gmm::KernelConfigAttr>(gmm::kKernelConfigAttrName);
   if (!config || !config.isGPU())
-    return forall.emitOpError("gmm-map-to-gpu expects the tile loop to carry "
-                              "its GPU '")
+    return forall.emitOpError(
+               "gmm-gpu-map-tiles expects the tile loop to carry "
+               "its GPU '")
            << gmm::kKernelConfigAttrName << "' (gmm-tile puts it there)";
   SmallVector<vector::ContractionOp> contracts;
   forall.walk([&](vector::ContractionOp op) { contracts.push_back(op); });
   if (contracts.size() != 1)
-    return forall.emitOpError("gmm-map-to-gpu expects one vector.contract "
+    return forall.emitOpError("gmm-gpu-map-tiles expects one vector.contract "
                               "per tile loop (the block contraction of "
                               "gmm-tile), found ")
            << contracts.size();
@@ -263,10 +220,10 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
   if (contract.getKind() != vector::CombiningKind::ADD ||
       contract.getIndexingMapsArray() != expected)
     return contract.emitOpError(
-        "gmm-map-to-gpu expects an (m, k) x (k, n) -> (m, n) addition");
+        "gmm-gpu-map-tiles expects an (m, k) x (k, n) -> (m, n) addition");
   if (failed(matchOperand(contract.getLhs(), program.lhs)) ||
       failed(matchOperand(contract.getRhs(), program.rhs)))
-    return contract.emitOpError("gmm-map-to-gpu expects the contraction's "
+    return contract.emitOpError("gmm-gpu-map-tiles expects the contraction's "
                                 "operands to be (masked, extended) "
                                 "transfer_reads of buffers");
   program.elementType = program.lhs.read.getVectorType().getElementType();
@@ -301,8 +258,14 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
     if (!loop || loop.getNumRegionIterArgs() != 1 ||
         loop.getRegionIterArgs().front() != arg ||
         loop.getBody()->getTerminator()->getOperand(0) != contract.getResult())
-      return contract.emitOpError("gmm-map-to-gpu expects the accumulator to "
-                                  "be carried by the contraction loop");
+      return contract.emitOpError(
+          "gmm-gpu-map-tiles expects the accumulator to "
+          "be carried by the contraction loop");
+    // The stages hold fixed steps: checked before anything is rewritten.
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!step || *step <= 0)
+      return loop.emitOpError("gmm-gpu-map-tiles expects a contraction loop "
+                              "with a constant step");
     program.kLoop = loop;
     init = loop.getInitArgs().front();
     program.result = loop.getResult(0);
@@ -313,7 +276,7 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
     if (program.kLoop &&
         program.kLoop->isAncestor(init.getParentRegion()->getParentOp()))
       return contract.emitOpError(
-          "gmm-map-to-gpu expects the initial accumulator outside the loop");
+          "gmm-gpu-map-tiles expects the initial accumulator outside the loop");
     program.init = init;
   }
 
@@ -325,7 +288,7 @@ LogicalResult MapToGPU::analyze(scf::ForallOp forall, BlockProgram &program) {
       writes.front().getVectorType().getRank() != 2 ||
       !writes.front().getPermutationMap().isMinorIdentity() ||
       writes.front().getMask())
-    return forall.emitOpError("gmm-map-to-gpu expects one 2-D block write "
+    return forall.emitOpError("gmm-gpu-map-tiles expects one 2-D block write "
                               "per tile loop");
   program.write = writes.front();
 
@@ -345,7 +308,6 @@ struct KernelBuilder {
   Location loc;
   int64_t elementBytes, chunk;
   bool mma;
-  scf::ForOp pipelinedLoop; // the rebuilt contraction loop
   SmallVector<Value> views; // per operand, its stages in the workgroup buffer
 
   KernelBuilder(int64_t warpsM, int64_t warpsN, const BlockProgram &program,
@@ -671,7 +633,6 @@ struct KernelBuilder {
           gpu::BarrierOp::create(b, loc);
           scf::YieldOp::create(b, loc, next);
         });
-    pipelinedLoop = loop;
     return SmallVector<Value>(loop.getResults());
   }
 
@@ -801,7 +762,7 @@ struct KernelBuilder {
         });
         if (failed(status))
           return write.emitOpError(
-              "gmm-map-to-gpu cannot replay the block epilogue (expected "
+              "gmm-gpu-map-tiles cannot replay the block epilogue (expected "
               "elementwise ops and reads of the written block)");
       }
       gpu::BarrierOp::create(b, loc);
@@ -810,12 +771,12 @@ struct KernelBuilder {
   }
 };
 
-LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
+LogicalResult MapTiles::mapForall(RewriterBase &rewriter,
                                   BlockProgram &program) {
   scf::ForallOp forall = program.forall;
   Location loc = forall.getLoc();
   if (!forall.isNormalized() || !forall.getOutputs().empty())
-    return forall.emitOpError("gmm-map-to-gpu expects a normalized, "
+    return forall.emitOpError("gmm-gpu-map-tiles expects a normalized, "
                               "bufferized scf.forall");
   int64_t elementBytes = program.elementType.getIntOrFloatBitWidth() / 8;
   int64_t offset = 0;
@@ -930,9 +891,8 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
                                {kb.program.stages, op->outer, op->innerPadded},
                                kb.program.elementType));
   FailureOr<SmallVector<Value>> accs = kb.buildLoop(rewriter);
-  if (failed(accs))
-    return program.kLoop.emitOpError(
-        "gmm-map-to-gpu expects a contraction loop with a constant step");
+  if (failed(accs)) // analyze() checked the step
+    return failure();
   rewriter.setInsertionPoint(kb.program.write);
   if (failed(kb.buildEpilogue(rewriter, *accs)))
     return failure();
@@ -954,660 +914,25 @@ LogicalResult MapToGPU::mapForall(RewriterBase &rewriter,
       rewriter.eraseOp(op);
   }
   rewriter.eraseOp(forall);
-  return finalizeKernel(rewriter, launch, kb.pipelinedLoop);
-}
-
-/// MLIR 22's vector-to-nvgpu conversion reads a transposed 16x16 A operand
-/// (stored k-major, as a mode-2 lhs [k, m] is) with one ldmatrix.x4.trans
-/// whose lane addresses (nvgpu::getLaneIdToLdMatrixMatrixCoord) walk the
-/// four 8x8 blocks k-major: its registers hold A's (rows 0-7, k 0-7),
-/// (rows 0-7, k 8-15), (rows 8-15, k 0-7), (rows 8-15, k 8-15), where
-/// mma.sync's A fragment wants rows 0-7 / 8-15 of k 0-7 first. Swapping the
-/// middle two registers gives mma.sync what it needs. (Found by running the
-/// kernels on the simulated GPU: rows 8-15 of every warp tile of a
-/// transposed-lhs bf16/f16 ragged dot came out wrong.) A transposed B
-/// (x2.trans) is already in order.
-void reorderTransposedMatrixALoads(RewriterBase &rewriter, Operation *root) {
-  SmallVector<nvgpu::LdMatrixOp> loads;
-  root->walk([&](nvgpu::LdMatrixOp op) {
-    if (!op.getTranspose() || op.getNumTiles() != 4)
-      return;
-    bool feedsMatrixA = llvm::any_of(op->getUsers(), [&](Operation *user) {
-      auto mma = dyn_cast<nvgpu::MmaSyncOp>(user);
-      return mma && mma.getMatrixA() == op.getResult();
-    });
-    if (feedsMatrixA)
-      loads.push_back(op);
-  });
-  for (nvgpu::LdMatrixOp op : loads) {
-    rewriter.setInsertionPointAfter(op);
-    Value fragment = op.getResult();
-    Value reordered =
-        vector::ShuffleOp::create(rewriter, op.getLoc(), fragment, fragment,
-                                  ArrayRef<int64_t>{0, 2, 1, 3});
-    rewriter.replaceAllUsesExcept(fragment, reordered,
-                                  reordered.getDefiningOp());
-  }
-}
-
-/// MLIR 22's vector-to-nvgpu conversion takes every arith op that has an
-/// mma elementwise counterpart (addi, subi, muli, divui, ...) under its root
-/// for a matrix op, scalars included, and then fails on them. The index
-/// computations under the root use the index dialect instead, which means
-/// the same and lowers the same.
-void hideIndexArith(RewriterBase &rewriter, Operation *root) {
-  SmallVector<Operation *> ops;
-  root->walk([&](Operation *op) {
-    if (op->getNumResults() == 1 && op->getResult(0).getType().isIndex() &&
-        isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
-            arith::DivSIOp>(op))
-      ops.push_back(op);
-  });
-  for (Operation *op : ops) {
-    rewriter.setInsertionPoint(op);
-    Value x = op->getOperand(0), y = op->getOperand(1);
-    Location loc = op->getLoc();
-    Value r = TypeSwitch<Operation *, Value>(op)
-                  .Case([&](arith::AddIOp) {
-                    return index::AddOp::create(rewriter, loc, x, y);
-                  })
-                  .Case([&](arith::SubIOp) {
-                    return index::SubOp::create(rewriter, loc, x, y);
-                  })
-                  .Case([&](arith::MulIOp) {
-                    return index::MulOp::create(rewriter, loc, x, y);
-                  })
-                  .Case([&](arith::DivUIOp) {
-                    return index::DivUOp::create(rewriter, loc, x, y);
-                  })
-                  .Default([&](Operation *) {
-                    return index::DivSOp::create(rewriter, loc, x, y);
-                  });
-    rewriter.replaceOp(op, r);
-  }
-}
-
-/// MLIR 22's vector-to-nvgpu conversion sizes every fragment with
-/// nvgpu::getMmaSyncRegisterType, which knows f16 but not bf16; the
-/// fragments are the same registers of two 16-bit values. So the reads that
-/// feed the warp contractions of a bf16 kernel are given, for the length of
-/// the conversion, f16 twins of their workgroup views (same buffer, same
-/// offset), and `restoreBF16` moves the resulting ldmatrix ops back onto
-/// the bf16 views. Returns each twin with the view it stands for.
-SmallVector<std::pair<Value, Value>> presentBF16AsF16(RewriterBase &rewriter,
-                                                      Operation *root) {
-  SmallVector<vector::TransferReadOp> reads;
-  root->walk([&](vector::ContractionOp op) {
-    for (Value operand : {op.getLhs(), op.getRhs()})
-      if (auto read = operand.getDefiningOp<vector::TransferReadOp>())
-        if (read.getVectorType().getElementType().isBF16() &&
-            !llvm::is_contained(reads, read))
-          reads.push_back(read);
-  });
-  SmallVector<std::pair<Value, Value>> twins;
-  Type f16 = rewriter.getF16Type();
-  for (vector::TransferReadOp read : reads) {
-    auto view = read.getBase().getDefiningOp<memref::ViewOp>();
-    if (!view)
-      continue; // left bf16: the conversion refuses it
-    auto *it = llvm::find_if(twins, [&](auto &p) { return p.second == view; });
-    Value twin;
-    if (it != twins.end()) {
-      twin = it->first;
-    } else {
-      rewriter.setInsertionPointAfter(view);
-      MemRefType type = view.getType();
-      twin = memref::ViewOp::create(
-          rewriter, view.getLoc(),
-          MemRefType::get(type.getShape(), f16, type.getLayout(),
-                          type.getMemorySpace()),
-          view.getSource(), view.getByteShift(), view.getSizes());
-      twins.emplace_back(twin, view.getResult());
-    }
-    rewriter.setInsertionPoint(read);
-    Value pad = arith::ConstantOp::create(rewriter, read.getLoc(),
-                                          rewriter.getZeroAttr(f16));
-    rewriter.modifyOpInPlace(read, [&] {
-      read.getBaseMutable().assign(twin);
-      read.getPaddingMutable().assign(pad);
-      read.getResult().setType(read.getVectorType().clone(f16));
-    });
-  }
-  return twins;
-}
-
-/// Moves the ldmatrix ops that read an f16 twin back onto its bf16 view:
-/// their fragments, and the shuffles and slices of them on the way to
-/// nvgpu.mma.sync, become bf16 again. Anything else reading a twin is an
-/// error, as is a twin that is still used afterwards.
-LogicalResult restoreBF16(RewriterBase &rewriter,
-                          ArrayRef<std::pair<Value, Value>> twins) {
-  Type bf16 = rewriter.getBF16Type();
-  auto retype = [&](Value v) {
-    v.setType(cast<VectorType>(v.getType()).clone(bf16));
-  };
-  for (const auto &pair : twins) {
-    Value twin = pair.first, view = pair.second;
-    SmallVector<Value> worklist;
-    for (Operation *user : llvm::make_early_inc_range(twin.getUsers())) {
-      auto load = dyn_cast<nvgpu::LdMatrixOp>(user);
-      if (!load)
-        return user->emitOpError("reads the f16 stand-in of a bf16 operand");
-      rewriter.modifyOpInPlace(load, [&] {
-        load.getSrcMemrefMutable().assign(view);
-        retype(load.getResult());
-      });
-      worklist.push_back(load.getResult());
-    }
-    while (!worklist.empty()) {
-      Value v = worklist.pop_back_val();
-      for (Operation *user : v.getUsers()) {
-        if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(user)) {
-          if (mma.getMatrixC() == v)
-            return mma.emitOpError("has a bf16 accumulator");
-          continue;
-        }
-        if (!isa<vector::ShuffleOp, vector::ExtractStridedSliceOp>(user))
-          return user->emitOpError("uses a bf16 mma fragment");
-        Value result = user->getResult(0);
-        if (getElementTypeOrSelf(result.getType()).isBF16())
-          continue; // reached through its other operand already
-        rewriter.modifyOpInPlace(user, [&] { retype(result); });
-        worklist.push_back(result);
-      }
-    }
-    rewriter.eraseOp(twin.getDefiningOp());
-  }
-  return success();
-}
-
-/// Lowers what is left of the vector dialect in a kernel (FMA contractions,
-/// epilogue and FMA-path transfers) to 1-D loads, stores and FMAs that
-/// convert-gpu-to-nvvm handles in every address space.
-LogicalResult lowerKernelVectors(gpu::LaunchOp launch) {
-  MLIRContext *ctx = launch.getContext();
-  {
-    RewritePatternSet patterns(ctx);
-    vector::populateVectorContractLoweringPatterns(
-        patterns, vector::VectorContractLowering::OuterProduct);
-    vector::populateVectorOuterProductLoweringPatterns(patterns);
-    vector::populateVectorTransposeLoweringPatterns(
-        patterns, vector::VectorTransposeLowering::EltWise);
-    VectorTransferToSCFOptions options;
-    options.enableFullUnroll(true);
-    populateVectorToSCFConversionPatterns(patterns, options);
-    (void)applyPatternsGreedily(launch, std::move(patterns));
-  }
-  RewritePatternSet patterns(ctx);
-  vector::populateVectorMaskMaterializationPatterns(
-      patterns, /*force32BitVectorIndices=*/true);
-  vector::populateVectorTransferLoweringPatterns(patterns,
-                                                 /*maxTransferRank=*/1);
-  vector::populateVectorMaskOpLoweringPatterns(patterns);
-  vector::populateVectorBroadcastLoweringPatterns(patterns);
-  vector::populateVectorShapeCastLoweringPatterns(patterns);
+  // What the rebuilt kernel no longer needs (the old block contraction).
+  RewritePatternSet patterns(launch.getContext());
   (void)applyPatternsGreedily(launch, std::move(patterns));
-  // Transfers and contractions left now would not convert to NVVM.
-  WalkResult left = launch.walk([](Operation *op) {
-    if (isa<vector::TransferReadOp, vector::TransferWriteOp,
-            vector::ContractionOp, vector::OuterProductOp>(op))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return failure(left.wasInterrupted());
-}
-
-LogicalResult MapToGPU::finalizeKernel(RewriterBase &rewriter,
-                                       gpu::LaunchOp launch, scf::ForOp loop) {
-  if (failed(finalizeMma(rewriter, launch, loop)))
-    return launch.emitOpError("could not convert the warp contractions to "
-                              "mma.sync");
-  // With convert-mma=0 the warp-level vector ops stay, for inspection.
-  if (!convertMma)
-    return success();
-  if (failed(lowerKernelVectors(launch)))
-    return launch.emitOpError("could not lower the kernel's vector ops");
   return success();
 }
 
-/// Upstream's vector-to-nvgpu conversion of the 16-bit warp contractions to
-/// ldmatrix and nvgpu.mma.sync, bf16 kept bf16.
-LogicalResult MapToGPU::finalizeMma(RewriterBase &rewriter,
-                                    gpu::LaunchOp launch, scf::ForOp loop) {
-  // Dead-code removal first, so that the old block contraction is gone.
-  {
-    RewritePatternSet patterns(launch.getContext());
-    (void)applyPatternsGreedily(launch, std::move(patterns));
-  }
-  bool has16Bit = false;
-  launch.walk([&](vector::ContractionOp op) {
-    has16Bit |=
-        getElementTypeOrSelf(op.getLhsType()).getIntOrFloatBitWidth() == 16;
-  });
-  if (!has16Bit || !convertMma)
-    return success();
-  hideIndexArith(rewriter, launch);
-  {
-    // The conversion expects contractions in mma.sync's row x col form,
-    // with the transposes folded into the reads.
-    RewritePatternSet patterns(launch.getContext());
-    populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
-    (void)applyPatternsGreedily(loop, std::move(patterns));
-  }
-  SmallVector<std::pair<Value, Value>> twins =
-      presentBF16AsF16(rewriter, launch);
-  if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, launch)))
-    return launch.emitOpError("vector-to-nvgpu conversion of the warp "
-                              "contractions failed");
-  reorderTransposedMatrixALoads(rewriter, launch);
-  {
-    // The conversion leaves the replaced vector ops behind, dead.
-    RewritePatternSet patterns(launch.getContext());
-    (void)applyPatternsGreedily(launch, std::move(patterns));
-  }
-  if (launch.walk([](vector::ContractionOp) { return WalkResult::interrupt(); })
-          .wasInterrupted())
-    return failure();
-  if (twins.empty())
-    return success();
-  if (failed(restoreBF16(rewriter, twins)))
-    return failure();
-  // The twins' padding values, hoisted out of the launch by the clean-up.
-  SmallVector<arith::ConstantOp> pads;
-  launch->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()->walk(
-      [&](arith::ConstantOp op) {
-        if (op.getType().isF16() && op->use_empty())
-          pads.push_back(op);
-      });
-  for (arith::ConstantOp op : pads)
-    rewriter.eraseOp(op);
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Host code
-//===----------------------------------------------------------------------===//
-
-/// Whether `op` may stay on the host: it touches no memory (views and dims
-/// are fine) and holds nothing that does.
-bool isHostPure(Operation *op) {
-  if (isa<memref::DimOp, memref::ExtractStridedMetadataOp>(op))
-    return true;
-  if (!isMemoryEffectFree(op))
-    return false;
-  bool pure = true;
-  op->walk([&](Operation *nested) {
-    if (nested != op && !isMemoryEffectFree(nested) &&
-        !isa<memref::DimOp>(nested))
-      pure = false;
-  });
-  return pure;
-}
-
-/// Whether `op` holds work that must stay under host control: a launch, or
-/// a device allocation, copy or fill.
-bool holdsHostWork(Operation *op) {
-  bool found = false;
-  op->walk([&](Operation *nested) {
-    if (isa<gpu::LaunchOp, gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
-            gpu::MemsetOp, gpu::WaitOp>(nested))
-      found = true;
-  });
-  return found;
-}
-
-// Host-side gpu ops are made synchronous here; gmm-async-host later puts
-// every one of a function on one stream, in program order.
-
-/// A device buffer of `type`.
-gpu::AllocOp allocOnDevice(OpBuilder &b, Location loc, MemRefType type,
-                           ValueRange dynamicSizes = {}) {
-  return gpu::AllocOp::create(b, loc, type, Type(), ValueRange{}, dynamicSizes,
-                              ValueRange{},
-                              /*hostShared=*/false);
-}
-
-/// Frees the device buffer `memref`.
-void freeOnDevice(OpBuilder &b, Location loc, Value memref) {
-  gpu::DeallocOp::create(b, loc, Type(), ValueRange{}, memref);
-}
-
-LogicalResult MapToGPU::convertHostMemory(RewriterBase &rewriter,
-                                          func::FuncOp func) {
-  SmallVector<Operation *> ops;
-  func.walk([&](Operation *op) {
-    if (op->getParentOfType<gpu::LaunchOp>())
-      return;
-    if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
-            memref::CopyOp, linalg::FillOp, memref::GetGlobalOp>(op))
-      ops.push_back(op);
-  });
-  SmallVector<gpu::AllocOp> allocs;
-  for (Operation *op : ops) {
-    Location loc = op->getLoc();
-    rewriter.setInsertionPoint(op);
-    if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
-      auto type = cast<MemRefType>(op->getResult(0).getType());
-      if (type.getMemorySpace())
-        return op->emitOpError("gmm-map-to-gpu: unexpected memory space");
-      auto alloc = allocOnDevice(rewriter, loc, type, op->getOperands());
-      rewriter.replaceOp(op, alloc.getMemref());
-      allocs.push_back(alloc);
-      continue;
-    }
-    if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
-      // Constants live in host memory: kernels get a device copy.
-      auto type = cast<MemRefType>(global.getType());
-      if (!type.hasStaticShape() || !type.getLayout().isIdentity())
-        return op->emitOpError("gmm-map-to-gpu: unsupported global");
-      rewriter.setInsertionPointAfter(op);
-      auto alloc = allocOnDevice(rewriter, loc, type);
-      auto copy = gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange{},
-                                        alloc.getMemref(), global.getResult());
-      rewriter.replaceAllUsesExcept(global.getResult(), alloc.getMemref(),
-                                    copy);
-      allocs.push_back(alloc);
-      continue;
-    }
-    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      freeOnDevice(rewriter, loc, dealloc.getMemref());
-      rewriter.eraseOp(op);
-      continue;
-    }
-    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-      auto source = cast<MemRefType>(copy.getSource().getType());
-      auto target = cast<MemRefType>(copy.getTarget().getType());
-      // The driver copies contiguous buffers; strided copies run in a
-      // kernel (left to the partitioning).
-      if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity())
-        continue;
-      gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange{},
-                            copy.getTarget(), copy.getSource());
-      rewriter.eraseOp(op);
-      continue;
-    }
-    auto fill = cast<linalg::FillOp>(op);
-    if (!fill.hasPureBufferSemantics() || fill.getOutputs().size() != 1)
-      continue;
-    Value target = fill.getOutputs().front();
-    auto type = cast<MemRefType>(target.getType());
-    Type element = type.getElementType();
-    unsigned width =
-        element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
-    if (!type.getLayout().isIdentity() || (width != 16 && width != 32))
-      continue;
-    gpu::MemsetOp::create(rewriter, loc, Type(), ValueRange{}, target,
-                          fill.getInputs().front());
-    rewriter.eraseOp(op);
-  }
-
-  // Free what does not leave the function, at the end of its block.
-  for (gpu::AllocOp alloc : allocs) {
-    Block *block = alloc->getBlock();
-    SmallVector<Value> worklist = {alloc.getMemref()};
-    bool escapes = false, freed = false;
-    while (!worklist.empty()) {
-      Value v = worklist.pop_back_val();
-      for (Operation *user : v.getUsers()) {
-        if (user->hasTrait<OpTrait::IsTerminator>() &&
-            !isa<gpu::TerminatorOp>(user))
-          escapes = true;
-        if (isa<gpu::DeallocOp>(user))
-          freed = true;
-        if (isa<ViewLikeOpInterface>(user) || isa<memref::CastOp>(user))
-          for (Value r : user->getResults())
-            worklist.push_back(r);
-      }
-    }
-    if (freed)
-      continue;
-    if (escapes) {
-      if (block != &func.getBody().front())
-        return alloc.emitOpError(
-            "gmm-map-to-gpu: a buffer allocated in a loop leaves it");
-      continue;
-    }
-    rewriter.setInsertionPoint(block->getTerminator());
-    freeOnDevice(rewriter, alloc.getLoc(), alloc.getMemref());
-  }
-  return success();
-}
-
-/// Moves runs of memory-touching host ops into single-thread kernels.
-/// Scalars such a kernel computes for later kernels go through one-element
-/// device buffers.
-LogicalResult MapToGPU::partitionHost(RewriterBase &rewriter, Block &block) {
-  SmallVector<Operation *> run;
-  auto flush = [&]() -> LogicalResult {
-    if (run.empty())
-      return success();
-    Location loc = run.front()->getLoc();
-    llvm::SmallPtrSet<Operation *, 8> inRun(run.begin(), run.end());
-    // Pure host ops between the run's ops stay where they are, so the
-    // kernel goes after the run's last op.
-    rewriter.setInsertionPointAfter(run.back());
-    SmallVector<std::pair<Value, Value>> spilled;
-    for (Operation *op : run)
-      for (Value result : op->getResults()) {
-        bool usedOutside = llvm::any_of(result.getUsers(), [&](Operation *u) {
-          Operation *ancestor = block.findAncestorOpInBlock(*u);
-          return !ancestor || !inRun.contains(ancestor);
-        });
-        if (!usedOutside)
-          continue;
-        Type type = result.getType();
-        if (!type.isIntOrIndexOrFloat())
-          return op->emitOpError("gmm-map-to-gpu: a value of type ")
-                 << type << " computed on the device is used on the host";
-        spilled.push_back(
-            {result, allocOnDevice(rewriter, loc, MemRefType::get({1}, type))
-                         .getMemref()});
-      }
-    Value c1 = cst(rewriter, loc, 1);
-    auto launch = gpu::LaunchOp::create(rewriter, loc, c1, c1, c1, c1, c1, c1);
-    launch->setAttr("gmm.kernel", rewriter.getStringAttr("serial"));
-    Block &body = launch.getBody().front();
-    rewriter.setInsertionPointToStart(&body);
-    auto terminator = gpu::TerminatorOp::create(rewriter, loc);
-    for (Operation *op : run)
-      op->moveBefore(terminator);
-    rewriter.setInsertionPoint(terminator);
-    Value c0 = cst(rewriter, loc, 0);
-    for (auto [value, buffer] : spilled) {
-      memref::StoreOp::create(rewriter, loc, value, buffer, ValueRange{c0});
-      spills.push_back({value, buffer, launch});
-      // Free the buffer at the end of the block.
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPoint(block.getTerminator());
-      freeOnDevice(rewriter, loc, buffer);
-    }
-    run.clear();
-    return success();
-  };
-
-  SmallVector<Operation *> ops;
-  for (Operation &op : block)
-    ops.push_back(&op);
-  for (Operation *op : ops) {
-    if (op->hasTrait<OpTrait::IsTerminator>()) {
-      if (failed(flush()))
-        return failure();
-      continue;
-    }
-    // Calls stay on the host: the callee is mapped on its own and takes
-    // device buffers like any entry function.
-    if (isa<gpu::LaunchOp>(op) ||
-        isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, gpu::MemsetOp,
-            gpu::WaitOp, func::CallOp>(op)) {
-      if (failed(flush()))
-        return failure();
-      continue;
-    }
-    // Pure ops that consume a value computed on the device (in the current
-    // run or an earlier kernel) run on the device too.
-    bool feedsFromRun = llvm::any_of(op->getOperands(), [&](Value v) {
-      Operation *def = v.getDefiningOp();
-      return def && (llvm::is_contained(run, def) ||
-                     def->getParentOfType<gpu::LaunchOp>());
-    });
-    if (isHostPure(op) && !feedsFromRun)
-      continue;
-    // A run-time check of host values (gmm-check-sizes' cf.assert on buffer
-    // sizes) stays on the host, where it fails before any kernel runs.
-    if (isa<cf::AssertOp>(op) && !feedsFromRun)
-      continue;
-    if (op->getNumRegions() && holdsHostWork(op)) {
-      if (failed(flush()))
-        return failure();
-      for (Region &region : op->getRegions())
-        for (Block &nested : region)
-          if (failed(partitionHost(rewriter, nested)))
-            return failure();
-      continue;
-    }
-    run.push_back(op);
-  }
-  return flush();
-}
-
-/// Later kernels read spilled scalars from their buffers.
-LogicalResult MapToGPU::reloadSpills(RewriterBase &rewriter) {
-  for (auto [value, buffer, producer] : spills) {
-    DenseMap<Operation *, Value> loaded;
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : value.getUses())
-      if (!producer->isAncestor(use.getOwner()))
-        uses.push_back(&use);
-    for (OpOperand *use : uses) {
-      auto user = use->getOwner()->getParentOfType<gpu::LaunchOp>();
-      if (!user)
-        return use->getOwner()->emitOpError(
-            "gmm-map-to-gpu: uses a value computed on the device on the "
-            "host");
-      Value &load = loaded[user];
-      if (!load) {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(&user.getBody().front());
-        Location loc = user.getLoc();
-        load = memref::LoadOp::create(rewriter, loc, buffer,
-                                      ValueRange{cst(rewriter, loc, 0)});
-      }
-      use->set(load);
-    }
-  }
-  spills.clear();
-  return success();
-}
-
-/// Looks through casts, and through scf.if / scf.for results that hand back
-/// the buffer they were given, to the buffer a memref value aliases.
-Value stripAlias(Value v) {
-  while (true) {
-    if (auto cast = v.getDefiningOp<memref::CastOp>()) {
-      v = cast.getSource();
-      continue;
-    }
-    if (auto ifOp = v.getDefiningOp<scf::IfOp>()) {
-      unsigned i = cast<OpResult>(v).getResultNumber();
-      if (ifOp.getElseRegion().empty())
-        return v;
-      Value a = stripAlias(ifOp.thenYield().getOperand(i));
-      Value b = stripAlias(ifOp.elseYield().getOperand(i));
-      if (a != b || ifOp->isAncestor(a.getParentRegion()->getParentOp()))
-        return v;
-      v = a;
-      continue;
-    }
-    if (auto forOp = v.getDefiningOp<scf::ForOp>()) {
-      unsigned i = cast<OpResult>(v).getResultNumber();
-      Value yielded = forOp.getBody()->getTerminator()->getOperand(i);
-      if (stripAlias(yielded) != forOp.getRegionIterArgs()[i])
-        return v;
-      v = forOp.getInitArgs()[i];
-      continue;
-    }
-    return v;
-  }
-}
-
-/// One-Shot Bufferize leaves buffers that loops and branches hand back
-/// unchanged as loop-carried memrefs; forward them to the buffer itself, so
-/// that no buffer value flows out of device code, and drop the self-copies
-/// this reveals.
-void forwardBuffers(RewriterBase &rewriter, func::FuncOp func) {
-  auto replaceWith = [&](Value from, Value to) {
-    if (from == to || from.use_empty())
-      return;
-    OpBuilder::InsertionGuard guard(rewriter);
-    if (auto arg = dyn_cast<BlockArgument>(to))
-      rewriter.setInsertionPointToStart(arg.getOwner());
-    else
-      rewriter.setInsertionPointAfterValue(to);
-    Value replacement = to;
-    if (to.getType() != from.getType())
-      replacement =
-          memref::CastOp::create(rewriter, from.getLoc(), from.getType(), to);
-    rewriter.replaceAllUsesExcept(from, replacement,
-                                  replacement.getDefiningOp());
-  };
-  func.walk([&](Operation *op) {
-    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-      for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
-        if (!isa<MemRefType>(arg.getType()))
-          continue;
-        Value yielded = forOp.getBody()->getTerminator()->getOperand(i);
-        if (stripAlias(yielded) != arg)
-          continue;
-        Value init = forOp.getInitArgs()[i];
-        replaceWith(forOp.getResult(i), init);
-        replaceWith(arg, init);
-      }
-      return;
-    }
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      for (Value result : ifOp.getResults())
-        if (isa<MemRefType>(result.getType()))
-          replaceWith(result, stripAlias(result));
-    }
-  });
-  SmallVector<memref::CopyOp> copies;
-  func.walk([&](memref::CopyOp copy) {
-    if (stripAlias(copy.getSource()) == stripAlias(copy.getTarget()))
-      copies.push_back(copy);
-  });
-  for (memref::CopyOp copy : copies)
-    rewriter.eraseOp(copy);
-}
-
-void MapToGPU::runOnOperation() {
-  auto module = getOperation();
+void MapTiles::runOnOperation() {
   IRRewriter rewriter(&getContext());
-  bool any = false;
-  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
-    if (func.isExternal())
-      continue;
-    forwardBuffers(rewriter, func);
-    (void)applyPatternsGreedily(func, canonicalization);
-    SmallVector<scf::ForallOp> foralls;
-    func.walk([&](scf::ForallOp op) {
-      if (!op->getParentOfType<scf::ForallOp>())
-        foralls.push_back(op);
-    });
-    for (scf::ForallOp forall : foralls) {
-      BlockProgram program;
-      if (failed(analyze(forall, program)) ||
-          failed(mapForall(rewriter, program)))
-        return signalPassFailure();
-    }
-    if (failed(convertHostMemory(rewriter, func)) ||
-        failed(partitionHost(rewriter, func.getBody().front())) ||
-        failed(reloadSpills(rewriter)))
+  SmallVector<scf::ForallOp> foralls;
+  getOperation().walk([&](scf::ForallOp op) {
+    if (!op->getParentOfType<scf::ForallOp>())
+      foralls.push_back(op);
+  });
+  for (scf::ForallOp forall : foralls) {
+    BlockProgram program;
+    if (failed(analyze(forall, program)) ||
+        failed(mapForall(rewriter, program)))
       return signalPassFailure();
-    any = true;
   }
-  if (any)
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    UnitAttr::get(&getContext()));
 }
 
 } // namespace

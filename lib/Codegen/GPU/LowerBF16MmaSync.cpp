@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Conversion/Passes.h"
+#include "gmm/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -25,7 +25,7 @@
 namespace mlir {
 namespace gmm {
 #define GEN_PASS_DEF_GMMLOWERBF16MMASYNC
-#include "gmm/Conversion/Passes.h.inc"
+#include "gmm/Codegen/GPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
 

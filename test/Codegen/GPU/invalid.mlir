@@ -48,7 +48,7 @@ func.func @big_tiles(%lhs: tensor<64x32xbf16>, %rhs: tensor<2x32x64xbf16>, %gs: 
 // A tile loop that gmm-tile did not make (no configuration) is not mapped.
 func.func @no_config(%out: memref<4xf32>) {
   %c = arith.constant 1.0 : f32
-  // expected-error @+1 {{'scf.forall' op gmm-map-to-gpu expects the tile loop to carry its GPU 'gmm.kernel_config' (gmm-tile puts it there)}}
+  // expected-error @+1 {{'scf.forall' op gmm-gpu-map-tiles expects the tile loop to carry its GPU 'gmm.kernel_config' (gmm-tile puts it there)}}
   scf.forall (%i) in (4) {
     memref.store %c, %out[%i] : memref<4xf32>
   }

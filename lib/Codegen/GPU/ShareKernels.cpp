@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Conversion/Passes.h"
+#include "gmm/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -34,7 +34,7 @@
 namespace mlir {
 namespace gmm {
 #define GEN_PASS_DEF_GMMSHAREKERNELS
-#include "gmm/Conversion/Passes.h.inc"
+#include "gmm/Codegen/GPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
 

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gmm-map-to-gpu leaves the host's side of a ragged dot as synchronous gpu
-// ops: device allocations, memsets, copies, frees and kernel launches. As
+// gmm-gpu-partition-host leaves the host's side of a ragged dot as synchronous
+// gpu ops: device allocations, memsets, copies, frees and kernel launches. As
 // they are, gpu-to-llvm gives each one a stream of its own, created,
 // synchronized and destroyed around it. This pass makes them asynchronous
 // and chains them on one token, so that gpu-to-llvm puts all of a
@@ -32,7 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Conversion/Passes.h"
+#include "gmm/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -44,7 +44,7 @@
 namespace mlir {
 namespace gmm {
 #define GEN_PASS_DEF_GMMASYNCHOST
-#include "gmm/Conversion/Passes.h.inc"
+#include "gmm/Codegen/GPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
 

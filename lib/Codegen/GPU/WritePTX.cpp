@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Conversion/Passes.h"
+#include "gmm/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -24,7 +24,7 @@
 namespace mlir {
 namespace gmm {
 #define GEN_PASS_DEF_GMMWRITEPTX
-#include "gmm/Conversion/Passes.h.inc"
+#include "gmm/Codegen/GPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
 

@@ -1,0 +1,23 @@
+//===- Passes.h - gmm GPU code generation passes ----------------*- C++ -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_CODEGEN_GPU_PASSES_H
+#define GMM_CODEGEN_GPU_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace gmm {
+
+#define GEN_PASS_DECL
+#define GEN_PASS_REGISTRATION
+#include "gmm/Codegen/GPU/Passes.h.inc"
+
+} // namespace gmm
+} // namespace mlir
+
+#endif // GMM_CODEGEN_GPU_PASSES_H

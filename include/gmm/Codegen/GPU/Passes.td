@@ -1,0 +1,335 @@
+//===- Passes.td - gmm GPU code generation passes ----------*- tablegen -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The passes between the bufferized tile program and PTX, in the order the
+// gmm-map-to-gpu and gmm-to-ptx pipelines run them (docs/Lowering.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_CODEGEN_GPU_PASSES_TD
+#define GMM_CODEGEN_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GMMGPUForwardBuffers : Pass<"gmm-gpu-forward-buffers",
+                                "::mlir::func::FuncOp"> {
+  let summary = "Forward the buffers that loops and branches hand back "
+                "unchanged to the buffers themselves";
+  let description = [{
+    The first step of the GPU mapping, right after One-Shot Bufferize. The
+    bufferized tile program carries buffers through `scf.for` iter_args and
+    `scf.if` results that only ever hand back the buffer they were given
+    (possibly through `memref.cast`). This pass replaces every such result
+    and iter_arg by the buffer itself (cast back to the old type where the
+    types differ), erases the `memref.copy` ops whose source and target are
+    then the same buffer (the `gmm-map-to-gpu` pipeline canonicalizes
+    afterwards, which folds the casts this leaves). Afterwards no buffer value
+    flows out of a loop or branch, so the tile loops can become kernels and
+    the host never receives a buffer from device code.
+
+    Example:
+
+    ```mlir
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%b = %out) -> (memref<?xf32>) {
+      ... writes %b ...
+      scf.yield %b : memref<?xf32>
+    }
+    memref.copy %r, %out : memref<?xf32> to memref<?xf32>
+    ```
+
+    becomes the loop writing `%out` directly, with no result and no copy.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def GMMGPUMapTiles : Pass<"gmm-gpu-map-tiles", "::mlir::func::FuncOp"> {
+  let summary = "Map each tile loop onto a gpu.launch: blocks, shared-memory "
+                "stages, cp.async, warp contractions and the epilogue";
+  let description = [{
+    Runs after `gmm-tile` (of GPU configurations), `gmm-materialize-metadata`,
+    One-Shot Bufferize and `gmm-gpu-forward-buffers`. Every outermost
+    `scf.forall` over tile visits (one per ragged dot and batch row) must
+    carry the `gmm.kernel_config` that `gmm-tile` put there and hold one
+    (m, k) x (k, n) -> (m, n) `vector.contract` of (masked, extended)
+    `vector.transfer_read`s of buffers and one 2-D block write. It becomes a
+    `gpu.launch` (`gmm.kernel = "tile"`), under an `scf.if` that skips an
+    empty grid:
+
+    - one block per forall iteration, the last forall dimension fastest;
+      blocks past the run-time visit count take the tile program's own
+      empty branch and exit at once;
+    - the contraction loop is rebuilt around a workgroup buffer of the
+      configuration's `stages` stages (2 to 4; a static workgroup
+      attribution up to 48 KiB, `gpu.dynamic_shared_memory` with the
+      launch's `dynamic_shared_memory_size` above): the lhs and rhs tiles of
+      step i + stages - 1 are copied with `nvgpu.device_async_copy`
+      (16-byte cp.async, zero-filled past the operands' ends and the group's
+      k range) into their bf16/f16/f32 workgroup views while step i is
+      computed; operands whose rows are not 16-byte aligned, or not
+      contiguous, are staged with element-wise loads instead;
+    - the configuration's warps share the tile. For f16 and bf16 inputs
+      each warp accumulates m16n8k16 `vector.contract`s in f32 read from the
+      workgroup views (`gmm-gpu-vector-to-mma-sync` turns them into
+      `nvgpu.ldmatrix` and `nvgpu.mma.sync`). For f32 inputs each lane
+      accumulates a block of the warp tile with `vector.outerproduct`s of a
+      staged column and row (`gmm-gpu-lower-kernel-vectors` turns them into
+      FMAs);
+    - the epilogue goes through shared memory one warp row at a time and
+      replays the tile program's epilogue (add `init`, convert to the result
+      type, masked write) on 4-element chunks, so rows of other groups and
+      columns past n are never written.
+
+    The configuration is checked again against the contraction (the IR may
+    have been written by hand); a mismatch is an error at the op.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def GMMGPUVectorToMmaSync : Pass<"gmm-gpu-vector-to-mma-sync"> {
+  let summary = "Convert the warp contractions of each gpu.launch to "
+                "nvgpu.ldmatrix and nvgpu.mma.sync, bf16 kept bf16";
+  let description = [{
+    For every `gpu.launch` whose `vector.contract`s have 16-bit operands,
+    runs upstream's vector-to-nvgpu conversion
+    (`convertVectorToNVVMCompatibleMMASync`, after
+    `populatePrepareVectorToMMAPatterns`), which turns m16n8k16
+    contractions of `vector.transfer_read`s from workgroup memory into
+    `nvgpu.ldmatrix` and `nvgpu.mma.sync`. Three MLIR 22 gaps are filled
+    around that call, each in one place:
+
+    - the conversion sizes fragments with `nvgpu::getMmaSyncRegisterType`,
+      which knows f16 but not bf16 (the registers are the same, two 16-bit
+      values each). For the length of the call, the reads feeding bf16
+      contractions use f16 twins of their `memref.view`s; right after it the
+      `nvgpu.ldmatrix` ops move back to the bf16 views and their fragments,
+      shuffles and slices become bf16 again, so `nvgpu.mma.sync` is typed
+      bf16 and nothing f16 is left;
+    - the conversion takes scalar index `arith` ops under the launch for
+      matrix ops and fails on them; they are rewritten to the `index`
+      dialect first;
+    - its `ldmatrix.x4.trans` of a transposed A operand delivers the four
+      8x8 blocks k-major, where `mma.sync` wants them m-major; the middle
+      two registers are swapped with a `vector.shuffle`.
+
+    Launches without 16-bit contractions are left alone. A contraction the
+    conversion cannot handle is an error at its launch.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::index::IndexDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def GMMGPULowerKernelVectors : Pass<"gmm-gpu-lower-kernel-vectors"> {
+  let summary = "Lower what is left of the vector dialect in each "
+                "gpu.launch to 1-D loads, stores and FMAs";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers 1-D vector loads and stores in every
+    address space but not `vector.contract` or n-D transfers. This pass
+    lowers, inside every `gpu.launch`, contractions and outer products to
+    FMAs, transposes element-wise, and transfers (fully unrolled) to 1-D
+    masked loads and stores, with upstream's vector lowering patterns. A
+    transfer or contraction left afterwards is an error at its launch.
+    It runs after `gmm-gpu-vector-to-mma-sync`, which has consumed the
+    16-bit contractions.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def GMMGPUPartitionHost : Pass<"gmm-gpu-partition-host",
+                               "::mlir::ModuleOp"> {
+  let summary = "Keep the host away from device memory: gpu allocations, "
+                "copies and memsets, and single-thread kernels for the rest";
+  let description = [{
+    The last step of the GPU mapping. Outside the existing `gpu.launch`
+    ops, every function is made safe for device memory, with synchronous
+    gpu ops (`gmm-async-host` later puts them on one stream):
+
+    - `memref.alloc`/`alloca` become `gpu.alloc`, freed at the end of their
+      block unless returned (the buffer is followed through views, casts,
+      selects and loop and branch results; one allocated in a loop or
+      branch that leaves it is an error); `memref.dealloc` becomes
+      `gpu.dealloc`; a
+      `memref.get_global` gets a device copy;
+    - `linalg.fill` of 16- or 32-bit elements on a contiguous buffer becomes
+      `gpu.memset`, contiguous `memref.copy` `gpu.memcpy`;
+    - every remaining run of ops that touches memory (the group metadata,
+      reference loops for what could not be tiled) becomes a single-thread
+      `gpu.launch` (`gmm.kernel = "serial"`). Scalars such a kernel computes
+      for later kernels (the visit count) pass through one-element device
+      buffers, so the host never reads device memory and never waits for
+      the metadata; a device value the host itself needs is an error.
+      Pure ops and `cf.assert` on host values stay on the host; calls stay
+      on the host, their callees are mapped on their own.
+
+    Function bodies must be one block (structured control flow). The module
+    becomes a `gpu.container_module`.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def GMMShareKernels : Pass<"gmm-share-kernels", "::mlir::ModuleOp"> {
+  let summary = "Keep one gpu.module per class of identical kernel modules";
+  let description = [{
+    `gpu-kernel-outlining` gives every `gpu.launch` a `gpu.module` of its
+    own, so a program with many identical ragged dots (one per layer of a
+    model, the same shapes, types and kernel configuration) carries one copy
+    of each kernel per ragged dot, and the NVVM lowering and LLVM's PTX
+    backend compile every copy. This pass, run right after outlining, keeps
+    the first module of each class of equal modules and points every
+    `gpu.launch_func` of the others at it; the others are erased.
+
+    Two modules are equal when their attributes (targets included) agree
+    apart from the module's name and their ops agree one by one: a symbol
+    (a kernel) up to its name, its body region by `OperationEquivalence`
+    (locations ignored), any other op fully. A module referenced by anything
+    other than a `gpu.launch_func` of one of its kernels is left alone.
+
+    Example: after outlining two identical launches,
+
+    ```mlir
+    gpu.launch_func @f_kernel::@f_kernel ...
+    gpu.launch_func @g_kernel::@g_kernel ...
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel { BODY } }
+    gpu.module @g_kernel { gpu.func @g_kernel(...) kernel { BODY } }
+    ```
+
+    becomes
+
+    ```mlir
+    gpu.launch_func @f_kernel::@f_kernel ...
+    gpu.launch_func @f_kernel::@f_kernel ...
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel { BODY } }
+    ```
+  }];
+}
+
+def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::func::FuncOp"> {
+  let summary = "Put a function's device allocations, copies, memsets, "
+                "frees and launches on one stream";
+  let description = [{
+    `gmm-gpu-partition-host` leaves the host's side of a ragged dot as synchronous
+    gpu ops, and `gpu-to-llvm` gives each synchronous op a stream of its
+    own, created, synchronized and destroyed around it. This pass makes them
+    asynchronous and chains them on one token, so that `gpu-to-llvm` puts
+    all of a function's device work on one stream, created at its first gpu
+    op, and the host waits once, before the function returns:
+
+    - a gpu op implementing `gpu::AsyncOpInterface` without a token
+      (`gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset`,
+      `gpu.launch_func`, `gpu.launch`) is rebuilt with a token result and
+      the chain's last token as its only dependency;
+    - the bodies of `scf.if` and `scf.for` continue the chain from the token
+      they start with, unless something in them has host side effects (a
+      wait there would end the stream that the ops after them still use).
+      No token is yielded out of them, because
+      `gpu-to-llvm` lowers a wait on a token that arrives through a block
+      argument as an event wait: the ops after them depend on the token
+      from before, and the ops inside, on the same stream, are ordered
+      before them;
+    - any other op with side effects (a call, a host memory access) first
+      waits for the chain, which then starts again, and any other op with
+      gpu ops in its regions gets a chain per block; side-effect-free ops
+      and `cf.assert` do not wait;
+    - every block waits for its chain before its terminator, except the
+      bodies that continue an outer chain.
+
+    Example:
+
+    ```mlir
+    %m = gpu.alloc () : memref<4xf32>
+    gpu.memset %m, %zero : memref<4xf32>, f32
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+    gpu.dealloc %m : memref<4xf32>
+    return
+    ```
+
+    becomes
+
+    ```mlir
+    %t0 = gpu.wait async
+    %m, %t1 = gpu.alloc async [%t0] () : memref<4xf32>
+    %t2 = gpu.memset async [%t1] %m, %zero : memref<4xf32>, f32
+    %t3 = gpu.launch_func async [%t2] @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+    %t4 = gpu.dealloc async [%t3] %m : memref<4xf32>
+    gpu.wait [%t4]
+    return
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def GMMLowerBF16MmaSync : Pass<"gmm-lower-bf16-mma-sync"> {
+  let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
+  let description = [{
+    `nvgpu.mma.sync` accepts bf16 operands, but MLIR 22's
+    `convert-nvgpu-to-nvvm` cannot lower them: it infers the PTX type of an
+    operand from its element type and knows f16, tf32 and the integer types
+    but not bf16 ("failed to deduce operand PTX types"). This pass, run
+    before `convert-nvgpu-to-nvvm`, lowers every `nvgpu.mma.sync` with bf16
+    A and B operands (and an f32 accumulator, the only one PTX has for
+    bf16) to `nvvm.mma.sync` typed bf16: each row of an A or B fragment
+    (two bf16) is one 32-bit register, each accumulator element one f32.
+    Other `nvgpu.mma.sync` ops are left to `convert-nvgpu-to-nvvm`.
+
+    Example:
+
+    ```mlir
+    %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]}
+        : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+    ```
+
+    becomes an `nvvm.mma.sync` on the four A registers, two B registers and
+    four accumulator values, `multiplicandAPtxType` and
+    `multiplicandBPtxType` bf16, whose four results are gathered back into a
+    `vector<2x2xf32>`.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def GMMWritePTX : Pass<"gmm-write-ptx", "::mlir::ModuleOp"> {
+  let summary = "Write the PTX of each gpu.binary to a file";
+  let description = [{
+    After `gpu-module-to-binary{format=isa}`, every kernel module's PTX is a
+    string in a `gpu.binary`. This pass writes each one to
+    `<directory>/<binary name>.<chip>.ptx` (the directory is created when
+    missing) and leaves the IR unchanged, so the PTX can be read, diffed or
+    assembled with `ptxas -v`. The `gmm-to-ptx` pipeline runs it when given
+    `ptx-dir=<directory>`.
+  }];
+  let options = [
+    Option<"directory", "directory", "std::string", /*default=*/"\".\"",
+           "Where to write the .ptx files">
+  ];
+}
+
+#endif // GMM_CODEGEN_GPU_PASSES_TD
