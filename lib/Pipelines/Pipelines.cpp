@@ -186,6 +186,7 @@ void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma) {
   pm.addNestedPass<func::FuncOp>(createGMMGPUMapTiles());
   if (convertMma) {
     pm.addNestedPass<func::FuncOp>(createGMMGPUVectorToMmaSync());
+    pm.addNestedPass<func::FuncOp>(createGMMGPUSwizzleSharedMemory());
     pm.addNestedPass<func::FuncOp>(createGMMGPULowerKernelVectors());
   }
   pm.addPass(createGMMGPUPartitionHost());

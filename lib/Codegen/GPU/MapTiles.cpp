@@ -105,6 +105,9 @@ struct StagedOperand {
   /// 16-byte cp.async chunks; otherwise element-wise copies.
   bool async = false;
   int64_t outer = 0, inner = 0, innerPadded = 0;
+  /// Rows stored unpadded, their chunks permuted by
+  /// gmm-gpu-swizzle-shared-memory.
+  bool swizzled = false;
   int64_t byteOffset = 0, bytes = 0; // both stages
 
   MemRefType sourceType() { return cast<MemRefType>(read.getBase().getType()); }
@@ -328,9 +331,10 @@ struct KernelBuilder {
     op.transposed = op.dim0 == static_cast<unsigned>(type.getRank() - 1);
     op.outer = op.transposed ? op.cols : op.rows;
     op.inner = op.transposed ? op.rows : op.cols;
-    // A 16-byte pad per row spreads ldmatrix's eight row reads over all
-    // shared-memory banks.
-    op.innerPadded = op.inner + chunk;
+    // Rows are swizzled (gmm-gpu-swizzle-shared-memory) or padded by a
+    // chunk, so that ldmatrix's eight row reads hit distinct banks.
+    op.swizzled = isSwizzledRow(op.inner, elementBytes);
+    op.innerPadded = stagedRowElements(op.inner, elementBytes);
     op.async = chunksAligned(type, op.transposed ? op.dim0 : op.dim1, chunk);
     op.byteOffset = offset;
     op.bytes = stages * op.outer * op.innerPadded * elementBytes;
@@ -886,10 +890,15 @@ LogicalResult MapTiles::mapForall(RewriterBase &rewriter,
   Operation *anchor = cloned.kLoop ? cloned.kLoop.getOperation()
                                    : cloned.contract.getOperation();
   rewriter.setInsertionPoint(anchor);
-  for (StagedOperand *op : {&kb.program.lhs, &kb.program.rhs})
-    kb.views.push_back(kb.view(rewriter, op->byteOffset,
-                               {kb.program.stages, op->outer, op->innerPadded},
-                               kb.program.elementType));
+  for (StagedOperand *op : {&kb.program.lhs, &kb.program.rhs}) {
+    Value view = kb.view(rewriter, op->byteOffset,
+                         {kb.program.stages, op->outer, op->innerPadded},
+                         kb.program.elementType);
+    if (op->swizzled)
+      view.getDefiningOp()->setAttr(gmm::kSwizzleAttrName,
+                                    rewriter.getUnitAttr());
+    kb.views.push_back(view);
+  }
   FailureOr<SmallVector<Value>> accs = kb.buildLoop(rewriter);
   if (failed(accs)) // analyze() checked the step
     return failure();

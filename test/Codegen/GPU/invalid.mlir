@@ -38,7 +38,7 @@ func.func @f32_tiles(%lhs: tensor<64x32xf32>, %rhs: tensor<2x32x64xf32>, %gs: te
 // Four stages of 256 x 64 and 64 x 256 bf16 tiles exceed what any chip
 // gives a block (sm_90's 227 KiB; gmm-configure checks the chip's own).
 func.func @big_tiles(%lhs: tensor<64x32xbf16>, %rhs: tensor<2x32x64xbf16>, %gs: tensor<2xi32>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{'scf.forall' op kernel configuration #gmm.kernel_config<target = gpu, tile = [256, 256, 64], warps = [2, 4], stages = 4>: its 4 stages need 294912 bytes of shared memory, more than the 232448 a block can have on the chip}}
+  // expected-error @+1 {{'scf.forall' op kernel configuration #gmm.kernel_config<target = gpu, tile = [256, 256, 64], warps = [2, 4], stages = 4>: its 4 stages need 262144 bytes of shared memory, more than the 232448 a block can have on the chip}}
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [256, 256, 64], warps = [2, 4], stages = 4>} : tensor<64x32xbf16>, tensor<2x32x64xbf16>, tensor<2xi32> -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }

@@ -18,8 +18,9 @@
 // LATER-NOT: gmm.kernel_config
 
 // bf16 inputs, f32 result, 32x32x16 tiles: gmm-configure's 1x2 warps (64
-// threads), two stages of the 32 x (16 + 8) lhs and 16 x (32 + 8) rhs bf16
-// tiles (3072 + 2560 bytes), m16n8k16 contractions per warp.
+// threads), two stages of the 32 x 16 lhs and 16 x 32 rhs bf16 tiles, rows
+// unpadded and marked for gmm-gpu-swizzle-shared-memory (2048 + 2048 bytes;
+// the epilogue's 32 x 36 f32 takes 4608), m16n8k16 contractions per warp.
 // CHECK-LABEL: func.func @bf16(
 // The host side stays as it is: the result buffer, the group bounds and the
 // visit schedule are host allocations and host loops.
@@ -44,7 +45,7 @@
 // CHECK:         %[[ANY:[a-z0-9_]+]] = arith.cmpi ne, %[[GRID]], %c0{{(_[0-9]+)?}} : index
 // CHECK-NEXT:    scf.if %[[ANY]] {
 // CHECK-NEXT:      %[[NT:[a-z0-9_]+]] = arith.constant 64 : index
-// CHECK-NEXT:      gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %[[GRID]], %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}, %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}) threads(%[[TX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %[[NT]], %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}, %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}) workgroup(%[[SMEM:[a-z0-9]+]] : memref<5632xi8, #gpu.address_space<workgroup>>) {
+// CHECK-NEXT:      gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %[[GRID]], %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}, %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}) threads(%[[TX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %[[NT]], %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}, %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}) workgroup(%[[SMEM:[a-z0-9]+]] : memref<4608xi8, #gpu.address_space<workgroup>>) {
 // The last forall dimension is the block id modulo its 3 iterations; blocks
 // past the host's visit count take the tile program's empty branch.
 // CHECK-NEXT:        %[[VISIT:[a-z0-9_]+]] = arith.remui %[[BX]], %c3{{(_[0-9]+)?}} : index
@@ -55,11 +56,11 @@
 // CHECK:             %[[BLOCK:[a-z0-9_]+]] = memref.subview %[[OUT]][0, 0, %[[ROWS]]#0, 0] [1, 1, %[[ROWS]]#1, 32] [1, 1, 1, 1] : memref<1x1x64x32xf32> to memref<?x32xf32, strided<[32, 1], offset: ?>>
 // CHECK-NEXT:        %[[NONEMPTY:[a-z0-9_]+]] = arith.cmpi sgt, %[[ROWS]]#1, %c0{{(_[0-9]+)?}} : index
 // CHECK-NEXT:        scf.if %[[NONEMPTY]] {
-// CHECK-NEXT:          %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] : memref<5632xi8, #gpu.address_space<workgroup>> to memref<2x32x24xbf16, #gpu.address_space<workgroup>>
-// CHECK-NEXT:          %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c3072{{(_[0-9]+)?}}][] : memref<5632xi8, #gpu.address_space<workgroup>> to memref<2x16x40xbf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:          %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<4608xi8, #gpu.address_space<workgroup>> to memref<2x32x16xbf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:          %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c2048{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<4608xi8, #gpu.address_space<workgroup>> to memref<2x16x32xbf16, #gpu.address_space<workgroup>>
 // Prologue: step 0 into stage 0, 8 bf16 (16 bytes) per cp.async, no wait.
-// CHECK:               %[[CA:[a-z0-9_]+]] = nvgpu.device_async_copy %[[LHS]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], %[[A]][%c0{{(_[0-9]+)?}}, %{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x1x64x32xbf16> to memref<2x32x24xbf16, #gpu.address_space<workgroup>>
-// CHECK:               %[[CB:[a-z0-9_]+]] = nvgpu.device_async_copy %[[RHS]][%{{.+}}, %[[ROWS]]#2, %{{.+}}, %{{.+}}], %[[B]][%c0{{(_[0-9]+)?}}, %{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x2x32x32xbf16> to memref<2x16x40xbf16, #gpu.address_space<workgroup>>
+// CHECK:               %[[CA:[a-z0-9_]+]] = nvgpu.device_async_copy %[[LHS]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], %[[A]][%c0{{(_[0-9]+)?}}, %{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x1x64x32xbf16> to memref<2x32x16xbf16, #gpu.address_space<workgroup>>
+// CHECK:               %[[CB:[a-z0-9_]+]] = nvgpu.device_async_copy %[[RHS]][%{{.+}}, %[[ROWS]]#2, %{{.+}}, %{{.+}}], %[[B]][%c0{{(_[0-9]+)?}}, %{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x2x32x32xbf16> to memref<2x16x32xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          nvgpu.device_async_create_group %[[CA]], %[[CB]]
 // CHECK-NEXT:          %[[ACC:[a-z0-9_]+]]:4 = scf.for %[[J:[a-z0-9]+]] = %c0{{(_[0-9]+)?}} to %c2{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} iter_args(%[[ACC0:[a-z0-9]+]] = %[[ZERO:[a-z0-9_]+]], %[[ACC1:[a-z0-9]+]] = %[[ZERO]], %[[ACC2:[a-z0-9]+]] = %[[ZERO]], %[[ACC3:[a-z0-9]+]] = %[[ZERO]]) -> (vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>) {
 // Step j + 1 goes to stage (j + 1) % 2 while stage j % 2 is computed.
@@ -72,10 +73,10 @@
 // CHECK-NEXT:            nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
 // CHECK-NEXT:            gpu.barrier
 // Each warp: a 32 x 16 sub-tile, two 16x16 lhs and two 16x8 rhs fragments.
-// CHECK:                 %[[A0:[a-z0-9_]+]] = vector.transfer_read %[[A]][%[[S]], %{{.+}}, %c0{{(_[0-9]+)?}}], %{{.+}} {in_bounds = [true, true]} : memref<2x32x24xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
-// CHECK:                 %[[A1:[a-z0-9_]+]] = vector.transfer_read %[[A]][%[[S]], %{{.+}}, %c0{{(_[0-9]+)?}}], %{{.+}} {in_bounds = [true, true]} : memref<2x32x24xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
-// CHECK-NEXT:            %[[B0:[a-z0-9_]+]] = vector.transfer_read %[[B]][%[[S]], %c0{{(_[0-9]+)?}}, %{{.+}}], %{{.+}} {in_bounds = [true, true]} : memref<2x16x40xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
-// CHECK:                 %[[B1:[a-z0-9_]+]] = vector.transfer_read %[[B]][%[[S]], %c0{{(_[0-9]+)?}}, %{{.+}}], %{{.+}} {in_bounds = [true, true]} : memref<2x16x40xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
+// CHECK:                 %[[A0:[a-z0-9_]+]] = vector.transfer_read %[[A]][%[[S]], %{{.+}}, %c0{{(_[0-9]+)?}}], %{{.+}} {in_bounds = [true, true]} : memref<2x32x16xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
+// CHECK:                 %[[A1:[a-z0-9_]+]] = vector.transfer_read %[[A]][%[[S]], %{{.+}}, %c0{{(_[0-9]+)?}}], %{{.+}} {in_bounds = [true, true]} : memref<2x32x16xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
+// CHECK-NEXT:            %[[B0:[a-z0-9_]+]] = vector.transfer_read %[[B]][%[[S]], %c0{{(_[0-9]+)?}}, %{{.+}}], %{{.+}} {in_bounds = [true, true]} : memref<2x16x32xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
+// CHECK:                 %[[B1:[a-z0-9_]+]] = vector.transfer_read %[[B]][%[[S]], %c0{{(_[0-9]+)?}}, %{{.+}}], %{{.+}} {in_bounds = [true, true]} : memref<2x16x32xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
 // CHECK-NEXT:            %[[R0:[a-z0-9_]+]] = vector.contract {{.+}}kind = #vector.kind<add>} %[[A0]], %[[B0]], %[[ACC0]] : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
 // CHECK-NEXT:            %[[R1:[a-z0-9_]+]] = vector.contract {{.+}}kind = #vector.kind<add>} %[[A0]], %[[B1]], %[[ACC1]] : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
 // CHECK-NEXT:            %[[R2:[a-z0-9_]+]] = vector.contract {{.+}}kind = #vector.kind<add>} %[[A1]], %[[B0]], %[[ACC2]] : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
@@ -90,7 +91,7 @@
 // written with masked (not in_bounds) writes: 256 chunks, 4 per thread.
 // CHECK:               nvvm.cp.async.wait.group 0
 // CHECK-NEXT:          gpu.barrier
-// CHECK-NEXT:          %[[C:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] : memref<5632xi8, #gpu.address_space<workgroup>> to memref<32x36xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:          %[[C:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] : memref<4608xi8, #gpu.address_space<workgroup>> to memref<32x36xf32, #gpu.address_space<workgroup>>
 // CHECK:               scf.if
 // CHECK-NEXT:            vector.transfer_write %[[ACC]]#0, %[[C]][%c0{{(_[0-9]+)?}}, %{{.+}}] {in_bounds = [true, true]} : vector<16x8xf32>, memref<32x36xf32, #gpu.address_space<workgroup>>
 // CHECK:                 vector.transfer_write %[[ACC]]#1, %[[C]]
@@ -399,8 +400,8 @@ func.func @f32_init(%arg0: memref<64x32xf32>, %arg1: memref<2x32x32xf32>, %arg2:
 
 // -----
 
-// Three stages (stages=3) of the bf16 tiles: 3 x 32 x 24 and 3 x 16 x 40
-// bf16 (4608 + 3840 = 8448 bytes). The prologue fills stages 0 and 1
+// Three stages (stages=3) of the bf16 tiles: 3 x 32 x 16 and 3 x 16 x 32
+// bf16 (3072 + 3072 = 6144 bytes), rows unpadded. The prologue fills stages 0 and 1
 // without waiting; iteration j copies step j + 2 into stage (j + 2) % 3 and
 // waits for all but the newest 2 groups. The bf16 result is converted in
 // the epilogue.
@@ -408,19 +409,19 @@ func.func @f32_init(%arg0: memref<64x32xf32>, %arg1: memref<2x32x32xf32>, %arg2:
 // CHECK:         %[[LHS:[a-z0-9_]+]] = memref.expand_shape %arg0
 // CHECK-NEXT:    %[[RHS:[a-z0-9_]+]] = memref.expand_shape %arg1
 // CHECK:         %[[OUT:[a-z0-9_]+]] = memref.alloc() {alignment = 64 : i64} : memref<1x1x64x32xbf16>
-// CHECK:         gpu.launch blocks({{.+}}) threads(%[[TX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %c64{{(_[0-9]+)?}}, {{.+}}) workgroup(%[[SMEM:[a-z0-9]+]] : memref<8448xi8, #gpu.address_space<workgroup>>) {
+// CHECK:         gpu.launch blocks({{.+}}) threads(%[[TX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %c64{{(_[0-9]+)?}}, {{.+}}) workgroup(%[[SMEM:[a-z0-9]+]] : memref<6144xi8, #gpu.address_space<workgroup>>) {
 // CHECK:             %[[ROWS:[a-z0-9_]+]]:3 = scf.if
 // CHECK:             %[[BLOCK:[a-z0-9_]+]] = memref.subview %[[OUT]][0, 0, %[[ROWS]]#0, 0] [1, 1, %[[ROWS]]#1, 32] [1, 1, 1, 1] : memref<1x1x64x32xbf16> to memref<?x32xbf16, strided<[32, 1], offset: ?>>
-// CHECK:             %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] : memref<8448xi8, #gpu.address_space<workgroup>> to memref<3x32x24xbf16, #gpu.address_space<workgroup>>
-// CHECK-NEXT:        %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c4608{{(_[0-9]+)?}}][] : memref<8448xi8, #gpu.address_space<workgroup>> to memref<3x16x40xbf16, #gpu.address_space<workgroup>>
+// CHECK:             %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<6144xi8, #gpu.address_space<workgroup>> to memref<3x32x16xbf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:        %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c3072{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<6144xi8, #gpu.address_space<workgroup>> to memref<3x16x32xbf16, #gpu.address_space<workgroup>>
 // CHECK-NOT:           nvgpu.device_async_wait
-// CHECK:               nvgpu.device_async_copy %[[LHS]][{{.+}}], %[[A]][%c0{{(_[0-9]+)?}}, {{.+}} : memref<1x1x64x64xbf16> to memref<3x32x24xbf16, #gpu.address_space<workgroup>>
-// CHECK:               nvgpu.device_async_copy %[[RHS]][{{.+}}], %[[B]][%c0{{(_[0-9]+)?}}, {{.+}} : memref<1x2x64x32xbf16> to memref<3x16x40xbf16, #gpu.address_space<workgroup>>
+// CHECK:               nvgpu.device_async_copy %[[LHS]][{{.+}}], %[[A]][%c0{{(_[0-9]+)?}}, {{.+}} : memref<1x1x64x64xbf16> to memref<3x32x16xbf16, #gpu.address_space<workgroup>>
+// CHECK:               nvgpu.device_async_copy %[[RHS]][{{.+}}], %[[B]][%c0{{(_[0-9]+)?}}, {{.+}} : memref<1x2x64x32xbf16> to memref<3x16x32xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          nvgpu.device_async_create_group
 // CHECK-NOT:           nvgpu.device_async_wait
 // Step 1 (k = 16) into stage 1.
-// CHECK:               nvgpu.device_async_copy %[[LHS]][{{.+}}], %[[A]][%c1{{(_[0-9]+)?}}, {{.+}} : memref<1x1x64x64xbf16> to memref<3x32x24xbf16, #gpu.address_space<workgroup>>
-// CHECK:               nvgpu.device_async_copy %[[RHS]][{{.+}}], %[[B]][%c1{{(_[0-9]+)?}}, {{.+}} : memref<1x2x64x32xbf16> to memref<3x16x40xbf16, #gpu.address_space<workgroup>>
+// CHECK:               nvgpu.device_async_copy %[[LHS]][{{.+}}], %[[A]][%c1{{(_[0-9]+)?}}, {{.+}} : memref<1x1x64x64xbf16> to memref<3x32x16xbf16, #gpu.address_space<workgroup>>
+// CHECK:               nvgpu.device_async_copy %[[RHS]][{{.+}}], %[[B]][%c1{{(_[0-9]+)?}}, {{.+}} : memref<1x2x64x32xbf16> to memref<3x16x32xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          nvgpu.device_async_create_group
 // CHECK-NOT:           nvgpu.device_async_wait
 // CHECK-NEXT:          %[[ACC:[a-z0-9_]+]]:4 = scf.for %[[J:[a-z0-9]+]] = %c0{{(_[0-9]+)?}} to %c4{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} iter_args({{.+}}) -> (vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>) {
@@ -434,15 +435,15 @@ func.func @f32_init(%arg0: memref<64x32xf32>, %arg1: memref<2x32x32xf32>, %arg2:
 // CHECK-NEXT:            %[[G:[a-z0-9_]+]] = nvgpu.device_async_create_group %[[NA]], %[[NB]]
 // CHECK-NEXT:            nvgpu.device_async_wait %[[G]] {numGroups = 2 : i32}
 // CHECK-NEXT:            gpu.barrier
-// CHECK-COUNT-2:         vector.transfer_read %[[A]][%[[S]], {{.+}} : memref<3x32x24xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
-// CHECK-COUNT-2:         vector.transfer_read %[[B]][%[[S]], {{.+}} : memref<3x16x40xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
+// CHECK-COUNT-2:         vector.transfer_read %[[A]][%[[S]], {{.+}} : memref<3x32x16xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
+// CHECK-COUNT-2:         vector.transfer_read %[[B]][%[[S]], {{.+}} : memref<3x16x32xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
 // CHECK-COUNT-4:         vector.contract {{.+}} : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
 // CHECK-NEXT:            gpu.barrier
 // CHECK-NEXT:            scf.yield
 // CHECK-NEXT:          }
 // CHECK-NEXT:          nvvm.cp.async.wait.group 0
 // CHECK-NEXT:          gpu.barrier
-// CHECK-NEXT:          %[[C:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] : memref<8448xi8, #gpu.address_space<workgroup>> to memref<32x36xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:          %[[C:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] : memref<6144xi8, #gpu.address_space<workgroup>> to memref<32x36xf32, #gpu.address_space<workgroup>>
 // CHECK:               vector.transfer_write %[[ACC]]#0, %[[C]]
 // CHECK:               scf.if
 // CHECK-NEXT:            %[[X:[a-z0-9_]+]] = vector.transfer_read %[[C]]{{.+}} : memref<32x36xf32, #gpu.address_space<workgroup>>, vector<1x4xf32>

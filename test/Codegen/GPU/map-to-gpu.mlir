@@ -28,24 +28,25 @@
 // CHECK:         gpu.launch blocks
 // CHECK:           memref.store %{{.+}}, %[[COUNT]][%{{.+}}] : memref<1xindex>
 // CHECK:         } {gmm.kernel = "serial"}
-// The tile kernel: 256 threads and a 37888-byte workgroup buffer; the
+// The tile kernel: 256 threads and a 33792-byte workgroup buffer; the
 // visit count comes from the device. A grid of no blocks (no visit, e.g. no
 // local groups) is not launched.
 // CHECK:         %[[ANY:.+]] = arith.cmpi ne, %[[GRID:.+]], %c0{{.*}} : index
 // CHECK:         scf.if %[[ANY]] {
-// CHECK:         gpu.launch blocks(%{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:[a-z0-9]+]], %{{.+}}) in (%{{.+}} = %c256{{.*}}, %{{.+}}) workgroup(%[[SMEM:.+]] : memref<37888xi8, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch blocks(%{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:[a-z0-9]+]], %{{.+}}) in (%{{.+}} = %c256{{.*}}, %{{.+}}) workgroup(%[[SMEM:.+]] : memref<33792xi8, #gpu.address_space<workgroup>>)
 // CHECK:           %[[N:.+]] = memref.load %[[COUNT]][%{{.+}}] : memref<1xindex>
 // CHECK:           arith.cmpi ult, %{{.+}}, %[[N]] : index
-// Two stages of the lhs tile (128 x 32, rows padded to 40) and the rhs tile
-// (32 x 128, padded to 136): one bf16 view each, written by the copies and
-// read by the math.
-// CHECK:           %[[A:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<37888xi8, #gpu.address_space<workgroup>> to memref<2x128x40xbf16, #gpu.address_space<workgroup>>
+// Two stages of the lhs tile (128 x 32) and the rhs tile (32 x 128), rows
+// unpadded (gmm-gpu-swizzle-shared-memory permutes their chunks in the full
+// pipeline): one bf16 view each, written by the copies and read by the
+// math.
+// CHECK:           %[[A:.+]] = memref.view %[[SMEM]][%{{.+}}][] {gmm.swizzle} : memref<33792xi8, #gpu.address_space<workgroup>> to memref<2x128x32xbf16, #gpu.address_space<workgroup>>
 // CHECK-NOT:       memref.view
-// CHECK:           %[[B:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<37888xi8, #gpu.address_space<workgroup>> to memref<2x32x136xbf16, #gpu.address_space<workgroup>>
+// CHECK:           %[[B:.+]] = memref.view %[[SMEM]][%{{.+}}][] {gmm.swizzle} : memref<33792xi8, #gpu.address_space<workgroup>> to memref<2x32x128xbf16, #gpu.address_space<workgroup>>
 // Prologue: step 0 into stage 0, 16 bytes per copy, zero-filled past the
 // operands' ends.
-// CHECK:           nvgpu.device_async_copy %{{.+}}, %[[A]][%{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x1x256x64xbf16> to memref<2x128x40xbf16, #gpu.address_space<workgroup>>
-// CHECK:           nvgpu.device_async_copy %{{.+}}, %[[B]][%{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x4x64x96xbf16> to memref<2x32x136xbf16, #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.device_async_copy %{{.+}}, %[[A]][%{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x1x256x64xbf16> to memref<2x128x32xbf16, #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.device_async_copy %{{.+}}, %[[B]][%{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x4x64x96xbf16> to memref<2x32x128xbf16, #gpu.address_space<workgroup>>
 // CHECK:           nvgpu.device_async_create_group
 // The k loop: step j + 1 is copied while step j is computed.
 // CHECK:           %[[ACC:.+]]:16 = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args({{.*}}) -> (vector<16x8xf32>,
@@ -53,15 +54,15 @@
 // CHECK:             %[[GROUP:.+]] = nvgpu.device_async_create_group
 // CHECK:             nvgpu.device_async_wait %[[GROUP]] {numGroups = 1 : i32}
 // CHECK:             gpu.barrier
-// CHECK:             vector.transfer_read %[[A]][{{.*}}], %{{.+}} {in_bounds = [true, true]} : memref<2x128x40xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
-// CHECK:             vector.transfer_read %[[B]][{{.*}}], %{{.+}} {in_bounds = [true, true]} : memref<2x32x136xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
+// CHECK:             vector.transfer_read %[[A]][{{.*}}], %{{.+}} {in_bounds = [true, true]} : memref<2x128x32xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
+// CHECK:             vector.transfer_read %[[B]][{{.*}}], %{{.+}} {in_bounds = [true, true]} : memref<2x32x128xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
 // CHECK:             vector.contract {{.*}} : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
 // CHECK:             gpu.barrier
 // CHECK:             scf.yield
 // Epilogue: drain the copies, then per warp row: fragments to shared memory,
 // 4-element chunks converted to bf16 and written to the visit's rows only.
 // CHECK:           nvvm.cp.async.wait.group 0
-// CHECK:           %[[C:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<37888xi8, #gpu.address_space<workgroup>> to memref<64x132xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[C:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<33792xi8, #gpu.address_space<workgroup>> to memref<64x132xf32, #gpu.address_space<workgroup>>
 // CHECK:           vector.transfer_write %[[ACC]]#0, %[[C]]
 // CHECK:           gpu.barrier
 // CHECK:           scf.if
@@ -82,11 +83,20 @@
 // MMA:         gpu.launch
 // MMA:         gpu.launch
 // MMA:         gpu.launch
-// MMA:           %[[A:.+]] = memref.view %{{.+}} to memref<2x128x40xbf16, #gpu.address_space<workgroup>>
-// MMA:           %[[B:.+]] = memref.view %{{.+}} to memref<2x32x136xbf16, #gpu.address_space<workgroup>>
+// MMA:           %[[A:.+]] = memref.view %{{.+}} to memref<2x128x32xbf16, #gpu.address_space<workgroup>>
+// MMA:           %[[B:.+]] = memref.view %{{.+}} to memref<2x32x128xbf16, #gpu.address_space<workgroup>>
+// The copies write, and ldmatrix reads, chunk (c xor row bits) of a row:
+// for the lhs rows of 64 bytes (two per 128-byte line), bits 1-2 of the row
+// select which of the four chunks; for the rhs rows of 256 bytes, bits 0-2
+// select which of eight.
+// MMA:           %[[ROWA:.+]] = arith.shrui %{{.+}}, %c1{{(_[0-9]+)?}} : index
+// MMA:           %[[KEYA:.+]] = arith.andi %[[ROWA]], %c3{{(_[0-9]+)?}} : index
+// MMA:           %[[OFFA:.+]] = arith.shli %[[KEYA]], %c3{{(_[0-9]+)?}} : index
+// MMA:           %[[COLA:.+]] = arith.xori %{{.+}}, %[[OFFA]] : index
+// MMA:           nvgpu.device_async_copy %{{.+}}, %[[A]][%{{.+}}, %{{.+}}, %[[COLA]]], 8
 // MMA:           scf.for
-// MMA:             %[[FA:.+]] = nvgpu.ldmatrix %[[A]][{{.+}}] {numTiles = 4 : i32, transpose = false} : memref<2x128x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
-// MMA:             %[[FB:.+]] = nvgpu.ldmatrix %[[B]][{{.+}}] {numTiles = 2 : i32, transpose = true} : memref<2x32x136xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// MMA:             %[[FA:.+]] = nvgpu.ldmatrix %[[A]][{{.+}}] {numTiles = 4 : i32, transpose = false} : memref<2x128x32xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// MMA:             %[[FB:.+]] = nvgpu.ldmatrix %[[B]][{{.+}}] {numTiles = 2 : i32, transpose = true} : memref<2x32x128xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
 // MMA:             nvgpu.mma.sync(%[[FA]], %[[FB]], %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // MMA-NOT:         vector.contract
 // MMA-NOT:         {{(x| )f16}}
@@ -95,9 +105,10 @@
 // MMA:         return
 // The warps come from the configuration on the tile loop: a 32 x 32 x 16
 // bf16 tile gets gmm-configure's 1 x 2 warps, 64 threads, and two stages of
-// 32 x (16 + 8) and 16 x (32 + 8) bf16 in 5632 bytes.
+// 32 x 16 and 16 x 32 bf16 (rows of two and four chunks, swizzled) in a
+// 4608-byte buffer (the epilogue's 32 x 36 f32 is the larger use).
 // SMALL-LABEL: func.func @bf16
-// SMALL:         gpu.launch blocks({{.*}}) threads(%{{.+}}) in (%{{.+}} = %c64{{(_[0-9]+)?}}, %{{.+}} = %c1{{(_[0-9]+)?}}, %{{.+}} = %c1{{(_[0-9]+)?}}) workgroup(%{{.+}} : memref<5632xi8, #gpu.address_space<workgroup>>)
+// SMALL:         gpu.launch blocks({{.*}}) threads(%{{.+}}) in (%{{.+}} = %c64{{(_[0-9]+)?}}, %{{.+}} = %c1{{(_[0-9]+)?}}, %{{.+}} = %c1{{(_[0-9]+)?}}) workgroup(%{{.+}} : memref<4608xi8, #gpu.address_space<workgroup>>)
 // SMALL:           nvgpu.mma.sync
 // SMALL:         } {gmm.kernel = "tile"}
 func.func @bf16(%lhs: tensor<256x64xbf16>, %rhs: tensor<4x64x96xbf16>, %gs: tensor<4xi32>) -> tensor<256x96xbf16> {
@@ -117,8 +128,8 @@ func.func @bf16(%lhs: tensor<256x64xbf16>, %rhs: tensor<4x64x96xbf16>, %gs: tens
 // MMA-NOT:       nvgpu.device_async_copy {{.*}} : memref<1x1x64x6xf16>
 // MMA:           scf.if
 // MMA:             memref.load %{{.+}} : memref<1x1x64x6xf16>
-// MMA:           memref.store %{{.+}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>
-// MMA:           nvgpu.device_async_copy {{.*}} : memref<1x2x6x64xf16> to memref<2x32x136xf16, #gpu.address_space<workgroup>>
+// MMA:           memref.store %{{.+}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>
+// MMA:           nvgpu.device_async_copy {{.*}} : memref<1x2x6x64xf16> to memref<2x32x128xf16, #gpu.address_space<workgroup>>
 // MMA:         } {gmm.kernel = "tile"}
 func.func @unaligned(%lhs: tensor<64x6xf16>, %rhs: tensor<2x6x64xf16>, %gs: tensor<2xi32>) -> tensor<64x64xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x6xf16>, tensor<2x6x64xf16>, tensor<2xi32> -> tensor<64x64xf32>
@@ -150,7 +161,7 @@ func.func @constants(%lhs: tensor<64x32xbf16>, %gs: tensor<2xi32>) -> tensor<64x
 // MMA-LABEL: func.func @transposed_lhs
 // MMA:         gpu.launch
 // MMA:           scf.for
-// MMA:             %[[A:.+]] = nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = true} : memref<2x32x136xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// MMA:             %[[A:.+]] = nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = true} : memref<2x32x128xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // MMA:             %[[ORDERED:.+]] = vector.shuffle %[[A]], %[[A]] [0, 2, 1, 3] : vector<4x2xbf16>, vector<4x2xbf16>
 // MMA:             nvgpu.mma.sync(%[[ORDERED]], %{{.+}}, %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
 func.func @transposed_lhs(%lhs: tensor<64x96xbf16>, %rhs: tensor<64x48xbf16>, %gs: tensor<4xi32>) -> tensor<4x96x48xf32> {

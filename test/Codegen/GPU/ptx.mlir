@@ -36,11 +36,11 @@
 // HOST-NEXT: llvm.return
 // HOST: gpu.binary @bf16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {{.*}}, assembly = "
 
-// The tile kernel: a 37 KiB shared buffer, 16-byte asynchronous copies with
+// The tile kernel: a 33 KiB shared buffer, 16-byte asynchronous copies with
 // zero fill, a commit and a wait per step, warp-level ldmatrix and
 // m16n8k16 bf16 mma.sync with f32 accumulators, barriers.
 // BF16-NOT: .local
-// BF16: .shared .align {{[0-9]+}} .b8 {{.*}}[37888]
+// BF16: .shared .align {{[0-9]+}} .b8 {{.*}}[33792]
 // BF16: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{%r[0-9]+}};
 // BF16: cp.async.commit_group;
 // BF16: cp.async.wait_group 1;

@@ -13,6 +13,10 @@
 namespace mlir {
 namespace gmm {
 
+/// The unit attribute gmm-gpu-map-tiles puts on a workgroup view whose rows
+/// it stores unpadded, for gmm-gpu-swizzle-shared-memory to swizzle.
+constexpr StringLiteral kSwizzleAttrName = "gmm.swizzle";
+
 #define GEN_PASS_DECL
 #define GEN_PASS_REGISTRATION
 #include "gmm/Codegen/GPU/Passes.h.inc"

@@ -136,6 +136,37 @@ def GMMGPUVectorToMmaSync : Pass<"gmm-gpu-vector-to-mma-sync"> {
   ];
 }
 
+def GMMGPUSwizzleSharedMemory : Pass<"gmm-gpu-swizzle-shared-memory"> {
+  let summary = "Swizzle the unpadded shared-memory stages of each kernel "
+                "so that ldmatrix and cp.async are free of bank conflicts";
+  let description = [{
+    `gmm-gpu-map-tiles` stores the rows of a staged 16-bit tile unpadded when
+    they are a power of two of at least two 16-byte chunks, and marks the
+    stage's workgroup view `gmm.swizzle`. This pass permutes the 16-byte
+    chunk of every access to such a view by its row: chunk `c` of row `r`
+    is stored at chunk `c xor ((r / rowsPerLine) mod min(chunksPerRow, 8))`,
+    where `rowsPerLine` is how many rows share a 128-byte line (1 for rows of
+    128 bytes or more). The eight rows one `ldmatrix` 8x8 matrix reads, and
+    the eight chunks a quarter warp's `cp.async` writes, then fall in eight
+    distinct 16-byte bank groups, as the 16-byte pad per row did, without
+    the pad.
+
+    It runs after `gmm-gpu-vector-to-mma-sync`, when the view's readers are
+    `nvgpu.ldmatrix` and its writers `nvgpu.device_async_copy` or
+    `memref.store` (element-wise staging): each touches one chunk of a row
+    at most. Any other access to a marked view is an error, reported before
+    anything is rewritten. Upstream's `nvgpu-optimize-shared-memory`
+    (`nvgpu::optimizeSharedMemoryReadsAndWrites`) does the same for
+    `memref.alloc`s but refuses any parent op holding a `memref.subview`,
+    which every tile kernel holds (the output rows of its visit).
+
+    Example (rows of 32 bf16, two rows per line): the `cp.async` into
+    `[%s, %r, %c]` writes `[%s, %r, %c xor (((%r >> 1) & 3) << 3)]`, and
+    every `ldmatrix` of the view reads through the same permutation.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def GMMGPULowerKernelVectors : Pass<"gmm-gpu-lower-kernel-vectors"> {
   let summary = "Lower what is left of the vector dialect in each "
                 "gpu.launch to 1-D loads, stores and FMAs";

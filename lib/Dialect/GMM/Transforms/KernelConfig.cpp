@@ -79,10 +79,12 @@ int64_t pick(std::initializer_list<int64_t> values) {
 /// warp row of the tile, whichever is larger.
 int64_t gpuSharedBytes(KernelConfigAttr config, int64_t elementBytes) {
   using namespace gpu_shapes;
-  int64_t chunk = kChunkBytes / elementBytes;
   int64_t m = config.getTileM(), n = config.getTileN(), k = config.getTileK();
+  // Either orientation may be staged (gmm-gpu-map-tiles stores a tile the
+  // way its source is laid out).
   auto staged = [&](int64_t rows, int64_t cols) {
-    return std::max(rows * (cols + chunk), cols * (rows + chunk));
+    return std::max(rows * stagedRowElements(cols, elementBytes),
+                    cols * stagedRowElements(rows, elementBytes));
   };
   int64_t operands =
       config.getStages() * (staged(m, k) + staged(k, n)) * elementBytes;

@@ -20,6 +20,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Types.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <string>
 
@@ -98,6 +99,25 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 constexpr int64_t kLaneRows = 4, kLaneCols = 8;
 /// The epilogue moves 4 f32 per chunk.
 constexpr int64_t kOutChunk = 4;
+
+/// Whether rows of `inner` elements of `elementBytes` bytes are staged
+/// without padding, their 16-byte chunks permuted (swizzled) per row instead
+/// so that ldmatrix and cp.async hit distinct banks: 16-bit elements (read
+/// by ldmatrix), a power-of-two row of at least two chunks (the XOR
+/// permutation of gmm-gpu-swizzle-shared-memory stays inside the row).
+inline bool isSwizzledRow(int64_t inner, int64_t elementBytes) {
+  return elementBytes == 2 && inner >= 2 * kChunkBytes / elementBytes &&
+         llvm::isPowerOf2_64(inner);
+}
+
+/// The elements a staged row of `inner` elements takes in shared memory:
+/// the row itself when swizzled, else one 16-byte chunk of padding more,
+/// which spreads eight row reads over all banks.
+inline int64_t stagedRowElements(int64_t inner, int64_t elementBytes) {
+  return isSwizzledRow(inner, elementBytes)
+             ? inner
+             : inner + kChunkBytes / elementBytes;
+}
 } // namespace gpu_shapes
 
 } // namespace gmm
