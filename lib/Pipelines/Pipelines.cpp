@@ -183,7 +183,8 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
 void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma) {
   pm.addNestedPass<func::FuncOp>(createGMMGPUForwardBuffers());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createGMMGPUMapTiles());
+  pm.addNestedPass<func::FuncOp>(createGMMGPUMapBlocks());
+  pm.addNestedPass<func::FuncOp>(createGMMGPUTileKernel());
   if (convertMma) {
     pm.addNestedPass<func::FuncOp>(createGMMGPUVectorToMmaSync());
     pm.addNestedPass<func::FuncOp>(createGMMGPUSwizzleSharedMemory());

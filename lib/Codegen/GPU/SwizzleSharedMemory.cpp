@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // gmm-gpu-swizzle-shared-memory: the accesses of each workgroup view that
-// gmm-gpu-map-tiles marks (unpadded 16-bit stages) get their 16-byte chunk
+// gmm-gpu-tile-kernel marks (unpadded 16-bit stages) get their 16-byte chunk
 // index permuted per row, so that ldmatrix's eight row reads and a quarter
 // warp's cp.async writes fall in distinct banks (Passes.td).
 //

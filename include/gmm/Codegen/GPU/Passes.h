@@ -13,7 +13,7 @@
 namespace mlir {
 namespace gmm {
 
-/// The unit attribute gmm-gpu-map-tiles puts on a workgroup view whose rows
+/// The unit attribute gmm-gpu-tile-kernel puts on a workgroup view whose rows
 /// it stores unpadded, for gmm-gpu-swizzle-shared-memory to swizzle.
 constexpr StringLiteral kSwizzleAttrName = "gmm.swizzle";
 

@@ -45,31 +45,56 @@ def GMMGPUForwardBuffers : Pass<"gmm-gpu-forward-buffers",
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
-def GMMGPUMapTiles : Pass<"gmm-gpu-map-tiles", "::mlir::func::FuncOp"> {
-  let summary = "Map each tile loop onto a gpu.launch: blocks, shared-memory "
-                "stages, cp.async, warp contractions and the epilogue";
+def GMMGPUMapBlocks : Pass<"gmm-gpu-map-blocks", "::mlir::func::FuncOp"> {
+  let summary = "Map each tile forall onto a gpu.launch of its iterations";
   let description = [{
     Runs after `gmm-tile` (of GPU configurations), `gmm-materialize-metadata`,
     One-Shot Bufferize and `gmm-gpu-forward-buffers`. Every outermost
-    `scf.forall` over tile visits (one per ragged dot and batch row) must
-    carry the `gmm.kernel_config` that `gmm-tile` put there and hold one
-    (m, k) x (k, n) -> (m, n) `vector.contract` of (masked, extended)
-    `vector.transfer_read`s of buffers and one 2-D block write. It becomes a
-    `gpu.launch` (`gmm.kernel = "tile"`), under an `scf.if` that skips an
-    empty grid:
+    `scf.forall` (normalized, without outputs) must carry the complete GPU
+    `gmm.kernel_config` that `gmm-tile` put there. It becomes a
+    `gpu.launch` with one block per iteration (the grid is the product of
+    the forall's bounds, the last dimension fastest) and the configuration's
+    warps as threads, under an `scf.if` that skips an empty grid (a launch of
+    no blocks is invalid: a ragged dot whose rhs holds no local groups has
+    no visit). The block id is delinearized into the forall's induction
+    variables and the forall body is cloned as it is: the schedule lookups,
+    the visit's rows, the empty-visit branch, the block contraction and its
+    write. The launch carries `gmm.kernel = "tile"` and the configuration,
+    for `gmm-gpu-tile-kernel`.
 
-    - one block per forall iteration, the last forall dimension fastest;
-      blocks past the run-time visit count take the tile program's own
-      empty branch and exit at once;
+    Upstream's block mapping (`mapForallToBlocksImpl`, a transform-dialect
+    utility) maps each forall dimension to a grid dimension of an existing
+    launch; here the grid is one linear dimension, since the visit count
+    bound can exceed the 65535 blocks of grid dimensions y and z.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def GMMGPUTileKernel : Pass<"gmm-gpu-tile-kernel", "::mlir::func::FuncOp"> {
+  let summary = "Rebuild each tile kernel's block contraction around "
+                "shared-memory stages, cp.async, warps and an epilogue";
+  let description = [{
+    For every `gpu.launch` that carries a `gmm.kernel_config` (made by
+    `gmm-gpu-map-blocks`), whose body holds one (m, k) x (k, n) -> (m, n)
+    `vector.contract` of (masked, extended) `vector.transfer_read`s of
+    buffers, in a k loop of constant step or alone, and one 2-D block write:
+
     - the contraction loop is rebuilt around a workgroup buffer of the
-      configuration's `stages` stages (2 to 4; a static workgroup
-      attribution up to 48 KiB, `gpu.dynamic_shared_memory` with the
+      configuration's `stages` stages (2 to 4; a workgroup attribution of
+      the launch up to 48 KiB, `gpu.dynamic_shared_memory` with the
       launch's `dynamic_shared_memory_size` above): the lhs and rhs tiles of
       step i + stages - 1 are copied with `nvgpu.device_async_copy`
       (16-byte cp.async, zero-filled past the operands' ends and the group's
-      k range) into their bf16/f16/f32 workgroup views while step i is
-      computed; operands whose rows are not 16-byte aligned, or not
-      contiguous, are staged with element-wise loads instead;
+      k range) into their workgroup views while step i is computed;
+      operands whose rows are not 16-byte aligned, or not contiguous, are
+      staged with element-wise loads instead. Rows of 16-bit tiles that are
+      a power of two of at least two chunks are stored unpadded and their
+      views marked `gmm.swizzle` (for `gmm-gpu-swizzle-shared-memory`);
+      other rows are padded by 16 bytes;
     - the configuration's warps share the tile. For f16 and bf16 inputs
       each warp accumulates m16n8k16 `vector.contract`s in f32 read from the
       workgroup views (`gmm-gpu-vector-to-mma-sync` turns them into
@@ -82,8 +107,10 @@ def GMMGPUMapTiles : Pass<"gmm-gpu-map-tiles", "::mlir::func::FuncOp"> {
       type, masked write) on 4-element chunks, so rows of other groups and
       columns past n are never written.
 
-    The configuration is checked again against the contraction (the IR may
-    have been written by hand); a mismatch is an error at the op.
+    The configuration is checked again against the contraction and the
+    launch (the IR may have been written by hand); a mismatch is an error
+    before anything is rewritten. The configuration attribute is removed
+    from the built kernel.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -140,7 +167,7 @@ def GMMGPUSwizzleSharedMemory : Pass<"gmm-gpu-swizzle-shared-memory"> {
   let summary = "Swizzle the unpadded shared-memory stages of each kernel "
                 "so that ldmatrix and cp.async are free of bank conflicts";
   let description = [{
-    `gmm-gpu-map-tiles` stores the rows of a staged 16-bit tile unpadded when
+    `gmm-gpu-tile-kernel` stores the rows of a staged 16-bit tile unpadded when
     they are a power of two of at least two 16-byte chunks, and marks the
     stage's workgroup view `gmm.swizzle`. This pass permutes the 16-byte
     chunk of every access to such a view by its row: chunk `c` of row `r`

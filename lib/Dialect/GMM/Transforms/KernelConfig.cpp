@@ -80,7 +80,7 @@ int64_t pick(std::initializer_list<int64_t> values) {
 int64_t gpuSharedBytes(KernelConfigAttr config, int64_t elementBytes) {
   using namespace gpu_shapes;
   int64_t m = config.getTileM(), n = config.getTileN(), k = config.getTileK();
-  // Either orientation may be staged (gmm-gpu-map-tiles stores a tile the
+  // Either orientation may be staged (gmm-gpu-tile-kernel stores a tile the
   // way its source is laid out).
   auto staged = [&](int64_t rows, int64_t cols) {
     return std::max(rows * stagedRowElements(cols, elementBytes),

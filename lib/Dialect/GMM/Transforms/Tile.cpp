@@ -439,10 +439,10 @@ struct Tiler {
   /// For a GPU configuration, the tile foralls are mapped to CUDA blocks (the
   /// last dimension to x). Besides documenting the intent, a mapping keeps
   /// canonicalization from folding away single-iteration dimensions, so that
-  /// gmm-gpu-map-tiles always finds the forall.
+  /// gmm-gpu-tile-kernel always finds the forall.
   bool gpu = false;
   /// The op's configuration; on the GPU it goes onto the tile foralls for
-  /// gmm-gpu-map-tiles.
+  /// gmm-gpu-tile-kernel.
   KernelConfigAttr config;
   /// The CPU's packed program (target=cpu).
   std::optional<PackedBlock> packed;
@@ -994,7 +994,7 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
              << "' to tile by; gmm-configure attaches one";
     // The bounds are checked again (the attribute may have been written by
     // hand); whether a GPU configuration suits a CUDA block is
-    // gmm-configure's and gmm-gpu-map-tiles's to check.
+    // gmm-configure's and gmm-gpu-tile-kernel's to check.
     if (failed(verifyTileBounds(config, [&] { return op.emitOpError(); })))
       return failure();
     bool gpu = config.isGPU();

@@ -7,7 +7,7 @@
 // The one place where a ragged dot's #gmm.kernel_config is chosen (the op's
 // own fields, then the pipeline's options, then a heuristic for the target
 // and the element types) and checked against what the target's code can do.
-// gmm-configure calls it for every ragged dot; gmm-tile and gmm-gpu-map-tiles
+// gmm-configure calls it for every ragged dot; gmm-tile and gmm-gpu-tile-kernel
 // read the result.
 //
 //===----------------------------------------------------------------------===//
@@ -88,7 +88,7 @@ LogicalResult verifyKernelConfig(KernelConfigAttr config, Type elementType,
                                  int64_t maxSharedBytes,
                                  function_ref<InFlightDiagnostic()> emitError);
 
-/// The GPU kernel's shapes, shared by the checks and gmm-gpu-map-tiles.
+/// The GPU kernel's shapes, shared by the checks and gmm-gpu-tile-kernel.
 namespace gpu_shapes {
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kChunkBytes = 16;

@@ -1,13 +1,13 @@
-// gmm-gpu-map-tiles alone: each tile forall becomes a gpu.launch (cp.async
-// stages, warp math, epilogue); the host ops around it stay. Inputs: one
-// mode-1 gmm.ragged_dot each, through (module wrapper dropped)
-//   gmm-opt --gmm-normalize --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16 [stages=3]" --gmm-tile --gmm-materialize-metadata --canonicalize --cse --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse --gmm-gpu-forward-buffers --canonicalize
-
-// RUN: gmm-opt %s -split-input-file -verify-diagnostics --gmm-gpu-map-tiles | FileCheck %s
+// gmm-gpu-tile-kernel alone: the block contraction of each tile kernel (the
+// gpu.launch gmm-gpu-map-blocks made) is rebuilt (cp.async stages, warp
+// math, epilogue); the host ops around it stay. Inputs: one mode-1
+// gmm.ragged_dot each, through (module wrapper dropped)
+//   gmm-opt --gmm-normalize --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16 [stages=3]" --gmm-tile --gmm-materialize-metadata --canonicalize --cse --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse --gmm-gpu-forward-buffers --canonicalize --gmm-gpu-map-blocks
+// RUN: gmm-opt %s -split-input-file -verify-diagnostics --gmm-gpu-tile-kernel | FileCheck %s
 // What the later passes do is not done here: no ldmatrix or mma.sync (that
 // is gmm-gpu-vector-to-mma-sync), no device allocations, copies or memsets
 // (gmm-gpu-partition-host), and no tile forall is left.
-// RUN: gmm-opt %s -split-input-file --gmm-gpu-map-tiles | FileCheck %s --check-prefix=LATER
+// RUN: gmm-opt %s -split-input-file --gmm-gpu-tile-kernel | FileCheck %s --check-prefix=LATER
 // LATER-NOT: nvgpu.ldmatrix
 // LATER-NOT: nvgpu.mma.sync
 // LATER-NOT: gpu.alloc
@@ -16,7 +16,6 @@
 // LATER-NOT: gpu.memcpy
 // LATER-NOT: scf.forall
 // LATER-NOT: gmm.kernel_config
-
 // bf16 inputs, f32 result, 32x32x16 tiles: gmm-configure's 1x2 warps (64
 // threads), two stages of the 32 x 16 lhs and 16 x 32 rhs bf16 tiles, rows
 // unpadded and marked for gmm-gpu-swizzle-shared-memory (2048 + 2048 bytes;
@@ -44,11 +43,11 @@
 // CHECK:         %[[GRID:[a-z0-9_]+]] = arith.muli %{{.+}}, %c3{{(_[0-9]+)?}} : index
 // CHECK:         %[[ANY:[a-z0-9_]+]] = arith.cmpi ne, %[[GRID]], %c0{{(_[0-9]+)?}} : index
 // CHECK-NEXT:    scf.if %[[ANY]] {
-// CHECK-NEXT:      %[[NT:[a-z0-9_]+]] = arith.constant 64 : index
+// CHECK:           %[[NT:[a-z0-9_]+]] = arith.constant 64 : index
 // CHECK-NEXT:      gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %[[GRID]], %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}, %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}) threads(%[[TX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %[[NT]], %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}, %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}) workgroup(%[[SMEM:[a-z0-9]+]] : memref<4608xi8, #gpu.address_space<workgroup>>) {
 // The last forall dimension is the block id modulo its 3 iterations; blocks
 // past the host's visit count take the tile program's empty branch.
-// CHECK-NEXT:        %[[VISIT:[a-z0-9_]+]] = arith.remui %[[BX]], %c3{{(_[0-9]+)?}} : index
+// CHECK:             %[[VISIT:[a-z0-9_]+]] = arith.remui %[[BX]], %c3{{(_[0-9]+)?}} : index
 // CHECK:             arith.cmpi ult, %[[VISIT]], %[[VISITS]] : index
 // CHECK-NEXT:        %[[ROWS:[a-z0-9_]+]]:3 = scf.if
 // CHECK-NEXT:          memref.load %[[GROUPS]][%[[VISIT]]] : memref<3xindex>
@@ -114,10 +113,6 @@
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[RES:[a-z0-9_]+]] = memref.collapse_shape %[[OUT]]
 // CHECK-NEXT:    return %[[RES]] : memref<64x32xf32>
-
-#map = affine_map<(d0, d1, d2) -> (d0, d2)>
-#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
-#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: memref<2xi32>) -> memref<64x32xf32> {
   %c3 = arith.constant 3 : index
   %c64_i64 = arith.constant 64 : i64
@@ -140,74 +135,86 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
   %alloc_4 = memref.alloc() {alignment = 64 : i64} : memref<2xindex>
   %alloc_5 = memref.alloc() {alignment = 64 : i64} : memref<2xindex>
   %0 = scf.for %arg3 = %c0 to %c2 step %c1 iter_args(%arg4 = %c0) -> (index) {
-    %2 = memref.load %subview[%arg3] : memref<2xi32, strided<[1]>>
-    %3 = arith.extsi %2 : i32 to i64
-    %4 = arith.maxsi %3, %c0_i64 : i64
-    %5 = arith.minsi %4, %c64_i64 : i64
-    %6 = arith.index_cast %5 : i64 to index
-    %7 = arith.subi %c64, %arg4 : index
-    %8 = arith.minsi %6, %7 : index
-    %9 = arith.addi %arg4, %8 : index
+    %4 = memref.load %subview[%arg3] : memref<2xi32, strided<[1]>>
+    %5 = arith.extsi %4 : i32 to i64
+    %6 = arith.maxsi %5, %c0_i64 : i64
+    %7 = arith.minsi %6, %c64_i64 : i64
+    %8 = arith.index_cast %7 : i64 to index
+    %9 = arith.subi %c64, %arg4 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %arg4, %10 : index
     memref.store %arg4, %alloc_4[%arg3] : memref<2xindex>
-    memref.store %9, %alloc_5[%arg3] : memref<2xindex>
-    scf.yield %9 : index
+    memref.store %11, %alloc_5[%arg3] : memref<2xindex>
+    scf.yield %11 : index
   }
   %alloc_6 = memref.alloc() {alignment = 64 : i64} : memref<3xindex>
   linalg.fill ins(%c0 : index) outs(%alloc_6 : memref<3xindex>)
   %alloc_7 = memref.alloc() {alignment = 64 : i64} : memref<3xindex>
   memref.copy %alloc_6, %alloc_7 : memref<3xindex> to memref<3xindex>
   %1 = scf.for %arg3 = %c0 to %c2 step %c1 iter_args(%arg4 = %c0) -> (index) {
-    %2 = memref.load %alloc_4[%arg3] : memref<2xindex>
-    %3 = memref.load %alloc_5[%arg3] : memref<2xindex>
-    %4 = arith.divui %2, %c32 : index
-    %5 = arith.ceildivui %3, %c32 : index
-    %6 = arith.cmpi eq, %2, %3 : index
-    %7 = arith.select %6, %4, %5 : index
-    %8 = scf.for %arg5 = %4 to %7 step %c1 iter_args(%arg6 = %arg4) -> (index) {
-      %9 = arith.cmpi ult, %arg6, %c3 : index
-      %10 = scf.if %9 -> (index) {
+    %4 = memref.load %alloc_4[%arg3] : memref<2xindex>
+    %5 = memref.load %alloc_5[%arg3] : memref<2xindex>
+    %6 = arith.divui %4, %c32 : index
+    %7 = arith.ceildivui %5, %c32 : index
+    %8 = arith.cmpi eq, %4, %5 : index
+    %9 = arith.select %8, %6, %7 : index
+    %10 = scf.for %arg5 = %6 to %9 step %c1 iter_args(%arg6 = %arg4) -> (index) {
+      %11 = arith.cmpi ult, %arg6, %c3 : index
+      %12 = scf.if %11 -> (index) {
         memref.store %arg3, %alloc_7[%arg6] : memref<3xindex>
         memref.store %arg5, %alloc_6[%arg6] : memref<3xindex>
-        %11 = arith.addi %arg6, %c1 : index
-        scf.yield %11 : index
+        %13 = arith.addi %arg6, %c1 : index
+        scf.yield %13 : index
       } else {
         scf.yield %arg6 : index
       }
-      scf.yield %10 : index
+      scf.yield %12 : index
     }
-    scf.yield %8 : index
+    scf.yield %10 : index
   }
-  scf.forall (%arg3, %arg4) in (1, 3) {
-    %2 = arith.cmpi ult, %arg4, %1 : index
-    %3:3 = scf.if %2 -> (index, index, index) {
-      %5 = memref.load %alloc_7[%arg4] : memref<3xindex>
-      %6 = memref.load %alloc_6[%arg4] : memref<3xindex>
-      %7 = memref.load %alloc_4[%5] : memref<2xindex>
-      %8 = memref.load %alloc_5[%5] : memref<2xindex>
-      %9 = arith.muli %6, %c32 : index
-      %10 = arith.addi %9, %c32 : index
-      %11 = arith.maxsi %9, %7 : index
-      %12 = arith.minsi %10, %8 : index
-      %13 = arith.subi %12, %11 : index
-      %14 = arith.maxsi %13, %c0 : index
-      scf.yield %11, %14, %5 : index, index, index
-    } else {
-      scf.yield %c0, %c0, %c0 : index, index, index
-    }
-    %subview_8 = memref.subview %alloc[0, 0, %3#0, 0] [1, 1, %3#1, 32] [1, 1, 1, 1] : memref<1x1x64x32xf32> to memref<?x32xf32, strided<[32, 1], offset: ?>>
-    %4 = arith.cmpi sgt, %3#1, %c0 : index
-    scf.if %4 {
-      %5 = scf.for %arg5 = %c0 to %c32 step %c16 iter_args(%arg6 = %cst_0) -> (vector<32x32xf32>) {
-        %6 = vector.transfer_read %expand_shape[%c0, %c0, %3#0, %arg5], %cst : memref<1x1x64x32xbf16>, vector<32x16xbf16>
-        %7 = vector.transfer_read %expand_shape_2[%c0, %3#2, %arg5, %c0], %cst {in_bounds = [false, true]} : memref<1x2x32x32xbf16>, vector<16x32xbf16>
-        %8 = arith.extf %6 : vector<32x16xbf16> to vector<32x16xf32>
-        %9 = arith.extf %7 : vector<16x32xbf16> to vector<16x32xf32>
-        %10 = vector.contract {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %8, %9, %arg6 : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
-        scf.yield %10 : vector<32x32xf32>
+  %c1_8 = arith.constant 1 : index
+  %c3_9 = arith.constant 3 : index
+  %2 = arith.muli %c1_8, %c3_9 : index
+  %c0_10 = arith.constant 0 : index
+  %3 = arith.cmpi ne, %2, %c0_10 : index
+  scf.if %3 {
+    %c1_11 = arith.constant 1 : index
+    %c64_12 = arith.constant 64 : index
+    gpu.launch blocks(%arg3, %arg4, %arg5) in (%arg9 = %2, %arg10 = %c1_11, %arg11 = %c1_11) threads(%arg6, %arg7, %arg8) in (%arg12 = %c64_12, %arg13 = %c1_11, %arg14 = %c1_11) {
+      %4 = arith.remui %arg3, %c3_9 : index
+      %5 = arith.divui %arg3, %c3_9 : index
+      %6 = arith.cmpi ult, %4, %1 : index
+      %7:3 = scf.if %6 -> (index, index, index) {
+        %9 = memref.load %alloc_7[%4] : memref<3xindex>
+        %10 = memref.load %alloc_6[%4] : memref<3xindex>
+        %11 = memref.load %alloc_4[%9] : memref<2xindex>
+        %12 = memref.load %alloc_5[%9] : memref<2xindex>
+        %13 = arith.muli %10, %c32 : index
+        %14 = arith.addi %13, %c32 : index
+        %15 = arith.maxsi %13, %11 : index
+        %16 = arith.minsi %14, %12 : index
+        %17 = arith.subi %16, %15 : index
+        %18 = arith.maxsi %17, %c0 : index
+        scf.yield %15, %18, %9 : index, index, index
+      } else {
+        scf.yield %c0, %c0, %c0 : index, index, index
       }
-      vector.transfer_write %5, %subview_8[%c0, %c0] {in_bounds = [false, true]} : vector<32x32xf32>, memref<?x32xf32, strided<[32, 1], offset: ?>>
-    }
-  } {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [1, 2], stages = 2>, mapping = [#gpu.block<y>, #gpu.block<x>]}
+      %subview_13 = memref.subview %alloc[0, 0, %7#0, 0] [1, 1, %7#1, 32] [1, 1, 1, 1] : memref<1x1x64x32xf32> to memref<?x32xf32, strided<[32, 1], offset: ?>>
+      %8 = arith.cmpi sgt, %7#1, %c0 : index
+      scf.if %8 {
+        %9 = scf.for %arg15 = %c0 to %c32 step %c16 iter_args(%arg16 = %cst_0) -> (vector<32x32xf32>) {
+          %10 = vector.transfer_read %expand_shape[%c0, %c0, %7#0, %arg15], %cst : memref<1x1x64x32xbf16>, vector<32x16xbf16>
+          %11 = vector.transfer_read %expand_shape_2[%c0, %7#2, %arg15, %c0], %cst {in_bounds = [false, true]} : memref<1x2x32x32xbf16>, vector<16x32xbf16>
+          %12 = arith.extf %10 : vector<32x16xbf16> to vector<32x16xf32>
+          %13 = arith.extf %11 : vector<16x32xbf16> to vector<16x32xf32>
+          %14 = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %12, %13, %arg16 : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
+          scf.yield %14 : vector<32x32xf32>
+        }
+        vector.transfer_write %9, %subview_13[%c0, %c0] {in_bounds = [false, true]} : vector<32x32xf32>, memref<?x32xf32, strided<[32, 1], offset: ?>>
+      }
+      gpu.terminator
+    } {gmm.kernel = "tile", gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [1, 2], stages = 2>}
+  }
   %collapse_shape = memref.collapse_shape %alloc [[0, 1, 2], [3]] : memref<1x1x64x32xf32> into memref<64x32xf32>
   return %collapse_shape : memref<64x32xf32>
 }
@@ -230,7 +237,7 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
 // CHECK-NEXT:    %[[VISITS:[a-z0-9_]+]] = scf.for
 // CHECK:         %[[ANY:[a-z0-9_]+]] = arith.cmpi ne, %[[GRID:[a-z0-9_]+]], %c0{{(_[0-9]+)?}} : index
 // CHECK-NEXT:    scf.if %[[ANY]] {
-// CHECK-NEXT:      %[[NT:[a-z0-9_]+]] = arith.constant 128 : index
+// CHECK:           %[[NT:[a-z0-9_]+]] = arith.constant 128 : index
 // CHECK-NEXT:      gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %[[GRID]], %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}, %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}) threads(%[[TX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %[[NT]], %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}, %{{[a-z0-9]+}} = %c1{{(_[0-9]+)?}}) workgroup(%[[SMEM:[a-z0-9]+]] : memref<9728xi8, #gpu.address_space<workgroup>>) {
 // CHECK:             %[[LANE:[a-z0-9_]+]] = arith.remui %[[TX]], %c32{{(_[0-9]+)?}} : index
 // CHECK:             %[[WM:[a-z0-9_]+]] = arith.divui %{{.+}}, %c2{{(_[0-9]+)?}} : index
@@ -303,10 +310,6 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
 // CHECK-NEXT:      } {gmm.kernel = "tile"}
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return %[[INIT]] : memref<64x32xf32>
-
-#map = affine_map<(d0, d1, d2) -> (d0, d2)>
-#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
-#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @f32_init(%arg0: memref<64x32xf32>, %arg1: memref<2x32x32xf32>, %arg2: memref<2xi32>, %arg3: memref<64x32xf32>) -> memref<64x32xf32> {
   %c3 = arith.constant 3 : index
   %c64_i64 = arith.constant 64 : i64
@@ -327,74 +330,86 @@ func.func @f32_init(%arg0: memref<64x32xf32>, %arg1: memref<2x32x32xf32>, %arg2:
   %alloc = memref.alloc() {alignment = 64 : i64} : memref<2xindex>
   %alloc_4 = memref.alloc() {alignment = 64 : i64} : memref<2xindex>
   %0 = scf.for %arg4 = %c0 to %c2 step %c1 iter_args(%arg5 = %c0) -> (index) {
-    %2 = memref.load %subview[%arg4] : memref<2xi32, strided<[1]>>
-    %3 = arith.extsi %2 : i32 to i64
-    %4 = arith.maxsi %3, %c0_i64 : i64
-    %5 = arith.minsi %4, %c64_i64 : i64
-    %6 = arith.index_cast %5 : i64 to index
-    %7 = arith.subi %c64, %arg5 : index
-    %8 = arith.minsi %6, %7 : index
-    %9 = arith.addi %arg5, %8 : index
+    %4 = memref.load %subview[%arg4] : memref<2xi32, strided<[1]>>
+    %5 = arith.extsi %4 : i32 to i64
+    %6 = arith.maxsi %5, %c0_i64 : i64
+    %7 = arith.minsi %6, %c64_i64 : i64
+    %8 = arith.index_cast %7 : i64 to index
+    %9 = arith.subi %c64, %arg5 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %arg5, %10 : index
     memref.store %arg5, %alloc[%arg4] : memref<2xindex>
-    memref.store %9, %alloc_4[%arg4] : memref<2xindex>
-    scf.yield %9 : index
+    memref.store %11, %alloc_4[%arg4] : memref<2xindex>
+    scf.yield %11 : index
   }
   %alloc_5 = memref.alloc() {alignment = 64 : i64} : memref<3xindex>
   linalg.fill ins(%c0 : index) outs(%alloc_5 : memref<3xindex>)
   %alloc_6 = memref.alloc() {alignment = 64 : i64} : memref<3xindex>
   memref.copy %alloc_5, %alloc_6 : memref<3xindex> to memref<3xindex>
   %1 = scf.for %arg4 = %c0 to %c2 step %c1 iter_args(%arg5 = %c0) -> (index) {
-    %2 = memref.load %alloc[%arg4] : memref<2xindex>
-    %3 = memref.load %alloc_4[%arg4] : memref<2xindex>
-    %4 = arith.divui %2, %c32 : index
-    %5 = arith.ceildivui %3, %c32 : index
-    %6 = arith.cmpi eq, %2, %3 : index
-    %7 = arith.select %6, %4, %5 : index
-    %8 = scf.for %arg6 = %4 to %7 step %c1 iter_args(%arg7 = %arg5) -> (index) {
-      %9 = arith.cmpi ult, %arg7, %c3 : index
-      %10 = scf.if %9 -> (index) {
+    %4 = memref.load %alloc[%arg4] : memref<2xindex>
+    %5 = memref.load %alloc_4[%arg4] : memref<2xindex>
+    %6 = arith.divui %4, %c32 : index
+    %7 = arith.ceildivui %5, %c32 : index
+    %8 = arith.cmpi eq, %4, %5 : index
+    %9 = arith.select %8, %6, %7 : index
+    %10 = scf.for %arg6 = %6 to %9 step %c1 iter_args(%arg7 = %arg5) -> (index) {
+      %11 = arith.cmpi ult, %arg7, %c3 : index
+      %12 = scf.if %11 -> (index) {
         memref.store %arg4, %alloc_6[%arg7] : memref<3xindex>
         memref.store %arg6, %alloc_5[%arg7] : memref<3xindex>
-        %11 = arith.addi %arg7, %c1 : index
-        scf.yield %11 : index
+        %13 = arith.addi %arg7, %c1 : index
+        scf.yield %13 : index
       } else {
         scf.yield %arg7 : index
       }
-      scf.yield %10 : index
+      scf.yield %12 : index
     }
-    scf.yield %8 : index
+    scf.yield %10 : index
   }
-  scf.forall (%arg4, %arg5) in (1, 3) {
-    %2 = arith.cmpi ult, %arg5, %1 : index
-    %3:3 = scf.if %2 -> (index, index, index) {
-      %5 = memref.load %alloc_6[%arg5] : memref<3xindex>
-      %6 = memref.load %alloc_5[%arg5] : memref<3xindex>
-      %7 = memref.load %alloc[%5] : memref<2xindex>
-      %8 = memref.load %alloc_4[%5] : memref<2xindex>
-      %9 = arith.muli %6, %c32 : index
-      %10 = arith.addi %9, %c32 : index
-      %11 = arith.maxsi %9, %7 : index
-      %12 = arith.minsi %10, %8 : index
-      %13 = arith.subi %12, %11 : index
-      %14 = arith.maxsi %13, %c0 : index
-      scf.yield %11, %14, %5 : index, index, index
-    } else {
-      scf.yield %c0, %c0, %c0 : index, index, index
-    }
-    %subview_7 = memref.subview %expand_shape_3[0, 0, %3#0, 0] [1, 1, %3#1, 32] [1, 1, 1, 1] : memref<1x1x64x32xf32> to memref<?x32xf32, strided<[32, 1], offset: ?>>
-    %4 = arith.cmpi sgt, %3#1, %c0 : index
-    scf.if %4 {
-      %5 = scf.for %arg6 = %c0 to %c32 step %c16 iter_args(%arg7 = %cst_0) -> (vector<32x32xf32>) {
-        %8 = vector.transfer_read %expand_shape[%c0, %c0, %3#0, %arg6], %cst : memref<1x1x64x32xf32>, vector<32x16xf32>
-        %9 = vector.transfer_read %expand_shape_1[%c0, %3#2, %arg6, %c0], %cst {in_bounds = [false, true]} : memref<1x2x32x32xf32>, vector<16x32xf32>
-        %10 = vector.contract {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %8, %9, %arg7 : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
-        scf.yield %10 : vector<32x32xf32>
+  %c1_7 = arith.constant 1 : index
+  %c3_8 = arith.constant 3 : index
+  %2 = arith.muli %c1_7, %c3_8 : index
+  %c0_9 = arith.constant 0 : index
+  %3 = arith.cmpi ne, %2, %c0_9 : index
+  scf.if %3 {
+    %c1_10 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    gpu.launch blocks(%arg4, %arg5, %arg6) in (%arg10 = %2, %arg11 = %c1_10, %arg12 = %c1_10) threads(%arg7, %arg8, %arg9) in (%arg13 = %c128, %arg14 = %c1_10, %arg15 = %c1_10) {
+      %4 = arith.remui %arg4, %c3_8 : index
+      %5 = arith.divui %arg4, %c3_8 : index
+      %6 = arith.cmpi ult, %4, %1 : index
+      %7:3 = scf.if %6 -> (index, index, index) {
+        %9 = memref.load %alloc_6[%4] : memref<3xindex>
+        %10 = memref.load %alloc_5[%4] : memref<3xindex>
+        %11 = memref.load %alloc[%9] : memref<2xindex>
+        %12 = memref.load %alloc_4[%9] : memref<2xindex>
+        %13 = arith.muli %10, %c32 : index
+        %14 = arith.addi %13, %c32 : index
+        %15 = arith.maxsi %13, %11 : index
+        %16 = arith.minsi %14, %12 : index
+        %17 = arith.subi %16, %15 : index
+        %18 = arith.maxsi %17, %c0 : index
+        scf.yield %15, %18, %9 : index, index, index
+      } else {
+        scf.yield %c0, %c0, %c0 : index, index, index
       }
-      %6 = vector.transfer_read %subview_7[%c0, %c0], %cst {in_bounds = [false, true]} : memref<?x32xf32, strided<[32, 1], offset: ?>>, vector<32x32xf32>
-      %7 = arith.addf %5, %6 : vector<32x32xf32>
-      vector.transfer_write %7, %subview_7[%c0, %c0] {in_bounds = [false, true]} : vector<32x32xf32>, memref<?x32xf32, strided<[32, 1], offset: ?>>
-    }
-  } {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [2, 2], stages = 2>, mapping = [#gpu.block<y>, #gpu.block<x>]}
+      %subview_11 = memref.subview %expand_shape_3[0, 0, %7#0, 0] [1, 1, %7#1, 32] [1, 1, 1, 1] : memref<1x1x64x32xf32> to memref<?x32xf32, strided<[32, 1], offset: ?>>
+      %8 = arith.cmpi sgt, %7#1, %c0 : index
+      scf.if %8 {
+        %9 = scf.for %arg16 = %c0 to %c32 step %c16 iter_args(%arg17 = %cst_0) -> (vector<32x32xf32>) {
+          %12 = vector.transfer_read %expand_shape[%c0, %c0, %7#0, %arg16], %cst : memref<1x1x64x32xf32>, vector<32x16xf32>
+          %13 = vector.transfer_read %expand_shape_1[%c0, %7#2, %arg16, %c0], %cst {in_bounds = [false, true]} : memref<1x2x32x32xf32>, vector<16x32xf32>
+          %14 = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %12, %13, %arg17 : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
+          scf.yield %14 : vector<32x32xf32>
+        }
+        %10 = vector.transfer_read %subview_11[%c0, %c0], %cst {in_bounds = [false, true]} : memref<?x32xf32, strided<[32, 1], offset: ?>>, vector<32x32xf32>
+        %11 = arith.addf %9, %10 : vector<32x32xf32>
+        vector.transfer_write %11, %subview_11[%c0, %c0] {in_bounds = [false, true]} : vector<32x32xf32>, memref<?x32xf32, strided<[32, 1], offset: ?>>
+      }
+      gpu.terminator
+    } {gmm.kernel = "tile", gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [2, 2], stages = 2>}
+  }
   return %arg3 : memref<64x32xf32>
 }
 
@@ -451,10 +466,6 @@ func.func @f32_init(%arg0: memref<64x32xf32>, %arg1: memref<2x32x32xf32>, %arg2:
 // CHECK-NEXT:            vector.transfer_write %[[Y]], %[[BLOCK]][%{{.+}}, %{{.+}}] : vector<1x4xbf16>, memref<?x32xbf16, strided<[32, 1], offset: ?>>
 // CHECK-COUNT-3:         vector.transfer_write %{{.+}}, %[[BLOCK]][%{{.+}}, %{{.+}}] : vector<1x4xbf16>, memref<?x32xbf16, strided<[32, 1], offset: ?>>
 // CHECK:             } {gmm.kernel = "tile"}
-
-#map = affine_map<(d0, d1, d2) -> (d0, d2)>
-#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
-#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @three_stages(%arg0: memref<64x64xbf16>, %arg1: memref<2x64x32xbf16>, %arg2: memref<2xi32>) -> memref<64x32xbf16> {
   %c3 = arith.constant 3 : index
   %c64_i64 = arith.constant 64 : i64
@@ -476,75 +487,87 @@ func.func @three_stages(%arg0: memref<64x64xbf16>, %arg1: memref<2x64x32xbf16>, 
   %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<2xindex>
   %alloc_4 = memref.alloc() {alignment = 64 : i64} : memref<2xindex>
   %0 = scf.for %arg3 = %c0 to %c2 step %c1 iter_args(%arg4 = %c0) -> (index) {
-    %2 = memref.load %subview[%arg3] : memref<2xi32, strided<[1]>>
-    %3 = arith.extsi %2 : i32 to i64
-    %4 = arith.maxsi %3, %c0_i64 : i64
-    %5 = arith.minsi %4, %c64_i64 : i64
-    %6 = arith.index_cast %5 : i64 to index
-    %7 = arith.subi %c64, %arg4 : index
-    %8 = arith.minsi %6, %7 : index
-    %9 = arith.addi %arg4, %8 : index
+    %4 = memref.load %subview[%arg3] : memref<2xi32, strided<[1]>>
+    %5 = arith.extsi %4 : i32 to i64
+    %6 = arith.maxsi %5, %c0_i64 : i64
+    %7 = arith.minsi %6, %c64_i64 : i64
+    %8 = arith.index_cast %7 : i64 to index
+    %9 = arith.subi %c64, %arg4 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %arg4, %10 : index
     memref.store %arg4, %alloc_3[%arg3] : memref<2xindex>
-    memref.store %9, %alloc_4[%arg3] : memref<2xindex>
-    scf.yield %9 : index
+    memref.store %11, %alloc_4[%arg3] : memref<2xindex>
+    scf.yield %11 : index
   }
   %alloc_5 = memref.alloc() {alignment = 64 : i64} : memref<3xindex>
   linalg.fill ins(%c0 : index) outs(%alloc_5 : memref<3xindex>)
   %alloc_6 = memref.alloc() {alignment = 64 : i64} : memref<3xindex>
   memref.copy %alloc_5, %alloc_6 : memref<3xindex> to memref<3xindex>
   %1 = scf.for %arg3 = %c0 to %c2 step %c1 iter_args(%arg4 = %c0) -> (index) {
-    %2 = memref.load %alloc_3[%arg3] : memref<2xindex>
-    %3 = memref.load %alloc_4[%arg3] : memref<2xindex>
-    %4 = arith.divui %2, %c32 : index
-    %5 = arith.ceildivui %3, %c32 : index
-    %6 = arith.cmpi eq, %2, %3 : index
-    %7 = arith.select %6, %4, %5 : index
-    %8 = scf.for %arg5 = %4 to %7 step %c1 iter_args(%arg6 = %arg4) -> (index) {
-      %9 = arith.cmpi ult, %arg6, %c3 : index
-      %10 = scf.if %9 -> (index) {
+    %4 = memref.load %alloc_3[%arg3] : memref<2xindex>
+    %5 = memref.load %alloc_4[%arg3] : memref<2xindex>
+    %6 = arith.divui %4, %c32 : index
+    %7 = arith.ceildivui %5, %c32 : index
+    %8 = arith.cmpi eq, %4, %5 : index
+    %9 = arith.select %8, %6, %7 : index
+    %10 = scf.for %arg5 = %6 to %9 step %c1 iter_args(%arg6 = %arg4) -> (index) {
+      %11 = arith.cmpi ult, %arg6, %c3 : index
+      %12 = scf.if %11 -> (index) {
         memref.store %arg3, %alloc_6[%arg6] : memref<3xindex>
         memref.store %arg5, %alloc_5[%arg6] : memref<3xindex>
-        %11 = arith.addi %arg6, %c1 : index
-        scf.yield %11 : index
+        %13 = arith.addi %arg6, %c1 : index
+        scf.yield %13 : index
       } else {
         scf.yield %arg6 : index
       }
-      scf.yield %10 : index
+      scf.yield %12 : index
     }
-    scf.yield %8 : index
+    scf.yield %10 : index
   }
-  scf.forall (%arg3, %arg4) in (1, 3) {
-    %2 = arith.cmpi ult, %arg4, %1 : index
-    %3:3 = scf.if %2 -> (index, index, index) {
-      %5 = memref.load %alloc_6[%arg4] : memref<3xindex>
-      %6 = memref.load %alloc_5[%arg4] : memref<3xindex>
-      %7 = memref.load %alloc_3[%5] : memref<2xindex>
-      %8 = memref.load %alloc_4[%5] : memref<2xindex>
-      %9 = arith.muli %6, %c32 : index
-      %10 = arith.addi %9, %c32 : index
-      %11 = arith.maxsi %9, %7 : index
-      %12 = arith.minsi %10, %8 : index
-      %13 = arith.subi %12, %11 : index
-      %14 = arith.maxsi %13, %c0 : index
-      scf.yield %11, %14, %5 : index, index, index
-    } else {
-      scf.yield %c0, %c0, %c0 : index, index, index
-    }
-    %subview_7 = memref.subview %alloc[0, 0, %3#0, 0] [1, 1, %3#1, 32] [1, 1, 1, 1] : memref<1x1x64x32xbf16> to memref<?x32xbf16, strided<[32, 1], offset: ?>>
-    %4 = arith.cmpi sgt, %3#1, %c0 : index
-    scf.if %4 {
-      %5 = scf.for %arg5 = %c0 to %c64 step %c16 iter_args(%arg6 = %cst) -> (vector<32x32xf32>) {
-        %7 = vector.transfer_read %expand_shape[%c0, %c0, %3#0, %arg5], %cst_0 : memref<1x1x64x64xbf16>, vector<32x16xbf16>
-        %8 = vector.transfer_read %expand_shape_1[%c0, %3#2, %arg5, %c0], %cst_0 {in_bounds = [false, true]} : memref<1x2x64x32xbf16>, vector<16x32xbf16>
-        %9 = arith.extf %7 : vector<32x16xbf16> to vector<32x16xf32>
-        %10 = arith.extf %8 : vector<16x32xbf16> to vector<16x32xf32>
-        %11 = vector.contract {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %9, %10, %arg6 : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
-        scf.yield %11 : vector<32x32xf32>
+  %c1_7 = arith.constant 1 : index
+  %c3_8 = arith.constant 3 : index
+  %2 = arith.muli %c1_7, %c3_8 : index
+  %c0_9 = arith.constant 0 : index
+  %3 = arith.cmpi ne, %2, %c0_9 : index
+  scf.if %3 {
+    %c1_10 = arith.constant 1 : index
+    %c64_11 = arith.constant 64 : index
+    gpu.launch blocks(%arg3, %arg4, %arg5) in (%arg9 = %2, %arg10 = %c1_10, %arg11 = %c1_10) threads(%arg6, %arg7, %arg8) in (%arg12 = %c64_11, %arg13 = %c1_10, %arg14 = %c1_10) {
+      %4 = arith.remui %arg3, %c3_8 : index
+      %5 = arith.divui %arg3, %c3_8 : index
+      %6 = arith.cmpi ult, %4, %1 : index
+      %7:3 = scf.if %6 -> (index, index, index) {
+        %9 = memref.load %alloc_6[%4] : memref<3xindex>
+        %10 = memref.load %alloc_5[%4] : memref<3xindex>
+        %11 = memref.load %alloc_3[%9] : memref<2xindex>
+        %12 = memref.load %alloc_4[%9] : memref<2xindex>
+        %13 = arith.muli %10, %c32 : index
+        %14 = arith.addi %13, %c32 : index
+        %15 = arith.maxsi %13, %11 : index
+        %16 = arith.minsi %14, %12 : index
+        %17 = arith.subi %16, %15 : index
+        %18 = arith.maxsi %17, %c0 : index
+        scf.yield %15, %18, %9 : index, index, index
+      } else {
+        scf.yield %c0, %c0, %c0 : index, index, index
       }
-      %6 = arith.truncf %5 : vector<32x32xf32> to vector<32x32xbf16>
-      vector.transfer_write %6, %subview_7[%c0, %c0] {in_bounds = [false, true]} : vector<32x32xbf16>, memref<?x32xbf16, strided<[32, 1], offset: ?>>
-    }
-  } {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [1, 2], stages = 3>, mapping = [#gpu.block<y>, #gpu.block<x>]}
+      %subview_12 = memref.subview %alloc[0, 0, %7#0, 0] [1, 1, %7#1, 32] [1, 1, 1, 1] : memref<1x1x64x32xbf16> to memref<?x32xbf16, strided<[32, 1], offset: ?>>
+      %8 = arith.cmpi sgt, %7#1, %c0 : index
+      scf.if %8 {
+        %9 = scf.for %arg15 = %c0 to %c64 step %c16 iter_args(%arg16 = %cst) -> (vector<32x32xf32>) {
+          %11 = vector.transfer_read %expand_shape[%c0, %c0, %7#0, %arg15], %cst_0 : memref<1x1x64x64xbf16>, vector<32x16xbf16>
+          %12 = vector.transfer_read %expand_shape_1[%c0, %7#2, %arg15, %c0], %cst_0 {in_bounds = [false, true]} : memref<1x2x64x32xbf16>, vector<16x32xbf16>
+          %13 = arith.extf %11 : vector<32x16xbf16> to vector<32x16xf32>
+          %14 = arith.extf %12 : vector<16x32xbf16> to vector<16x32xf32>
+          %15 = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %13, %14, %arg16 : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
+          scf.yield %15 : vector<32x32xf32>
+        }
+        %10 = arith.truncf %9 : vector<32x32xf32> to vector<32x32xbf16>
+        vector.transfer_write %10, %subview_12[%c0, %c0] {in_bounds = [false, true]} : vector<32x32xbf16>, memref<?x32xbf16, strided<[32, 1], offset: ?>>
+      }
+      gpu.terminator
+    } {gmm.kernel = "tile", gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [1, 2], stages = 3>}
+  }
   %collapse_shape = memref.collapse_shape %alloc [[0, 1, 2], [3]] : memref<1x1x64x32xbf16> into memref<64x32xbf16>
   return %collapse_shape : memref<64x32xbf16>
 }

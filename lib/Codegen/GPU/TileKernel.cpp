@@ -1,21 +1,19 @@
-//===- MapTiles.cpp - map tile loops onto gpu.launch ----------------------===//
+//===- TileKernel.cpp - the block contraction of each tile kernel ---------===//
 //
 // Part of the gmm project: ragged dot (grouped matmul) for MLIR.
 //
 //===----------------------------------------------------------------------===//
 //
-// gmm-gpu-map-tiles maps the tile loops of the bufferized output of gmm-tile
-// (for GPU configurations) and gmm-materialize-metadata onto gpu.launch:
+// gmm-gpu-tile-kernel rebuilds the block contraction of each tile kernel
+// that gmm-gpu-map-blocks made (a gpu.launch carrying its kernel
+// configuration, whose body is the tile program's forall body):
 //
-// - every outermost scf.forall over tile visits becomes a gpu.launch with
-//   one block per iteration (the grid comes from the static visit bound;
-//   blocks past the run-time visit count take the forall body's own
-//   "no rows" branch and exit);
-// - in the block, the contraction loop of the visit is rebuilt around
-//   shared memory: both operand tiles are staged with cp.async (16-byte
-//   chunks, zero-filled past the operands' ends and masks) in the
-//   configuration's 2 to 4 stages, so that the copies of steps i + 1 ..
-//   i + stages - 1 overlap the math of step i;
+// - the contraction loop of the visit is rebuilt around shared memory: both
+//   operand tiles are staged with cp.async (16-byte chunks, zero-filled past
+//   the operands' ends and masks) in the configuration's 2 to 4 stages, so
+//   that the copies of steps i + 1 .. i + stages - 1 overlap the math of
+//   step i; the buffer is a workgroup attribution of the launch, or dynamic
+//   shared memory above 48 KiB;
 // - the math is distributed over the configuration's warps: for 16-bit
 //   inputs each warp runs m16n8k16 contractions on its sub-tile, which
 //   gmm-gpu-vector-to-mma-sync turns into nvgpu.ldmatrix and
@@ -47,7 +45,7 @@
 
 namespace mlir {
 namespace gmm {
-#define GEN_PASS_DEF_GMMGPUMAPTILES
+#define GEN_PASS_DEF_GMMGPUTILEKERNEL
 #include "gmm/Codegen/GPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
@@ -113,9 +111,9 @@ struct StagedOperand {
   MemRefType sourceType() { return cast<MemRefType>(read.getBase().getType()); }
 };
 
-/// Everything gmm-gpu-map-tiles needs to know about one tile forall.
+/// Everything gmm-gpu-tile-kernel needs to know about one tile kernel.
 struct BlockProgram {
-  scf::ForallOp forall;
+  gpu::LaunchOp launch;
   vector::ContractionOp contract;
   scf::ForOp kLoop; // null when the contraction runs once
   StagedOperand lhs, rhs;
@@ -184,11 +182,11 @@ bool chunksAligned(MemRefType type, unsigned contiguousDim, int64_t chunk) {
   return true;
 }
 
-struct MapTiles : public mlir::gmm::impl::GMMGPUMapTilesBase<MapTiles> {
+struct TileKernel : public mlir::gmm::impl::GMMGPUTileKernelBase<TileKernel> {
   void runOnOperation() override;
 
-  LogicalResult analyze(scf::ForallOp forall, BlockProgram &program);
-  LogicalResult mapForall(RewriterBase &rewriter, BlockProgram &program);
+  LogicalResult analyze(gpu::LaunchOp launch, BlockProgram &program);
+  LogicalResult build(RewriterBase &rewriter, BlockProgram &program);
 
   /// The warps of the tile loop being mapped, from its configuration.
   int64_t warpsM = 0, warpsN = 0;
@@ -196,26 +194,26 @@ struct MapTiles : public mlir::gmm::impl::GMMGPUMapTilesBase<MapTiles> {
   int64_t numThreads() const { return numWarps() * kWarpSize; }
 };
 
-LogicalResult MapTiles::analyze(scf::ForallOp forall, BlockProgram &program) {
-  program.forall = forall;
-  // The configuration gmm-tile put on the tile loop.
+LogicalResult TileKernel::analyze(gpu::LaunchOp launch, BlockProgram &program) {
+  program.launch = launch;
+  // The configuration gmm-gpu-map-blocks put on the launch.
   auto config =
-      forall->getAttrOfType<gmm::KernelConfigAttr>(gmm::kKernelConfigAttrName);
+      launch->getAttrOfType<gmm::KernelConfigAttr>(gmm::kKernelConfigAttrName);
   if (!config || !config.isGPU())
-    return forall.emitOpError(
-               "gmm-gpu-map-tiles expects the tile loop to carry "
-               "its GPU '")
-           << gmm::kKernelConfigAttrName << "' (gmm-tile puts it there)";
+    return launch.emitOpError("gmm-gpu-tile-kernel expects the tile kernel "
+                              "to carry its GPU '")
+           << gmm::kKernelConfigAttrName
+           << "' (gmm-gpu-map-blocks puts it there)";
   SmallVector<vector::ContractionOp> contracts;
-  forall.walk([&](vector::ContractionOp op) { contracts.push_back(op); });
+  launch.walk([&](vector::ContractionOp op) { contracts.push_back(op); });
   if (contracts.size() != 1)
-    return forall.emitOpError("gmm-gpu-map-tiles expects one vector.contract "
+    return launch.emitOpError("gmm-gpu-tile-kernel expects one vector.contract "
                               "per tile loop (the block contraction of "
                               "gmm-tile), found ")
            << contracts.size();
   auto contract = contracts.front();
   program.contract = contract;
-  MLIRContext *ctx = forall.getContext();
+  MLIRContext *ctx = launch.getContext();
   AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
              k = getAffineDimExpr(2, ctx);
   SmallVector<AffineMap> expected = AffineMap::inferFromExprList(
@@ -223,10 +221,10 @@ LogicalResult MapTiles::analyze(scf::ForallOp forall, BlockProgram &program) {
   if (contract.getKind() != vector::CombiningKind::ADD ||
       contract.getIndexingMapsArray() != expected)
     return contract.emitOpError(
-        "gmm-gpu-map-tiles expects an (m, k) x (k, n) -> (m, n) addition");
+        "gmm-gpu-tile-kernel expects an (m, k) x (k, n) -> (m, n) addition");
   if (failed(matchOperand(contract.getLhs(), program.lhs)) ||
       failed(matchOperand(contract.getRhs(), program.rhs)))
-    return contract.emitOpError("gmm-gpu-map-tiles expects the contraction's "
+    return contract.emitOpError("gmm-gpu-tile-kernel expects the contraction's "
                                 "operands to be (masked, extended) "
                                 "transfer_reads of buffers");
   program.elementType = program.lhs.read.getVectorType().getElementType();
@@ -239,7 +237,7 @@ LogicalResult MapTiles::analyze(scf::ForallOp forall, BlockProgram &program) {
   // launch past it fails with what the device allows).
   if (failed(gmm::verifyKernelConfig(config, program.elementType,
                                      gmm::kMaxSharedBytesPerBlock,
-                                     [&] { return forall.emitOpError(); })))
+                                     [&] { return launch.emitOpError(); })))
     return failure();
   program.tileM = program.lhs.rows;
   program.tileK = program.lhs.cols;
@@ -252,6 +250,18 @@ LogicalResult MapTiles::analyze(scf::ForallOp forall, BlockProgram &program) {
   warpsM = config.getWarps()[0];
   warpsN = config.getWarps()[1];
   program.stages = config.getStages();
+  // The launch's blocks are the configuration's warps (gmm-gpu-map-blocks).
+  std::optional<int64_t> threadsX = getConstantIntValue(launch.getBlockSizeX());
+  if (threadsX != numThreads() ||
+      !matchPattern(launch.getBlockSizeY(), m_One()) ||
+      !matchPattern(launch.getBlockSizeZ(), m_One()))
+    return launch.emitOpError("gmm-gpu-tile-kernel expects blocks of ")
+           << numThreads() << " x 1 x 1 threads (the configuration's " << warpsM
+           << "x" << warpsN << " warps)";
+  if (!launch.getWorkgroupAttributions().empty() ||
+      launch.getDynamicSharedMemorySize())
+    return launch.emitOpError("gmm-gpu-tile-kernel expects a launch without "
+                              "shared memory of its own");
 
   // The accumulator: a loop-carried zero, or a zero when k fits one step.
   Value acc = contract.getAcc();
@@ -262,12 +272,12 @@ LogicalResult MapTiles::analyze(scf::ForallOp forall, BlockProgram &program) {
         loop.getRegionIterArgs().front() != arg ||
         loop.getBody()->getTerminator()->getOperand(0) != contract.getResult())
       return contract.emitOpError(
-          "gmm-gpu-map-tiles expects the accumulator to "
+          "gmm-gpu-tile-kernel expects the accumulator to "
           "be carried by the contraction loop");
     // The stages hold fixed steps: checked before anything is rewritten.
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!step || *step <= 0)
-      return loop.emitOpError("gmm-gpu-map-tiles expects a contraction loop "
+      return loop.emitOpError("gmm-gpu-tile-kernel expects a contraction loop "
                               "with a constant step");
     program.kLoop = loop;
     init = loop.getInitArgs().front();
@@ -278,20 +288,20 @@ LogicalResult MapTiles::analyze(scf::ForallOp forall, BlockProgram &program) {
   if (!matchPattern(init, m_AnyZeroFloat())) {
     if (program.kLoop &&
         program.kLoop->isAncestor(init.getParentRegion()->getParentOp()))
-      return contract.emitOpError(
-          "gmm-gpu-map-tiles expects the initial accumulator outside the loop");
+      return contract.emitOpError("gmm-gpu-tile-kernel expects the initial "
+                                  "accumulator outside the loop");
     program.init = init;
   }
 
   SmallVector<vector::TransferWriteOp> writes;
-  forall.walk([&](vector::TransferWriteOp op) { writes.push_back(op); });
+  launch.walk([&](vector::TransferWriteOp op) { writes.push_back(op); });
   if (writes.size() != 1 ||
       !isa<MemRefType>(writes.front().getBase().getType()) ||
       cast<MemRefType>(writes.front().getBase().getType()).getRank() != 2 ||
       writes.front().getVectorType().getRank() != 2 ||
       !writes.front().getPermutationMap().isMinorIdentity() ||
       writes.front().getMask())
-    return forall.emitOpError("gmm-gpu-map-tiles expects one 2-D block write "
+    return launch.emitOpError("gmm-gpu-tile-kernel expects one 2-D block write "
                               "per tile loop");
   program.write = writes.front();
 
@@ -766,7 +776,7 @@ struct KernelBuilder {
         });
         if (failed(status))
           return write.emitOpError(
-              "gmm-gpu-map-tiles cannot replay the block epilogue (expected "
+              "gmm-gpu-tile-kernel cannot replay the block epilogue (expected "
               "elementwise ops and reads of the written block)");
       }
       gpu::BarrierOp::create(b, loc);
@@ -775,13 +785,9 @@ struct KernelBuilder {
   }
 };
 
-LogicalResult MapTiles::mapForall(RewriterBase &rewriter,
-                                  BlockProgram &program) {
-  scf::ForallOp forall = program.forall;
-  Location loc = forall.getLoc();
-  if (!forall.isNormalized() || !forall.getOutputs().empty())
-    return forall.emitOpError("gmm-gpu-map-tiles expects a normalized, "
-                              "bufferized scf.forall");
+LogicalResult TileKernel::build(RewriterBase &rewriter, BlockProgram &program) {
+  gpu::LaunchOp launch = program.launch;
+  Location loc = launch.getLoc();
   int64_t elementBytes = program.elementType.getIntOrFloatBitWidth() / 8;
   int64_t offset = 0;
   KernelBuilder::layout(program.lhs, elementBytes, program.stages, offset);
@@ -791,104 +797,42 @@ LogicalResult MapTiles::mapForall(RewriterBase &rewriter,
   // dynamic shared memory, which the runtime opts the kernel into at launch
   // (gmm-configure checked the chip's limit).
   bool dynamicShared = bytes > gmm::kStaticSharedBytes;
+  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                              gpu::AddressSpace::Workgroup);
 
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(forall);
-  // One block per forall iteration, the last forall dimension fastest.
-  SmallVector<Value> bounds;
-  for (OpFoldResult ub : forall.getMixedUpperBound())
-    bounds.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, ub));
-  Value grid = cst(rewriter, loc, 1);
-  for (Value ub : bounds)
-    grid = arith::MulIOp::create(rewriter, loc, grid, ub);
-  Value c1 = cst(rewriter, loc, 1);
-  // A forall without iterations (no visit, or an empty dimension) launches
-  // nothing: a grid of 0 blocks is not a valid launch. (Found on the
-  // simulated GPU: a ragged dot whose rhs holds no local groups.)
-  Value launches = arith::CmpIOp::create(
-      rewriter, loc, arith::CmpIPredicate::ne, grid, cst(rewriter, loc, 0));
-  auto ifLaunches = scf::IfOp::create(rewriter, loc, launches,
-                                      /*withElseRegion=*/false);
-  rewriter.setInsertionPoint(ifLaunches.thenBlock()->getTerminator());
-  auto bufferType =
-      MemRefType::get({bytes}, rewriter.getI8Type(), AffineMap(),
-                      gpu::AddressSpaceAttr::get(rewriter.getContext(),
-                                                 gpu::AddressSpace::Workgroup));
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, grid, c1, c1, cst(rewriter, loc, numThreads()), c1, c1,
-      dynamicShared ? arith::ConstantOp::create(
-                          rewriter, loc, rewriter.getI32IntegerAttr(bytes))
-                          .getResult()
-                    : Value(),
-      Type(), ValueRange{},
-      dynamicShared ? TypeRange{} : TypeRange{bufferType});
-  launch->setAttr("gmm.kernel", rewriter.getStringAttr("tile"));
+  KernelBuilder kb(warpsM, warpsN, program, loc);
   Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToStart(&body);
-  auto terminator = gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPoint(terminator);
-
-  // Delinearize the block id into the forall's induction variables.
-  IRMapping mapping;
-  Value linear = launch.getBlockIds().x;
-  for (int64_t d = bounds.size() - 1; d >= 0; --d) {
-    Value iv = d == 0
-                   ? linear
-                   : arith::RemUIOp::create(rewriter, loc, linear, bounds[d]);
-    mapping.map(forall.getInductionVars()[d], iv);
-    if (d > 0)
-      linear = arith::DivUIOp::create(rewriter, loc, linear, bounds[d]);
-  }
-  // Thread coordinates, available to everything below.
-  Value tid = launch.getThreadIds().x;
-  Value warp = divConst(rewriter, loc, tid, kWarpSize);
-  Value lane = remConst(rewriter, loc, tid, kWarpSize);
-  Value warpM = divConst(rewriter, loc, warp, warpsN);
-  Value warpN = remConst(rewriter, loc, warp, warpsN);
-
-  // The forall body, as is: metadata loads, the visit's rows, the guards.
-  for (Operation &op : forall.getBody()->without_terminator())
-    rewriter.clone(op, mapping);
-
-  // Rebuild the contraction in the clone.
-  BlockProgram cloned = program;
-  cloned.contract = cast<vector::ContractionOp>(
-      mapping.lookup(program.contract.getOperation()));
-  for (StagedOperand *op : {&cloned.lhs, &cloned.rhs}) {
-    bool isLhs = op == &cloned.lhs;
-    Operation *read =
-        mapping.lookup((isLhs ? program.lhs : program.rhs).read.getOperation());
-    op->read = cast<vector::TransferReadOp>(read);
-    for (Value *mask : {&op->maskRows, &op->maskCols})
-      if (*mask)
-        *mask = mapping.lookupOrDefault(*mask);
-  }
-  if (program.kLoop)
-    cloned.kLoop =
-        cast<scf::ForOp>(mapping.lookup(program.kLoop.getOperation()));
-  cloned.result = mapping.lookup(program.result);
-  if (program.init)
-    cloned.init = mapping.lookupOrDefault(program.init);
-  cloned.write = cast<vector::TransferWriteOp>(
-      mapping.lookup(program.write.getOperation()));
-  KernelBuilder kb(warpsM, warpsN, cloned, loc);
   if (dynamicShared) {
-    OpBuilder::InsertionGuard bufferGuard(rewriter);
-    rewriter.setInsertionPointToStart(&launch.getBody().front());
+    rewriter.setInsertionPoint(launch);
+    Value size = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getI32IntegerAttr(bytes));
+    rewriter.modifyOpInPlace(launch, [&] {
+      launch.getDynamicSharedMemorySizeMutable().assign(size);
+    });
+    rewriter.setInsertionPointToStart(&body);
     kb.buffer = gpu::DynamicSharedMemoryOp::create(
         rewriter, loc,
         MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
-                        AffineMap(), bufferType.getMemorySpace()));
+                        AffineMap(), workgroup));
   } else {
-    kb.buffer = launch.getWorkgroupAttributions().front();
+    rewriter.modifyOpInPlace(launch, [&] {
+      kb.buffer = launch.addWorkgroupAttribution(
+          MemRefType::get({bytes}, rewriter.getI8Type(), AffineMap(),
+                          workgroup),
+          loc);
+    });
+    rewriter.setInsertionPointToStart(&body);
   }
-  kb.tid = tid;
-  kb.lane = lane;
-  kb.warpM = warpM;
-  kb.warpN = warpN;
+  // Thread coordinates, available to everything below.
+  kb.tid = launch.getThreadIds().x;
+  Value warp = divConst(rewriter, loc, kb.tid, kWarpSize);
+  kb.lane = remConst(rewriter, loc, kb.tid, kWarpSize);
+  kb.warpM = divConst(rewriter, loc, warp, warpsN);
+  kb.warpN = remConst(rewriter, loc, warp, warpsN);
 
-  Operation *anchor = cloned.kLoop ? cloned.kLoop.getOperation()
-                                   : cloned.contract.getOperation();
+  Operation *anchor = program.kLoop ? program.kLoop.getOperation()
+                                    : program.contract.getOperation();
   rewriter.setInsertionPoint(anchor);
   for (StagedOperand *op : {&kb.program.lhs, &kb.program.rhs}) {
     Value view = kb.view(rewriter, op->byteOffset,
@@ -908,7 +852,7 @@ LogicalResult MapTiles::mapForall(RewriterBase &rewriter,
 
   // Drop the old contraction and its write; what fed only them goes too.
   rewriter.eraseOp(kb.program.write);
-  Operation *oldLoop = cloned.kLoop ? cloned.kLoop.getOperation() : nullptr;
+  Operation *oldLoop = program.kLoop ? program.kLoop.getOperation() : nullptr;
   for (bool changed = true; changed;) {
     SmallVector<Operation *> dead;
     launch.getBody().walk([&](Operation *op) {
@@ -922,24 +866,25 @@ LogicalResult MapTiles::mapForall(RewriterBase &rewriter,
     for (Operation *op : dead)
       rewriter.eraseOp(op);
   }
-  rewriter.eraseOp(forall);
+  // The configuration is spent: the kernel is built.
+  rewriter.modifyOpInPlace(
+      launch, [&] { launch->removeAttr(gmm::kKernelConfigAttrName); });
   // What the rebuilt kernel no longer needs (the old block contraction).
   RewritePatternSet patterns(launch.getContext());
   (void)applyPatternsGreedily(launch, std::move(patterns));
   return success();
 }
 
-void MapTiles::runOnOperation() {
+void TileKernel::runOnOperation() {
   IRRewriter rewriter(&getContext());
-  SmallVector<scf::ForallOp> foralls;
-  getOperation().walk([&](scf::ForallOp op) {
-    if (!op->getParentOfType<scf::ForallOp>())
-      foralls.push_back(op);
+  SmallVector<gpu::LaunchOp> launches;
+  getOperation()->walk([&](gpu::LaunchOp op) {
+    if (op->hasAttr(gmm::kKernelConfigAttrName))
+      launches.push_back(op);
   });
-  for (scf::ForallOp forall : foralls) {
+  for (gpu::LaunchOp launch : launches) {
     BlockProgram program;
-    if (failed(analyze(forall, program)) ||
-        failed(mapForall(rewriter, program)))
+    if (failed(analyze(launch, program)) || failed(build(rewriter, program)))
       return signalPassFailure();
   }
 }
