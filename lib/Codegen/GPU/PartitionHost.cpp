@@ -191,9 +191,16 @@ LogicalResult PartitionHost::convertHostMemory(RewriterBase &rewriter,
         if (user->hasTrait<OpTrait::IsTerminator>()) {
           if (isa<gpu::TerminatorOp>(user))
             continue;
-          if (!block->findAncestorOpInBlock(*user->getParentOp()))
+          Operation *parent = user->getParentOp();
+          if (!block->findAncestorOpInBlock(*parent))
             leavesBlock = true;
-          follow(user->getParentOp()->getResults());
+          // Whatever the terminator hands the buffer to: the parent's
+          // results and its regions' arguments (the next iteration of an
+          // scf.while or scf.for, the other region of an scf.while).
+          follow(parent->getResults());
+          for (Region &region : parent->getRegions())
+            for (Block &nested : region)
+              follow(nested.getArguments());
           continue;
         }
         // Whatever the buffer becomes: views, casts, selects, loop results
@@ -256,7 +263,9 @@ LogicalResult PartitionHost::partitionHost(RewriterBase &rewriter,
     for (Operation *op : run)
       op->moveBefore(terminator);
     rewriter.setInsertionPoint(terminator);
-    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value c0 = spilled.empty()
+                   ? Value()
+                   : arith::ConstantIndexOp::create(rewriter, loc, 0);
     for (auto [value, buffer] : spilled) {
       memref::StoreOp::create(rewriter, loc, value, buffer, ValueRange{c0});
       spills.push_back({value, buffer, launch});
@@ -353,10 +362,23 @@ void PartitionHost::runOnOperation() {
     if (func.isExternal())
       continue;
     // Kernels and frees are placed by structured control flow (the
-    // pipeline runs this before any lowering to cf).
-    if (!func.getBody().hasOneBlock()) {
-      func.emitOpError("gmm-gpu-partition-host expects a function body of "
-                       "one block (structured control flow)");
+    // pipeline runs this before any lowering to cf): every host region is
+    // one block.
+    Operation *unstructured = nullptr;
+    func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      for (Region &region : op->getRegions())
+        if (!region.empty() && !region.hasOneBlock()) {
+          unstructured = op;
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (unstructured) {
+      unstructured->emitOpError("gmm-gpu-partition-host expects host "
+                                "regions of one block (structured control "
+                                "flow)");
       return signalPassFailure();
     }
     if (failed(convertHostMemory(rewriter, func)) ||

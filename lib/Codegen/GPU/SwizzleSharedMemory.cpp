@@ -111,40 +111,43 @@ struct SwizzleSharedMemory
       if (view->hasAttr(gmm::kSwizzleAttrName))
         views.push_back(view);
     });
-    for (memref::ViewOp view : views)
-      if (failed(swizzle(view)))
+    // Every view and access is checked before anything is rewritten.
+    SmallVector<std::pair<Swizzle, SmallVector<MutableOperandRange>>> plans;
+    for (memref::ViewOp view : views) {
+      FailureOr<Swizzle> swizzle = Swizzle::of(view.getType());
+      if (failed(swizzle)) {
+        view.emitOpError("gmm-gpu-swizzle-shared-memory expects a static "
+                         "view whose rows are a power of two of at least "
+                         "two 16-byte chunks");
         return signalPassFailure();
-  }
-
-  LogicalResult swizzle(memref::ViewOp view) {
-    view->removeAttr(gmm::kSwizzleAttrName);
-    FailureOr<Swizzle> swizzle = Swizzle::of(view.getType());
-    if (failed(swizzle))
-      return view.emitOpError("gmm-gpu-swizzle-shared-memory expects a "
-                              "static view whose rows are a power of two "
-                              "of at least two 16-byte chunks");
-    // Check every access first, so that a refusal leaves the IR as it was.
-    SmallVector<std::pair<Operation *, MutableOperandRange>> accesses;
-    for (OpOperand &use : view->getUses()) {
-      FailureOr<MutableOperandRange> indices = indicesOf(use);
-      if (failed(indices))
-        return use.getOwner()
-                   ->emitOpError(
-                       "accesses a swizzled shared-memory view in a way the "
-                       "permutation cannot follow (expected nvgpu.ldmatrix, an "
-                       "nvgpu.device_async_copy into it, memref.load or "
-                       "memref.store)")
-                   .attachNote(view.getLoc())
-               << "the view";
-      accesses.emplace_back(use.getOwner(), *indices);
+      }
+      SmallVector<MutableOperandRange> accesses;
+      for (OpOperand &use : view->getUses()) {
+        FailureOr<MutableOperandRange> indices = indicesOf(use);
+        if (failed(indices)) {
+          use.getOwner()
+                  ->emitOpError("accesses a swizzled shared-memory view in a "
+                                "way the permutation cannot follow (expected "
+                                "nvgpu.ldmatrix, an nvgpu.device_async_copy "
+                                "into it, memref.load or memref.store)")
+                  .attachNote(view.getLoc())
+              << "the view";
+          return signalPassFailure();
+        }
+        accesses.push_back(*indices);
+      }
+      plans.emplace_back(*swizzle, std::move(accesses));
     }
-    int64_t rank = view.getType().getRank();
-    for (auto &[op, indices] : accesses) {
-      OpBuilder b(op);
-      Value row = indices[rank - 2].get(), col = indices[rank - 1].get();
-      indices[rank - 1].set(swizzle->permute(b, op->getLoc(), row, col));
+    for (auto [view, plan] : llvm::zip(views, plans)) {
+      view->removeAttr(gmm::kSwizzleAttrName);
+      int64_t rank = view.getType().getRank();
+      for (MutableOperandRange &indices : plan.second) {
+        Operation *op = indices.getOwner();
+        OpBuilder b(op);
+        Value row = indices[rank - 2].get(), col = indices[rank - 1].get();
+        indices[rank - 1].set(plan.first.permute(b, op->getLoc(), row, col));
+      }
     }
-    return success();
   }
 };
 

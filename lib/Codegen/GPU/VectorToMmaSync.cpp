@@ -160,24 +160,23 @@ void presentBF16AsF16(RewriterBase &rewriter, Operation *root) {
   }
 }
 
-/// The bf16 view that `twin` stands for: the one already there (the view
-/// the kernel's copies write), else a new one next to the twin.
-Value bf16ViewOf(RewriterBase &rewriter, memref::ViewOp twin) {
+/// The bf16 view that `twin` stands for: the one it was made next to (same
+/// buffer, same offset), which carries the view's attributes (a swizzle
+/// mark). eraseDeadOps keeps views, so it is still there.
+FailureOr<Value> bf16ViewOf(memref::ViewOp twin) {
   MemRefType type = twin.getType();
-  auto bf16Type = MemRefType::get(type.getShape(), rewriter.getBF16Type(),
-                                  type.getLayout(), type.getMemorySpace());
+  auto bf16Type =
+      MemRefType::get(type.getShape(), BFloat16Type::get(twin.getContext()),
+                      type.getLayout(), type.getMemorySpace());
   for (Operation *user : twin.getSource().getUsers()) {
     auto view = dyn_cast<memref::ViewOp>(user);
     if (view && view.getType() == bf16Type &&
         view.getByteShift() == twin.getByteShift() &&
         view.getSizes() == twin.getSizes() &&
         view->getBlock() == twin->getBlock() && view->isBeforeInBlock(twin))
-      return view;
+      return view.getResult();
   }
-  rewriter.setInsertionPoint(twin);
-  return memref::ViewOp::create(rewriter, twin.getLoc(), bf16Type,
-                                twin.getSource(), twin.getByteShift(),
-                                twin.getSizes());
+  return failure();
 }
 
 /// Moves the ldmatrix ops that read an f16 twin in `root` back onto its
@@ -195,7 +194,10 @@ LogicalResult restoreBF16(RewriterBase &rewriter, Operation *root) {
     v.setType(cast<VectorType>(v.getType()).clone(bf16));
   };
   for (memref::ViewOp twin : twins) {
-    Value view = bf16ViewOf(rewriter, twin);
+    FailureOr<Value> original = bf16ViewOf(twin);
+    if (failed(original))
+      return twin.emitOpError("stands in for a bf16 view that is gone");
+    Value view = *original;
     SmallVector<Value> worklist;
     for (Operation *user : llvm::make_early_inc_range(twin->getUsers())) {
       auto load = dyn_cast<nvgpu::LdMatrixOp>(user);
@@ -230,13 +232,14 @@ LogicalResult restoreBF16(RewriterBase &rewriter, Operation *root) {
 }
 
 /// Erases the ops under `root` that are unused and free of effects, until
-/// none is left. Unlike a greedy rewrite it neither folds nor hoists, so the
-/// ops that stay are where they were.
+/// none is left, views excepted (the bf16 views the twins stand for must
+/// outlive them). Unlike a greedy rewrite it neither folds nor hoists, so
+/// the ops that stay are where they were.
 void eraseDeadOps(RewriterBase &rewriter, Operation *root) {
   for (bool changed = true; changed;) {
     SmallVector<Operation *> dead;
     root->walk([&](Operation *op) {
-      if (op != root && isOpTriviallyDead(op))
+      if (op != root && !isa<memref::ViewOp>(op) && isOpTriviallyDead(op))
         dead.push_back(op);
     });
     changed = !dead.empty();

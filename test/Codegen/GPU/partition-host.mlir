@@ -328,11 +328,47 @@ func.func @alloc_leaves_branch(%c: i1, %init: memref<4xf32>) -> memref<4xf32> {
 
 // -----
 // Kernels and frees are placed by structured control flow.
-// expected-error @+1 {{'func.func' op gmm-gpu-partition-host expects a function body of one block (structured control flow)}}
+// expected-error @+1 {{'func.func' op gmm-gpu-partition-host expects host regions of one block (structured control flow)}}
 func.func @blocks(%m: memref<4xf32>, %v: f32) {
   %c0 = arith.constant 0 : index
   cf.br ^bb1
 ^bb1:
   memref.store %v, %m[%c0] : memref<4xf32>
+  return
+}
+
+// -----
+// Nested regions of more than one block are refused too: a free at the end
+// of the allocating block would come before the successor's uses.
+func.func @nested_blocks(%out: memref<4xf32>) {
+  // expected-error @+1 {{'scf.execute_region' op gmm-gpu-partition-host expects host regions of one block (structured control flow)}}
+  scf.execute_region {
+    %a = memref.alloc() : memref<4xf32>
+    cf.br ^bb1
+  ^bb1:
+    memref.copy %a, %out : memref<4xf32> to memref<4xf32>
+    scf.yield
+  }
+  return
+}
+
+// -----
+// A buffer handed from the before region of an scf.while to its after
+// region and freed there is not freed again.
+// CHECK-LABEL: func.func @while_freed
+// CHECK:         %[[A:.+]] = gpu.alloc () : memref<4xf32>
+// CHECK:         scf.while
+// CHECK:           gpu.dealloc
+// CHECK-NOT:     gpu.dealloc
+// CHECK:         return
+func.func @while_freed(%c: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  scf.while (%x = %a) : (memref<4xf32>) -> (memref<4xf32>) {
+    scf.condition(%c) %x : memref<4xf32>
+  } do {
+  ^bb0(%y: memref<4xf32>):
+    memref.dealloc %y : memref<4xf32>
+    scf.yield %y : memref<4xf32>
+  }
   return
 }

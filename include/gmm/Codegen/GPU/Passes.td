@@ -27,8 +27,10 @@ def GMMGPUForwardBuffers : Pass<"gmm-gpu-forward-buffers",
     types differ), erases the `memref.copy` ops whose source and target are
     then the same buffer (the `gmm-map-to-gpu` pipeline canonicalizes
     afterwards, which folds the casts this leaves). Afterwards no buffer value
-    flows out of a loop or branch, so the tile loops can become kernels and
-    the host never receives a buffer from device code.
+    flows out of a loop or branch that only passes it through, so the tile
+    loops can become kernels and the host never receives a buffer from
+    device code (branches that pick one of several buffers stay, for
+    `gmm-gpu-partition-host` to follow).
 
     Example:
 
@@ -180,8 +182,8 @@ def GMMGPUSwizzleSharedMemory : Pass<"gmm-gpu-swizzle-shared-memory"> {
 
     It runs after `gmm-gpu-vector-to-mma-sync`, when the view's readers are
     `nvgpu.ldmatrix` and its writers `nvgpu.device_async_copy` or
-    `memref.store` (element-wise staging): each touches one chunk of a row
-    at most. Any other access to a marked view is an error, reported before
+    `memref.store` (element-wise staging; `memref.load` is accepted too):
+    each touches one chunk of a row at most. Any other access to a marked view is an error, reported before
     anything is rewritten. Upstream's `nvgpu-optimize-shared-memory`
     (`nvgpu::optimizeSharedMemoryReadsAndWrites`) does the same for
     `memref.alloc`s but refuses any parent op holding a `memref.subview`,

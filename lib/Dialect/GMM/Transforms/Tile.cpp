@@ -439,10 +439,10 @@ struct Tiler {
   /// For a GPU configuration, the tile foralls are mapped to CUDA blocks (the
   /// last dimension to x). Besides documenting the intent, a mapping keeps
   /// canonicalization from folding away single-iteration dimensions, so that
-  /// gmm-gpu-tile-kernel always finds the forall.
+  /// gmm-gpu-map-blocks always finds the forall.
   bool gpu = false;
   /// The op's configuration; on the GPU it goes onto the tile foralls for
-  /// gmm-gpu-tile-kernel.
+  /// gmm-gpu-map-blocks (which puts it on the launch for gmm-gpu-tile-kernel).
   KernelConfigAttr config;
   /// The CPU's packed program (target=cpu).
   std::optional<PackedBlock> packed;
