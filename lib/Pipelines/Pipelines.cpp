@@ -187,8 +187,9 @@ void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma) {
   pm.addNestedPass<func::FuncOp>(createGMMGPUTileKernel());
   if (convertMma) {
     pm.addNestedPass<func::FuncOp>(createGMMGPUVectorToMmaSync());
-    pm.addNestedPass<func::FuncOp>(createGMMGPUSwizzleSharedMemory());
     pm.addNestedPass<func::FuncOp>(createGMMGPULowerKernelVectors());
+    // Last: the swizzle's index math is not the vector lowering's to walk.
+    pm.addNestedPass<func::FuncOp>(createGMMGPUSwizzleSharedMemory());
   }
   pm.addPass(createGMMGPUPartitionHost());
 }

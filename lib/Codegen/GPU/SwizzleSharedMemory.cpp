@@ -67,9 +67,23 @@ struct Swizzle {
                    std::min<int64_t>(chunksPerRow, kChunksPerLine)};
   }
 
-  /// The column index of an access at (`row`, `col`), in elements; the
-  /// access must not cross a chunk boundary.
-  Value permute(OpBuilder &b, Location loc, Value row, Value col) const {
+  /// The chunk offset, in elements, that the accesses of row `row` XOR
+  /// their column with: computed once per row value, right after it (at
+  /// the start of `body` for a row defined outside it).
+  Value offsetOf(OpBuilder &b, Block &body, Value row,
+                 DenseMap<Value, Value> &offsets) const {
+    Value &offset = offsets[row];
+    if (offset)
+      return offset;
+    OpBuilder::InsertionGuard guard(b);
+    Block *rowBlock = row.getParentBlock();
+    Operation *rowScope = rowBlock->getParentOp();
+    if (rowBlock == &body ||
+        (rowScope && body.findAncestorOpInBlock(*rowScope)))
+      b.setInsertionPointAfterValue(row);
+    else
+      b.setInsertionPointToStart(&body);
+    Location loc = row.getLoc();
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
@@ -79,9 +93,9 @@ struct Swizzle {
       line = arith::ShRUIOp::create(b, loc, row,
                                     constant(llvm::Log2_64(rowsPerLine)));
     Value key = arith::AndIOp::create(b, loc, line, constant(period - 1));
-    Value offset = arith::ShLIOp::create(
-        b, loc, key, constant(llvm::Log2_64(chunkElements)));
-    return arith::XOrIOp::create(b, loc, col, offset);
+    offset = arith::ShLIOp::create(b, loc, key,
+                                   constant(llvm::Log2_64(chunkElements)));
+    return offset;
   }
 };
 
@@ -141,11 +155,16 @@ struct SwizzleSharedMemory
     for (auto [view, plan] : llvm::zip(views, plans)) {
       view->removeAttr(gmm::kSwizzleAttrName);
       int64_t rank = view.getType().getRank();
+      // The accesses' rows are computed in the view's block or below it.
+      Block &body = *view->getBlock();
+      DenseMap<Value, Value> offsets;
       for (MutableOperandRange &indices : plan.second) {
         Operation *op = indices.getOwner();
         OpBuilder b(op);
         Value row = indices[rank - 2].get(), col = indices[rank - 1].get();
-        indices[rank - 1].set(plan.first.permute(b, op->getLoc(), row, col));
+        Value offset = plan.first.offsetOf(b, body, row, offsets);
+        indices[rank - 1].set(
+            arith::XOrIOp::create(b, op->getLoc(), col, offset));
       }
     }
   }

@@ -28,6 +28,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
@@ -236,15 +237,30 @@ LogicalResult restoreBF16(RewriterBase &rewriter, Operation *root) {
 /// outlive them). Unlike a greedy rewrite it neither folds nor hoists, so
 /// the ops that stay are where they were.
 void eraseDeadOps(RewriterBase &rewriter, Operation *root) {
-  for (bool changed = true; changed;) {
-    SmallVector<Operation *> dead;
-    root->walk([&](Operation *op) {
-      if (op != root && !isa<memref::ViewOp>(op) && isOpTriviallyDead(op))
-        dead.push_back(op);
+  auto erasable = [&](Operation *op) {
+    return op != root && !isa<memref::ViewOp>(op) && isOpTriviallyDead(op);
+  };
+  llvm::SetVector<Operation *> worklist;
+  root->walk([&](Operation *op) {
+    if (erasable(op))
+      worklist.insert(op);
+  });
+  // Erasing an op may leave its operands' producers dead: they follow.
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    SmallVector<Operation *> producers;
+    for (Value operand : op->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        if (root->isProperAncestor(producer))
+          producers.push_back(producer);
+    op->walk([&](Operation *nested) {
+      if (nested != op)
+        worklist.remove(nested);
     });
-    changed = !dead.empty();
-    for (Operation *op : dead)
-      rewriter.eraseOp(op);
+    rewriter.eraseOp(op);
+    for (Operation *producer : producers)
+      if (erasable(producer))
+        worklist.insert(producer);
   }
 }
 

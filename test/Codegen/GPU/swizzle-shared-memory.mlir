@@ -9,25 +9,28 @@
 // Rows of 32 bf16 (64 bytes, four chunks): two rows share a 128-byte line,
 // so row bits 1-2 pick the chunk permutation: shift 1, mask 3, chunk 8.
 // CHECK-LABEL: func.func @rows_of_four_chunks(
-// CHECK:         %[[V:.+]] = memref.view %{{.+}}[%{{.+}}][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<2x32x32xbf16, #gpu.address_space<workgroup>>
-// CHECK-NOT:     gmm.swizzle
-// The cp.async destination.
-// CHECK:         %[[C1:.+]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[L1:.+]] = arith.shrui %[[R:[a-z0-9]+]], %[[C1]] : index
-// CHECK-NEXT:    %[[C3:.+]] = arith.constant 3 : index
-// CHECK-NEXT:    %[[K1:.+]] = arith.andi %[[L1]], %[[C3]] : index
-// CHECK-NEXT:    %[[C3B:.+]] = arith.constant 3 : index
-// CHECK-NEXT:    %[[O1:.+]] = arith.shli %[[K1]], %[[C3B]] : index
-// CHECK-NEXT:    %[[X1:.+]] = arith.xori %[[COL:[a-z0-9]+]], %[[O1]] : index
-// CHECK-NEXT:    nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[V]][%{{.+}}, %[[R]], %[[X1]]], 8
-// The element-wise store and the ldmatrix go through the same permutation.
-// CHECK:         arith.xori
-// CHECK-NEXT:    memref.store %{{.+}}, %[[V]][%{{.+}}, %[[R]], %{{.+}}]
-// CHECK:         arith.xori
-// CHECK-NEXT:    nvgpu.ldmatrix %[[V]][%{{.+}}, %[[R]], %{{.+}}] {numTiles = 4 : i32, transpose = false}
-// The unmarked view is not permuted.
-// CHECK-NOT:     arith.xori
-// CHECK:         memref.store %{{.+}}, %[[W:.+]][%[[R]], %[[COL]]] : memref<32x32xf32, #gpu.address_space<workgroup>>
+// CHECK-SAME:      %{{[a-z0-9]+}}: memref<64x64xbf16>, %[[R:[a-z0-9]+]]: index, %[[COL:[a-z0-9]+]]: index
+// The row's offset is computed once (here at the start of the launch, the
+// row coming from outside it) and every access XORs its column with it.
+// CHECK:         gpu.launch
+// CHECK-NEXT:      %[[C1:.+]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[L:.+]] = arith.shrui %[[R]], %[[C1]] : index
+// CHECK-NEXT:      %[[C3:.+]] = arith.constant 3 : index
+// CHECK-NEXT:      %[[K:.+]] = arith.andi %[[L]], %[[C3]] : index
+// CHECK-NEXT:      %[[C3B:.+]] = arith.constant 3 : index
+// CHECK-NEXT:      %[[O:.+]] = arith.shli %[[K]], %[[C3B]] : index
+// CHECK-NEXT:      %[[V:.+]] = memref.view %{{.+}}[%{{.+}}][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<2x32x32xbf16, #gpu.address_space<workgroup>>
+// The cp.async destination, the element-wise store and the ldmatrix.
+// CHECK-NEXT:      %[[X1:.+]] = arith.xori %[[COL]], %[[O]] : index
+// CHECK-NEXT:      nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[V]][%{{.+}}, %[[R]], %[[X1]]], 8
+// CHECK-NEXT:      %[[X2:.+]] = arith.xori %[[COL]], %[[O]] : index
+// CHECK-NEXT:      memref.store %{{.+}}, %[[V]][%{{.+}}, %[[R]], %[[X2]]]
+// CHECK-NEXT:      %[[X3:.+]] = arith.xori %[[COL]], %[[O]] : index
+// CHECK-NEXT:      nvgpu.ldmatrix %[[V]][%{{.+}}, %[[R]], %[[X3]]] {numTiles = 4 : i32, transpose = false}
+// The unmarked view is not permuted, and no mark is left.
+// CHECK-NOT:       arith.xori
+// CHECK-NOT:       gmm.swizzle
+// CHECK:           memref.store %{{.+}}, %{{.+}}[%[[R]], %[[COL]]] : memref<32x32xf32, #gpu.address_space<workgroup>>
 func.func @rows_of_four_chunks(%src: memref<64x64xbf16>, %r: index, %col: index, %x: bf16, %f: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -51,12 +54,13 @@ func.func @rows_of_four_chunks(%src: memref<64x64xbf16>, %r: index, %col: index,
 // Rows of 128 bf16 (256 bytes, sixteen chunks): each row spans lines, so
 // row bits 0-2 pick one of eight permutations: no shift, mask 7.
 // CHECK-LABEL: func.func @rows_of_sixteen_chunks(
+// CHECK-SAME:      %[[R:[a-z0-9]+]]: index
 // CHECK-NOT:     arith.shrui
 // CHECK:         %[[C7:.+]] = arith.constant 7 : index
-// CHECK-NEXT:    %[[K:.+]] = arith.andi %[[R:[a-z0-9]+]], %[[C7]] : index
+// CHECK-NEXT:    %[[K:.+]] = arith.andi %[[R]], %[[C7]] : index
 // CHECK-NEXT:    %[[C3:.+]] = arith.constant 3 : index
 // CHECK-NEXT:    %[[O:.+]] = arith.shli %[[K]], %[[C3]] : index
-// CHECK-NEXT:    %[[X:.+]] = arith.xori %{{.+}}, %[[O]] : index
+// CHECK:         %[[X:.+]] = arith.xori %{{.+}}, %[[O]] : index
 // CHECK-NEXT:    nvgpu.ldmatrix %{{.+}}[%{{.+}}, %[[R]], %[[X]]] {numTiles = 2 : i32, transpose = true}
 func.func @rows_of_sixteen_chunks(%r: index, %col: index) {
   %c0 = arith.constant 0 : index
