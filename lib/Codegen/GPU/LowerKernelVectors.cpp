@@ -37,6 +37,19 @@ namespace {
 /// Lowers what is left of the vector dialect in a kernel (FMA outer products,
 /// epilogue and FMA-path transfers) to 1-D loads, stores and FMAs that
 /// convert-gpu-to-nvvm handles in every address space.
+/// Applies `patterns` to the vector ops of `launch` and to what they become,
+/// leaving the launch's other ops (most of a tensor-core kernel) unvisited.
+void applyToVectorOps(gpu::LaunchOp launch, RewritePatternSet &&patterns) {
+  SmallVector<Operation *> ops;
+  launch.walk([&](Operation *op) {
+    if (isa_and_nonnull<vector::VectorDialect>(op->getDialect()))
+      ops.push_back(op);
+  });
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)applyOpPatternsGreedily(ops, std::move(patterns), config);
+}
+
 LogicalResult lowerKernelVectors(gpu::LaunchOp launch) {
   MLIRContext *ctx = launch.getContext();
   {
@@ -49,7 +62,7 @@ LogicalResult lowerKernelVectors(gpu::LaunchOp launch) {
     VectorTransferToSCFOptions options;
     options.enableFullUnroll(true);
     populateVectorToSCFConversionPatterns(patterns, options);
-    (void)applyPatternsGreedily(launch, std::move(patterns));
+    applyToVectorOps(launch, std::move(patterns));
   }
   RewritePatternSet patterns(ctx);
   vector::populateVectorMaskMaterializationPatterns(
@@ -59,7 +72,7 @@ LogicalResult lowerKernelVectors(gpu::LaunchOp launch) {
   vector::populateVectorMaskOpLoweringPatterns(patterns);
   vector::populateVectorBroadcastLoweringPatterns(patterns);
   vector::populateVectorShapeCastLoweringPatterns(patterns);
-  (void)applyPatternsGreedily(launch, std::move(patterns));
+  applyToVectorOps(launch, std::move(patterns));
   // Transfers and contractions left now would not convert to NVVM.
   WalkResult left = launch.walk([](Operation *op) {
     if (isa<vector::TransferReadOp, vector::TransferWriteOp,

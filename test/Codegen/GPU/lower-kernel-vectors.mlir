@@ -24,33 +24,33 @@
 // CHECK:         %[[HV:.+]] = vector.transfer_read %[[HOST]]
 // CHECK-NEXT:    %[[HT:.+]] = vector.transpose %[[HV]], [1, 0]
 // CHECK-NEXT:    gpu.launch
-// CHECK-NEXT:      %[[VIEW:.+]] = memref.view
-// CHECK-NEXT:      %[[A0:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<1xf32>
-// CHECK-NEXT:      %[[A1:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<1xf32>
-// CHECK-NEXT:      %[[A2:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<1xf32>
-// CHECK-NEXT:      %[[A3:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<1xf32>
-// CHECK-NEXT:      %[[B:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-NEXT:      %[[C0:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-NEXT:      %[[C1:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-NEXT:      %[[C2:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-NEXT:      %[[C3:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-NEXT:      %[[E0:.+]] = vector.extract %[[A0]][0] : f32 from vector<1xf32>
-// CHECK-NEXT:      %[[S0:.+]] = vector.broadcast %[[E0]] : f32 to vector<4xf32>
-// CHECK-NEXT:      %[[F0:.+]] = vector.fma %[[S0]], %[[B]], %[[C0]] : vector<4xf32>
-// CHECK-NEXT:      vector.extract %[[A1]][0]
-// CHECK-NEXT:      vector.broadcast
-// CHECK-NEXT:      %[[F1:.+]] = vector.fma %{{.+}}, %[[B]], %[[C1]] : vector<4xf32>
-// CHECK-NEXT:      vector.extract %[[A2]][0]
-// CHECK-NEXT:      vector.broadcast
-// CHECK-NEXT:      %[[F2:.+]] = vector.fma %{{.+}}, %[[B]], %[[C2]] : vector<4xf32>
-// CHECK-NEXT:      vector.extract %[[A3]][0]
-// CHECK-NEXT:      vector.broadcast
-// CHECK-NEXT:      %[[F3:.+]] = vector.fma %{{.+}}, %[[B]], %[[C3]] : vector<4xf32>
-// CHECK-NEXT:      vector.store %[[F0]], %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-NEXT:      vector.store %[[F1]], %[[VIEW]]
-// CHECK-NEXT:      vector.store %[[F2]], %[[VIEW]]
-// CHECK-NEXT:      vector.store %[[F3]], %[[VIEW]]
-// CHECK-NEXT:      gpu.terminator
+// CHECK:           %[[VIEW:.+]] = memref.view
+// CHECK:           %[[A0:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+// CHECK:           %[[A1:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+// CHECK:           %[[A2:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+// CHECK:           %[[A3:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+// CHECK:           %[[B:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:           %[[C0:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:           %[[C1:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:           %[[C2:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:           %[[C3:.+]] = vector.load %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:           %[[E0:.+]] = vector.extract %[[A0]][0] : f32 from vector<1xf32>
+// CHECK:           %[[S0:.+]] = vector.broadcast %[[E0]] : f32 to vector<4xf32>
+// CHECK:           %[[F0:.+]] = vector.fma %[[S0]], %[[B]], %[[C0]] : vector<4xf32>
+// CHECK:           vector.extract %[[A1]][0]
+// CHECK:           vector.broadcast
+// CHECK:           %[[F1:.+]] = vector.fma %{{.+}}, %[[B]], %[[C1]] : vector<4xf32>
+// CHECK:           vector.extract %[[A2]][0]
+// CHECK:           vector.broadcast
+// CHECK:           %[[F2:.+]] = vector.fma %{{.+}}, %[[B]], %[[C2]] : vector<4xf32>
+// CHECK:           vector.extract %[[A3]][0]
+// CHECK:           vector.broadcast
+// CHECK:           %[[F3:.+]] = vector.fma %{{.+}}, %[[B]], %[[C3]] : vector<4xf32>
+// CHECK:           vector.store %[[F0]], %[[VIEW]][{{.+}}] : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:           vector.store %[[F1]], %[[VIEW]]
+// CHECK:           vector.store %[[F2]], %[[VIEW]]
+// CHECK:           vector.store %[[F3]], %[[VIEW]]
+// CHECK:           gpu.terminator
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return %[[HT]]
 #map_a = affine_map<(m, n, k) -> (m, k)>
@@ -91,13 +91,13 @@ func.func @contract(%host: memref<4x4xf32>) -> vector<4x4xf32> {
 // CHECK:           %[[R0:.+]] = vector.maskedload %[[G]][%[[TX]], %{{.+}}], %{{.+}}, %{{.+}} : memref<?x8xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK:           %[[R1:.+]] = vector.maskedload %[[G]][%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}} : memref<?x8xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK:           vector.extract %[[R0]][0] : f32 from vector<4xf32>
-// CHECK-NEXT:      vector.insert %{{.+}}, %{{.+}} [0, 0] : f32 into vector<4x2xf32>
-// CHECK-NEXT:      vector.extract %[[R0]][1] : f32 from vector<4xf32>
-// CHECK-NEXT:      vector.insert %{{.+}}, %{{.+}} [1, 0] : f32 into vector<4x2xf32>
+// CHECK:           vector.insert %{{.+}}, %{{.+}} [0, 0] : f32 into vector<4x2xf32>
+// CHECK:           vector.extract %[[R0]][1] : f32 from vector<4xf32>
+// CHECK:           vector.insert %{{.+}}, %{{.+}} [1, 0] : f32 into vector<4x2xf32>
 // CHECK:           vector.extract %[[R1]][3] : f32 from vector<4xf32>
-// CHECK-NEXT:      %[[T:.+]] = vector.insert %{{.+}}, %{{.+}} [3, 1] : f32 into vector<4x2xf32>
-// CHECK-NEXT:      %[[T0:.+]] = vector.extract %[[T]][0] : vector<2xf32> from vector<4x2xf32>
-// CHECK-NEXT:      vector.store %[[T0]], %[[G]][%[[TY]], %{{.+}}] : memref<?x8xf32>, vector<2xf32>
+// CHECK:           %[[T:.+]] = vector.insert %{{.+}}, %{{.+}} [3, 1] : f32 into vector<4x2xf32>
+// CHECK:           %[[T0:.+]] = vector.extract %[[T]][0] : vector<2xf32> from vector<4x2xf32>
+// CHECK:           vector.store %[[T0]], %[[G]][%[[TY]], %{{.+}}] : memref<?x8xf32>, vector<2xf32>
 // CHECK-COUNT-3:   vector.store %{{.+}}, %[[G]][%{{.+}}, %{{.+}}] : memref<?x8xf32>, vector<2xf32>
 // CHECK:           gpu.terminator
 func.func @masked(%h: memref<?xf32>, %g: memref<?x8xf32>, %n: index, %m: index) {

@@ -204,7 +204,9 @@ def GMMGPULowerKernelVectors : Pass<"gmm-gpu-lower-kernel-vectors"> {
     address space but not `vector.contract` or n-D transfers. This pass
     lowers, inside every `gpu.launch`, contractions and outer products to
     FMAs, transposes element-wise, and transfers (fully unrolled) to 1-D
-    masked loads and stores, with upstream's vector lowering patterns. A
+    masked loads and stores, with upstream's vector lowering patterns, applied
+    to the vector ops and what they become only (the rest of a tensor-core
+    kernel is not revisited). A
     transfer or contraction left afterwards is an error at its launch.
     It runs after `gmm-gpu-vector-to-mma-sync`, which has consumed the
     16-bit contractions.
