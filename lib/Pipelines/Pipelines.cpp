@@ -192,6 +192,7 @@ void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma) {
     pm.addNestedPass<func::FuncOp>(createGMMGPUSwizzleSharedMemory());
   }
   pm.addPass(createGMMGPUPartitionHost());
+  pm.addNestedPass<func::FuncOp>(createGMMGPUMergeAllocations());
 }
 
 void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
@@ -201,7 +202,10 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGMMNormalize());
   pm.addPass(createGMMConfigure(configureOptions(requestOf(options))));
   pm.addPass(createGMMTile());
-  pm.addPass(createGMMMaterializeMetadata());
+  // The group metadata in one kernel, a thread per group.
+  GMMMaterializeMetadataOptions metadata;
+  metadata.parallel = true;
+  pm.addPass(createGMMMaterializeMetadata(metadata));
   pm.addPass(createConvertGMMToLoops());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

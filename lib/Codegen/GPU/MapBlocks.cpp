@@ -31,16 +31,103 @@ using namespace mlir;
 
 namespace {
 
+/// The block size of a kernel with one thread per forall iteration.
+constexpr int64_t kThreadsPerBlock = 128;
+
+/// The product of `forall`'s upper bounds, and the bounds.
+Value iterationCount(OpBuilder &b, Location loc, scf::ForallOp forall,
+                     SmallVectorImpl<Value> &bounds) {
+  for (OpFoldResult ub : forall.getMixedUpperBound())
+    bounds.push_back(getValueOrCreateConstantIndexOp(b, loc, ub));
+  Value count = bounds.front();
+  for (Value ub : ArrayRef<Value>(bounds).drop_front())
+    count = arith::MulIOp::create(b, loc, count, ub);
+  return count;
+}
+
+/// Maps the linear id `linear` onto `forall`'s induction variables (the last
+/// dimension fastest) and clones the forall's body at `b`'s insertion point.
+void cloneBody(OpBuilder &b, Location loc, scf::ForallOp forall, Value linear,
+               ArrayRef<Value> bounds) {
+  IRMapping mapping;
+  for (int64_t d = bounds.size() - 1; d >= 0; --d) {
+    Value iv =
+        d == 0 ? linear : arith::RemUIOp::create(b, loc, linear, bounds[d]);
+    mapping.map(forall.getInductionVars()[d], iv);
+    if (d > 0)
+      linear = arith::DivUIOp::create(b, loc, linear, bounds[d]);
+  }
+  for (Operation &op : forall.getBody()->without_terminator())
+    b.clone(op, mapping);
+}
+
+/// Creates, at `b`'s insertion point, a gpu.launch of `grid` x `threads`
+/// under an scf.if that skips an empty grid (not a valid launch; found on
+/// the simulated GPU: a ragged dot whose rhs holds no local groups), and
+/// leaves `b` inside its body.
+gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value grid,
+                           int64_t threads, StringRef kind) {
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  Value launches =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, grid, c0);
+  auto ifLaunches = scf::IfOp::create(b, loc, launches,
+                                      /*withElseRegion=*/false);
+  b.setInsertionPoint(ifLaunches.thenBlock()->getTerminator());
+  auto launch = gpu::LaunchOp::create(
+      b, loc, grid, c1, c1, arith::ConstantIndexOp::create(b, loc, threads), c1,
+      c1);
+  launch->setAttr("gmm.kernel", b.getStringAttr(kind));
+  b.setInsertionPointToStart(&launch.getBody().front());
+  auto terminator = gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPoint(terminator);
+  return launch;
+}
+
+/// Maps a `forall` without a kernel configuration (the group metadata of
+/// gmm-materialize-metadata{parallel}) onto a gpu.launch of one thread per
+/// iteration.
+LogicalResult mapThreadForall(RewriterBase &rewriter, scf::ForallOp forall) {
+  Location loc = forall.getLoc();
+  if (!forall.isNormalized() || !forall.getOutputs().empty())
+    return forall.emitOpError("gmm-gpu-map-blocks expects a normalized, "
+                              "bufferized scf.forall");
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(forall);
+  SmallVector<Value> bounds;
+  Value count = iterationCount(rewriter, loc, forall, bounds);
+  Value threads =
+      arith::ConstantIndexOp::create(rewriter, loc, kThreadsPerBlock);
+  Value grid = arith::CeilDivUIOp::create(rewriter, loc, count, threads);
+  gpu::LaunchOp launch =
+      createLaunch(rewriter, loc, grid, kThreadsPerBlock, "threads");
+  Value linear = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x, threads),
+      launch.getThreadIds().x);
+  auto inRange = scf::IfOp::create(
+      rewriter, loc,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, linear,
+                            count),
+      /*withElseRegion=*/false);
+  rewriter.setInsertionPoint(inRange.thenBlock()->getTerminator());
+  cloneBody(rewriter, loc, forall, linear, bounds);
+  rewriter.eraseOp(forall);
+  return success();
+}
+
 /// Maps `forall` onto a gpu.launch of its iterations, under an scf.if that
 /// skips an empty grid.
 LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
   Location loc = forall.getLoc();
   auto config =
       forall->getAttrOfType<gmm::KernelConfigAttr>(gmm::kKernelConfigAttrName);
-  if (!config || !config.isGPU())
-    return forall.emitOpError("gmm-gpu-map-blocks expects the tile loop to "
-                              "carry its GPU '")
-           << gmm::kKernelConfigAttrName << "' (gmm-tile puts it there)";
+  if (!config)
+    return mapThreadForall(rewriter, forall);
+  if (!config.isGPU())
+    return forall.emitOpError("gmm-gpu-map-blocks expects a GPU kernel "
+                              "configuration, not ")
+           << config;
   // The element type is checked with the contraction (gmm-gpu-tile-kernel);
   // what the launch itself depends on is checked here.
   if (!config.isComplete())
@@ -54,49 +141,14 @@ LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(forall);
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
   // One block per forall iteration, the last forall dimension fastest.
   SmallVector<Value> bounds;
-  for (OpFoldResult ub : forall.getMixedUpperBound())
-    bounds.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, ub));
-  Value grid = bounds.front();
-  for (Value ub : ArrayRef<Value>(bounds).drop_front())
-    grid = arith::MulIOp::create(rewriter, loc, grid, ub);
-  // A forall without iterations (no visit, or an empty dimension) launches
-  // nothing: a grid of 0 blocks is not a valid launch. (Found on the
-  // simulated GPU: a ragged dot whose rhs holds no local groups.)
-  Value launches = arith::CmpIOp::create(
-      rewriter, loc, arith::CmpIPredicate::ne, grid, cst(0));
-  auto ifLaunches = scf::IfOp::create(rewriter, loc, launches,
-                                      /*withElseRegion=*/false);
-  rewriter.setInsertionPoint(ifLaunches.thenBlock()->getTerminator());
-  Value c1 = cst(1);
-  auto launch =
-      gpu::LaunchOp::create(rewriter, loc, grid, c1, c1, cst(threads), c1, c1);
-  launch->setAttr("gmm.kernel", rewriter.getStringAttr("tile"));
+  Value grid = iterationCount(rewriter, loc, forall, bounds);
+  gpu::LaunchOp launch = createLaunch(rewriter, loc, grid, threads, "tile");
   launch->setAttr(gmm::kKernelConfigAttrName, config);
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToStart(&body);
-  auto terminator = gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPoint(terminator);
-
-  // Delinearize the block id into the forall's induction variables.
-  IRMapping mapping;
-  Value linear = launch.getBlockIds().x;
-  for (int64_t d = bounds.size() - 1; d >= 0; --d) {
-    Value iv = d == 0
-                   ? linear
-                   : arith::RemUIOp::create(rewriter, loc, linear, bounds[d]);
-    mapping.map(forall.getInductionVars()[d], iv);
-    if (d > 0)
-      linear = arith::DivUIOp::create(rewriter, loc, linear, bounds[d]);
-  }
   // The forall body, as is: metadata loads, the visit's rows, the guards,
   // the block contraction and its write.
-  for (Operation &op : forall.getBody()->without_terminator())
-    rewriter.clone(op, mapping);
+  cloneBody(rewriter, loc, forall, launch.getBlockIds().x, bounds);
   rewriter.eraseOp(forall);
   return success();
 }

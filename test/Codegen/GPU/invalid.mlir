@@ -42,15 +42,3 @@ func.func @big_tiles(%lhs: tensor<64x32xbf16>, %rhs: tensor<2x32x64xbf16>, %gs: 
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [256, 256, 64], warps = [2, 4], stages = 4>} : tensor<64x32xbf16>, tensor<2x32x64xbf16>, tensor<2xi32> -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
-
-// -----
-
-// A tile loop that gmm-tile did not make (no configuration) is not mapped.
-func.func @no_config(%out: memref<4xf32>) {
-  %c = arith.constant 1.0 : f32
-  // expected-error @+1 {{'scf.forall' op gmm-gpu-map-blocks expects the tile loop to carry its GPU 'gmm.kernel_config' (gmm-tile puts it there)}}
-  scf.forall (%i) in (4) {
-    memref.store %c, %out[%i] : memref<4xf32>
-  }
-  return
-}

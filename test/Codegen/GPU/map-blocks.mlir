@@ -6,15 +6,15 @@
 // @bf16 program of tile-kernel.mlir before gmm-gpu-map-blocks. Errors are in
 // tile-kernel-invalid.mlir.
 
-// RUN: gmm-opt %s --gmm-gpu-map-blocks | FileCheck %s
+// RUN: gmm-opt %s -split-input-file --gmm-gpu-map-blocks | FileCheck %s
 
 // CHECK-LABEL: func.func @bf16(
 // CHECK-NOT:     scf.forall
 // CHECK:         %[[GRID:.+]] = arith.muli %{{.+}}, %[[THREE:c3(_[0-9]+)?]] : index
+// CHECK:         %[[C1:.+]] = arith.constant 1 : index
 // CHECK:         %[[ANY:.+]] = arith.cmpi ne, %[[GRID]], %{{.+}} : index
 // CHECK-NEXT:    scf.if %[[ANY]] {
-// CHECK-DAG:       %[[C1:.+]] = arith.constant 1 : index
-// CHECK-DAG:       %[[NT:.+]] = arith.constant 64 : index
+// CHECK-NEXT:      %[[NT:.+]] = arith.constant 64 : index
 // CHECK:           gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %[[C1]], %{{.+}} = %[[C1]]) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %[[NT]], %{{.+}} = %[[C1]], %{{.+}} = %[[C1]]) {
 // The visit (last dimension) is the block id modulo its 3 iterations, the
 // n-tile the quotient; the body follows unchanged, contraction included.
@@ -129,3 +129,38 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
   return %collapse_shape : memref<64x32xf32>
 }
 
+
+// -----
+
+// A forall without a kernel configuration (the group metadata of
+// gmm-materialize-metadata{parallel}) becomes a launch of one thread per
+// iteration in blocks of 128: ceil(6 * %n / 128) blocks, the linear thread
+// id guarded by the iteration count and delinearized (last dimension
+// fastest).
+
+// CHECK-LABEL: func.func @threads(
+// CHECK-SAME:    %[[OUT:[a-z0-9]+]]: memref<6x?xindex>, %[[N:[a-z0-9]+]]: index
+// CHECK:         %[[C6:.+]] = arith.constant 6 : index
+// CHECK:         %[[COUNT:.+]] = arith.muli %[[C6]], %[[N]] : index
+// CHECK:         %[[C128:.+]] = arith.constant 128 : index
+// CHECK:         %[[GRID:.+]] = arith.ceildivui %[[COUNT]], %[[C128]] : index
+// CHECK:         %[[ANY:.+]] = arith.cmpi ne, %[[GRID]], %{{.+}} : index
+// CHECK-NEXT:    scf.if %[[ANY]] {
+// CHECK:           gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:[a-z0-9]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %{{c128.*}},
+// CHECK-NEXT:        %[[BASE:.+]] = arith.muli %[[BX]], %[[C128]] : index
+// CHECK-NEXT:        %[[ID:.+]] = arith.addi %[[BASE]], %[[TX]] : index
+// CHECK-NEXT:        %[[IN:.+]] = arith.cmpi ult, %[[ID]], %[[COUNT]] : index
+// CHECK-NEXT:        scf.if %[[IN]] {
+// CHECK-NEXT:          %[[J:.+]] = arith.remui %[[ID]], %[[N]] : index
+// CHECK-NEXT:          %[[I:.+]] = arith.divui %[[ID]], %[[N]] : index
+// CHECK-NEXT:          memref.store %[[J]], %[[OUT]][%[[I]], %[[J]]] : memref<6x?xindex>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        gpu.terminator
+// CHECK-NEXT:      } {gmm.kernel = "threads"}
+// CHECK-NOT:     scf.forall
+func.func @threads(%out: memref<6x?xindex>, %n: index) {
+  scf.forall (%i, %j) in (6, %n) {
+    memref.store %j, %out[%i, %j] : memref<6x?xindex>
+  }
+  return
+}

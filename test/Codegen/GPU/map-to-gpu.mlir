@@ -2,15 +2,16 @@
 // gmm-materialize-metadata: one block per tile visit and n-tile, operand
 // tiles staged through shared memory with cp.async in two stages, warp
 // contractions of m16n8k16 shape, an epilogue through shared memory, and
-// the group metadata in single-thread kernels on device buffers.
+// the group metadata in one kernel of a thread per group (the parallel form
+// that gmm-to-ptx uses), its buffers views of one device allocation.
 
-// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-configure=target=gpu --gmm-tile --gmm-materialize-metadata --canonicalize --cse \
+// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-configure=target=gpu --gmm-tile --gmm-materialize-metadata=parallel --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
 // RUN:   --gmm-map-to-gpu=convert-mma=0 | FileCheck %s
-// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-configure=target=gpu --gmm-tile --gmm-materialize-metadata --canonicalize --cse \
+// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-configure=target=gpu --gmm-tile --gmm-materialize-metadata=parallel --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
 // RUN:   --gmm-map-to-gpu | FileCheck %s --check-prefix=MMA
-// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16" --gmm-tile --gmm-materialize-metadata --canonicalize --cse \
+// RUN: gmm-opt %s -split-input-file --gmm-normalize --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16" --gmm-tile --gmm-materialize-metadata=parallel --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
 // RUN:   --gmm-map-to-gpu | FileCheck %s --check-prefix=SMALL
 
@@ -21,13 +22,16 @@
 // CHECK-NOT:     gpu.wait
 // CHECK:         %[[OUT:.+]] = gpu.alloc () : memref<1x1x256x96xbf16>
 // CHECK:         gpu.memset %[[OUT]], %{{.+}} : memref<1x1x256x96xbf16>, bf16
-// The group bounds (prefix sums) and the visit schedule: serial kernels.
-// CHECK:         gpu.launch blocks
-// CHECK:         } {gmm.kernel = "serial"}
-// CHECK:         %[[COUNT:.+]] = gpu.alloc () : memref<1xindex>
-// CHECK:         gpu.launch blocks
-// CHECK:           memref.store %{{.+}}, %[[COUNT]][%{{.+}}] : memref<1xindex>
-// CHECK:         } {gmm.kernel = "serial"}
+// The group bounds and the visit schedule, in views of one workspace
+// (gmm-gpu-merge-allocations): one kernel of a thread per group, blocks of
+// 128, which also writes the visit count.
+// CHECK:         %[[WS:.+]] = gpu.alloc (%{{.+}}) : memref<?xi8>
+// CHECK:         %[[COUNT:.+]] = memref.view %[[WS]][%{{.+}}][] : memref<?xi8> to memref<1xindex>
+// CHECK:         gpu.launch blocks(%{{.+}}) in (%{{.+}}) threads(%{{.+}}) in (%{{.+}} = %c128{{.*}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}})
+// CHECK:           %[[CS:.+]] = memref.subview %[[COUNT]][0] [%{{.+}}] [1]
+// CHECK:           memref.store %{{.+}}, %[[CS]][%{{.+}}]
+// CHECK:         } {gmm.kernel = "threads"}
+// CHECK-NOT:     gmm.kernel = "serial"
 // The tile kernel: 256 threads and a 33792-byte workgroup buffer; the
 // visit count comes from the device. A grid of no blocks (no visit, e.g. no
 // local groups) is not launched.
@@ -80,8 +84,7 @@
 // MMA-LABEL: func.func @bf16
 // MMA-NOT:     {{(x| )f16}}
 // MMA:         gpu.launch
-// MMA:         gpu.launch
-// MMA:         gpu.launch
+// MMA:         } {gmm.kernel = "threads"}
 // MMA:         gpu.launch
 // MMA:           %[[A:.+]] = memref.view %{{.+}} to memref<2x128x32xbf16, #gpu.address_space<workgroup>>
 // MMA:           %[[B:.+]] = memref.view %{{.+}} to memref<2x32x128xbf16, #gpu.address_space<workgroup>>
@@ -138,14 +141,15 @@ func.func @unaligned(%lhs: tensor<64x6xf16>, %rhs: tensor<2x6x64xf16>, %gs: tens
 
 // -----
 
-// Constant operands are host globals: kernels read a device copy, which is
-// freed after the last kernel.
+// Constant operands are host globals: kernels read a device copy (in the
+// workspace), which is freed after the last kernel.
 // CHECK-LABEL: func.func @constants
 // CHECK:         %[[G:.+]] = memref.get_global @{{.+}} : memref<1x2x32x48xbf16>
-// CHECK:         %[[D:.+]] = gpu.alloc () : memref<1x2x32x48xbf16>
+// CHECK:         %[[WS:.+]] = gpu.alloc (%{{.+}}) : memref<?xi8>
+// CHECK:         %[[D:.+]] = memref.view %[[WS]][%{{.+}}][] : memref<?xi8> to memref<1x2x32x48xbf16>
 // CHECK:         gpu.memcpy %[[D]], %[[G]] : memref<1x2x32x48xbf16>, memref<1x2x32x48xbf16>
 // CHECK:         gpu.launch
-// CHECK:         gpu.dealloc %[[D]] : memref<1x2x32x48xbf16>
+// CHECK:         gpu.dealloc %[[WS]] : memref<?xi8>
 func.func @constants(%lhs: tensor<64x32xbf16>, %gs: tensor<2xi32>) -> tensor<64x48xf32> {
   %rhs = arith.constant dense<1.0> : tensor<2x32x48xbf16>
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<64x48xf32>

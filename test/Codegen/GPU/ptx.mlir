@@ -25,9 +25,11 @@
 // HOST-NOT: @mgpuStream
 // HOST: llvm.call @mgpuMemset16(%{{.+}}, %{{.+}}, %{{.+}}, %[[STREAM]])
 // HOST-NOT: @mgpuStream
+// Two launches: the group metadata, a thread per group, then the tile kernel.
 // HOST: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel::@bf16_kernel blocks in
 // HOST-NOT: @mgpuStream
-// HOST: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel_2::@bf16_kernel blocks in ({{.*}}) threads in ({{.*}}) : i64 args(
+// HOST: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel_0::@bf16_kernel blocks in ({{.*}}) threads in ({{.*}}) : i64 args(
+// HOST-NOT: gpu.launch_func
 // HOST-NOT: @mgpuStream
 // HOST: llvm.call @mgpuMemFree(%{{.+}}, %[[STREAM]])
 // HOST-NOT: @mgpuStreamCreate

@@ -5,16 +5,18 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && gmm-opt %S/ptx.mlir -split-input-file --gmm-to-ptx="chip=sm_80 ptx-dir=%t" -o /dev/null
 // RUN: gmm-opt %S/ptx.mlir -split-input-file --gmm-to-ptx="chip=sm_90 ptx-dir=%t" -o /dev/null
-// RUN: %ptxas -arch=sm_80 -v %t/bf16_kernel_2.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
-// RUN: %ptxas -arch=sm_90 -v %t/bf16_kernel_2.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
-// RUN: %ptxas -arch=sm_80 -v %t/f16_kernel_2.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
-// RUN: %ptxas -arch=sm_90 -v %t/f16_kernel_2.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: %ptxas -arch=sm_80 -v %t/bf16_kernel_0.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: %ptxas -arch=sm_90 -v %t/bf16_kernel_0.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: %ptxas -arch=sm_80 -v %t/f16_kernel_1.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: %ptxas -arch=sm_90 -v %t/f16_kernel_1.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: %ptxas -arch=sm_80 -v %t/f32_kernel_0.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: %ptxas -arch=sm_90 -v %t/f32_kernel_0.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
-// The metadata kernels (single-thread loops) assemble without spills too.
+// The group metadata kernels (a thread per group) and the single-thread
+// kernel that reads f16's group offset assemble without spills too.
 // RUN: %ptxas -arch=sm_80 -v %t/bf16_kernel.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
-// RUN: %ptxas -arch=sm_80 -v %t/bf16_kernel_0.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
-// RUN: %ptxas -arch=sm_80 -v %t/bf16_kernel_1.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+// RUN: %ptxas -arch=sm_90 -v %t/bf16_kernel.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+// RUN: %ptxas -arch=sm_80 -v %t/f16_kernel.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+// RUN: %ptxas -arch=sm_80 -v %t/f16_kernel_0.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
 // RUN: %ptxas -arch=sm_80 -v %t/f32_kernel.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
 
 // TILE: Compiling entry function '{{.*}}_kernel'

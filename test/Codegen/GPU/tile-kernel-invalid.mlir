@@ -11,7 +11,7 @@
 func.func @cpu_config(%out: memref<64x32xf32>) {
   %c0 = arith.constant 0 : index
   %zero = arith.constant dense<0.0> : vector<32x32xf32>
-  // expected-error @+1 {{'scf.forall' op gmm-gpu-map-blocks expects the tile loop to carry its GPU 'gmm.kernel_config' (gmm-tile puts it there)}}
+  // expected-error @+1 {{'scf.forall' op gmm-gpu-map-blocks expects a GPU kernel configuration, not #gmm.kernel_config<target = cpu, tile = [32, 32, 16], register_block = [4, 16]>}}
   scf.forall (%i) in (2) {
     vector.transfer_write %zero, %out[%c0, %c0] : vector<32x32xf32>, memref<64x32xf32>
   } {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [32, 32, 16], register_block = [4, 16]>}

@@ -1,31 +1,24 @@
 // Ragged dots with the same shapes, types and kernel configuration share
 // their kernels (gmm-share-kernels after outlining): one gpu.binary per
-// distinct kernel, launched by every function that needs it. A ragged dot
-// with a different n shares the group-metadata kernels but has a tile
-// kernel of its own.
+// distinct kernel, launched by every function that needs it: the group
+// metadata kernel (one thread per group), then the tile kernel. A ragged dot
+// with a different n shares the group-metadata kernel but has a tile kernel
+// of its own.
 
 // RUN: gmm-opt %s --gmm-to-ptx | FileCheck %s --check-prefix=PTX
 // PTX-LABEL: llvm.func @layer0(
 // PTX:         gpu.launch_func {{.*}}@[[M0:[a-z0-9_]+]]::@{{[a-z0-9_]+}}
-// PTX:         gpu.launch_func {{.*}}@[[M1:[a-z0-9_]+]]::@{{[a-z0-9_]+}}
-// PTX:         gpu.launch_func {{.*}}@[[M2:[a-z0-9_]+]]::@{{[a-z0-9_]+}}
 // PTX:         gpu.launch_func {{.*}}@[[TILE:[a-z0-9_]+]]::@{{[a-z0-9_]+}} blocks
 // PTX-NOT:     gpu.launch_func
 // PTX:       gpu.binary @[[M0]]
-// PTX:       gpu.binary @[[M1]]
-// PTX:       gpu.binary @[[M2]]
 // PTX:       gpu.binary @[[TILE]]
 // PTX-LABEL: llvm.func @layer1(
 // PTX:         gpu.launch_func {{.*}}@[[M0]]::
-// PTX:         gpu.launch_func {{.*}}@[[M1]]::
-// PTX:         gpu.launch_func {{.*}}@[[M2]]::
 // PTX:         gpu.launch_func {{.*}}@[[TILE]]::
 // PTX-NOT:     gpu.launch_func
 // PTX-NOT:   gpu.binary
 // PTX-LABEL: llvm.func @wider(
 // PTX:         gpu.launch_func {{.*}}@[[M0]]::
-// PTX:         gpu.launch_func {{.*}}@[[M1]]::
-// PTX:         gpu.launch_func {{.*}}@[[M2]]::
 // PTX:         gpu.launch_func {{.*}}@[[WIDE:[a-z0-9_]+]]::
 // PTX-NOT:     gpu.launch_func
 // PTX:       gpu.binary @[[WIDE]]

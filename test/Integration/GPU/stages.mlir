@@ -33,9 +33,9 @@
 // stages add shared memory, not registers).
 // RUN: rm -rf %t && gmm-opt %s --gmm-to-ptx="chip=sm_80 ptx-dir=%t" -o /dev/null
 // RUN: gmm-opt %s --gmm-to-ptx="chip=sm_90 ptx-dir=%t" -o /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/three_stages_kernel_5.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS3 %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t/four_stages_kernel_8.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS4 %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/four_stages_mode2_kernel_9.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS4-MODE2 %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/three_stages_kernel_1.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS3 %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t/four_stages_kernel_2.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS4 %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/four_stages_mode2_kernel_3.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS4-MODE2 %}
 // PTXAS3: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS3: Used {{[0-9]+}} registers, used 1 barriers, 24576 bytes smem
 // PTXAS4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -48,12 +48,21 @@ def GMMGPUForwardBuffers : Pass<"gmm-gpu-forward-buffers",
 }
 
 def GMMGPUMapBlocks : Pass<"gmm-gpu-map-blocks", "::mlir::func::FuncOp"> {
-  let summary = "Map each tile forall onto a gpu.launch of its iterations";
+  let summary = "Map each outermost forall onto a gpu.launch of its iterations";
   let description = [{
     Runs after `gmm-tile` (of GPU configurations), `gmm-materialize-metadata`,
     One-Shot Bufferize and `gmm-gpu-forward-buffers`. Every outermost
-    `scf.forall` (normalized, without outputs) must carry the complete GPU
-    `gmm.kernel_config` that `gmm-tile` put there. It becomes a
+    `scf.forall` must be normalized and without outputs.
+
+    A forall without a `gmm.kernel_config` (the group metadata of
+    `gmm-materialize-metadata{parallel}`, or any parallel loop) becomes a
+    `gpu.launch` of one thread per iteration, in blocks of 128 threads, the
+    linear thread id delinearized into the induction variables and the body
+    guarded by `id < iterations`. The launch carries
+    `gmm.kernel = "threads"`.
+
+    A tile forall carries the complete GPU `gmm.kernel_config` that
+    `gmm-tile` put there (a CPU configuration is an error). It becomes a
     `gpu.launch` with one block per iteration (the grid is the product of
     the forall's bounds, the last dimension fastest) and the configuration's
     warps as threads, under an `scf.if` that skips an empty grid (a launch of
@@ -237,8 +246,8 @@ def GMMGPUPartitionHost : Pass<"gmm-gpu-partition-host",
       `memref.get_global` gets a device copy;
     - `linalg.fill` of 16- or 32-bit elements on a contiguous buffer becomes
       `gpu.memset`, contiguous `memref.copy` `gpu.memcpy`;
-    - every remaining run of ops that touches memory (the group metadata,
-      reference loops for what could not be tiled) becomes a single-thread
+    - every remaining run of ops that touches memory (reference loops for
+      what could not be tiled, reading a group offset) becomes a single-thread
       `gpu.launch` (`gmm.kernel = "serial"`). Scalars such a kernel computes
       for later kernels (the visit count) pass through one-element device
       buffers, so the host never reads device memory and never waits for
@@ -250,6 +259,33 @@ def GMMGPUPartitionHost : Pass<"gmm-gpu-partition-host",
     becomes a `gpu.container_module`.
   }];
   let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def GMMGPUMergeAllocations : Pass<"gmm-gpu-merge-allocations",
+                                  "::mlir::func::FuncOp"> {
+  let summary = "Allocate a function's temporary device buffers as views of "
+                "one device allocation";
+  let description = [{
+    Runs after `gmm-gpu-partition-host`. The temporary device buffers of a
+    host block (each a synchronous `gpu.alloc` of int, float or index
+    elements with an identity layout, freed by a `gpu.dealloc` in the same
+    block, so not returned) become `memref.view`s of one `gpu.alloc` of
+    bytes: each at an offset aligned to 256 bytes (the driver's own
+    alignment), sized on the host where the first of them was allocated.
+    A buffer joins the current group when its dynamic sizes are defined
+    before the group's first allocation, and starts a new group otherwise.
+    The merged buffer is freed where the last of its members was. Index
+    elements count 8 bytes (the NVPTX data layout).
+
+    For one ragged dot this turns the five group-metadata buffers (group
+    starts and ends, visit groups and tiles, the visit count) into one
+    allocation and one free.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect"
   ];

@@ -16,6 +16,11 @@
 // CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
 // CHECK-DAG:     %[[Z64:.+]] = arith.constant 0 : i64
 // CHECK-DAG:     %[[E64:.+]] = arith.constant 8 : i64
+// CHECK:         %[[FIRST:.+]] = arith.maxsi %[[OFF]], %[[C0]] : index
+// CHECK:         %[[PAST:.+]] = arith.cmpi sgt, %[[OFF]], %[[C1]] : index
+// CHECK:         %[[OPLUS:.+]] = arith.addi %[[OFF]], %[[C2]] : index
+// CHECK:         %[[SEL:.+]] = arith.select %[[PAST]], %[[C3]], %[[OPLUS]] : index
+// CHECK:         %[[LAST:.+]] = arith.maxsi %[[SEL]], %[[FIRST]] : index
 // CHECK:         %[[B:.+]]:3 = scf.for %[[G:.+]] = %[[C0]] to %[[C3]] step %[[C1]] iter_args(%[[ACCUM:.+]] = %[[C0]], %[[ST:.+]] = %{{.+}}, %[[EN:.+]] = %{{.+}}) -> (index, tensor<?xindex>, tensor<?xindex>)
 // CHECK:           %[[S:.+]] = tensor.extract %[[GS]][%[[G]]] : tensor<3xi32>
 // CHECK:           %[[S64:.+]] = arith.extsi %[[S]] : i32 to i64
@@ -28,11 +33,6 @@
 // CHECK:           %[[ST2:.+]] = tensor.insert %[[ACCUM]] into %[[ST]][%[[G]]]
 // CHECK:           %[[EN2:.+]] = tensor.insert %[[END]] into %[[EN]][%[[G]]]
 // CHECK:           scf.yield %[[END]], %[[ST2]], %[[EN2]]
-// CHECK:         %[[FIRST:.+]] = arith.maxsi %[[OFF]], %[[C0]] : index
-// CHECK:         %[[PAST:.+]] = arith.cmpi sgt, %[[OFF]], %[[C1]] : index
-// CHECK:         %[[OPLUS:.+]] = arith.addi %[[OFF]], %[[C2]] : index
-// CHECK:         %[[SEL:.+]] = arith.select %[[PAST]], %[[C3]], %[[OPLUS]] : index
-// CHECK:         %[[LAST:.+]] = arith.maxsi %[[SEL]], %[[FIRST]] : index
 // CHECK:         %[[V:.+]]:3 = scf.for %[[GR:.+]] = %[[FIRST]] to %[[LAST]] step %[[C1]] iter_args(%[[CNT:.+]] = %[[C0]],
 // CHECK:           %[[START:.+]] = tensor.extract %[[B]]#1[%[[GR]]]
 // CHECK:           %[[STOP:.+]] = tensor.extract %[[B]]#2[%[[GR]]]

@@ -251,11 +251,29 @@ def GMMMaterializeMetadata : Pass<"gmm-materialize-metadata"> {
     `group_ids` / `tile_ids` arrays and counts the visits. Every store is
     guarded by the static bound, so no group sizes can make it write out of
     bounds.
+
+    With `parallel`, the schedule is instead one `scf.forall` with an
+    iteration per group (mapped `#gpu.thread<linear_dim_0>`), for targets where a loop outside a parallel region
+    runs on one thread (the GPU, where `gmm-gpu-map-blocks` launches it as
+    one kernel of a thread per group). Iteration `i` runs the
+    prefix sum over groups `0..i` itself, so it knows group `i`'s bounds and
+    the number of visits before it, and writes its bounds and its visits;
+    the last iteration writes the visit count. No iteration depends on
+    another, so nothing is synchronised. The work is quadratic in the
+    number of groups, each iteration's latency linear as in the serial
+    prefix sum. Entries of the visit lists past the visit count are left
+    unwritten (the op leaves them unspecified), and the visit count is read
+    where it is used.
   }];
+  let options = [
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Compute each schedule in one scf.forall over its groups">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::tensor::TensorDialect",
+    "::mlir::gpu::GPUDialect"
   ];
 }
 
