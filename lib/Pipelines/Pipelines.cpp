@@ -255,7 +255,9 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
 
   // Host code to LLVM: launches and device memory through mgpu* calls.
   OpPassManager &host = pm.nest<func::FuncOp>();
-  host.addPass(createGMMAsyncHost());
+  GMMAsyncHostOptions async;
+  async.callerStream = options.callerStream;
+  host.addPass(createGMMAsyncHost(async));
   host.addPass(createConvertLinalgToLoopsPass());
   host.addPass(memref::createExpandStridedMetadataPass());
   host.addPass(createLowerAffinePass());
@@ -449,6 +451,8 @@ ArrayRef<gmm::PipelineDescription> mlir::gmm::getPipelineCatalogue() {
          GPUPipelineOptions options;
          if (!chip.empty())
            options.chip = chip.str();
+         // The runner owns the stream and synchronizes it.
+         options.callerStream = true;
          buildGPUPipeline(pm, options);
        }},
   };

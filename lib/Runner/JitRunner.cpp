@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Runner/JitRunner.h"
+
+#include "gmm/Codegen/GPU/Passes.h"
 #include "gmm/Runtime/CudaRuntime.h"
 
 #include "gmm/Pipelines/Pipelines.h"
@@ -881,6 +883,12 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
   if (failed(lowered))
     return makeError("cannot lower @" + name + " to the LLVM dialect" +
                      (firstError ? ": " + *firstError : std::string()));
+  // gmm-async-host{caller-stream} added the stream as the last argument.
+  if (auto lowered = clone->lookupSymbol<LLVM::LLVMFuncOp>(name);
+      lowered && lowered.getNumArguments() &&
+      lowered.getArgAttr(lowered.getNumArguments() - 1,
+                         mlir::gmm::kStreamAttrName))
+    result->streamArgument = true;
 
   if (options.cuda) {
     std::string why;
@@ -987,7 +995,7 @@ llvm::Error takeCudaError(StringRef what) {
 
 llvm::Expected<std::vector<int64_t>>
 JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
-                                 double *seconds) {
+                                 double *seconds, void *stream) {
   if (arguments.size() != signature.arguments.size())
     return makeError(llvm::formatv("@{0} takes {1} arguments, got {2}",
                                    signature.name, signature.arguments.size(),
@@ -1007,6 +1015,12 @@ JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
     packed.push_back(&resultPointer);
   for (void *&pointer : argumentPointers)
     packed.push_back(&pointer);
+  // The caller's stream, or one of this call's own.
+  void *ownStream = nullptr;
+  if (streamArgument && !stream)
+    stream = ownStream = mgpuStreamCreate();
+  if (streamArgument)
+    packed.push_back(&stream);
   // Global constructors (loading the GPU binary) run once, before the
   // first call.
   std::call_once(entryOnce, [&] {
@@ -1022,7 +1036,13 @@ JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
   auto start = std::chrono::steady_clock::now();
   std::optional<CallFailure> failure =
       callCatchingFailures(entry, packed.data());
+  // The function does not wait for the stream; the call's time covers the
+  // work on the device.
+  if (streamArgument)
+    mgpuStreamSynchronize(stream);
   auto stop = std::chrono::steady_clock::now();
+  if (ownStream)
+    mgpuStreamDestroy(ownStream);
   if (failure && failure->bytes)
     return makeError(
         llvm::formatv("@{0} could not allocate {1} bytes ({2:F1} GiB; the "
@@ -1076,10 +1096,11 @@ JitFunction::callOnDevice(llvm::ArrayRef<HostTensor> arguments,
   if (llvm::Error error = takeCudaError("copying the arguments to the GPU"))
     return std::move(error);
 
-  // The compiled code synchronizes after every launch and copy, so the
+  // The function runs on this call's stream (the "cuda" pipeline compiles
+  // with caller-stream) or on its own, which it waits for; either way the
   // call's wall time covers the work on the device.
   llvm::Expected<std::vector<int64_t>> words =
-      invokeOnDescriptors(descriptors, seconds);
+      invokeOnDescriptors(descriptors, seconds, device.stream);
   if (!words)
     return words.takeError();
   std::vector<int64_t> &resultStorage = *words;

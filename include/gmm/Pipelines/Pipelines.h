@@ -144,6 +144,13 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "stages",
       llvm::cl::desc("k steps staged in shared memory at once (0: heuristic)"),
       llvm::cl::init(0)};
+  /// Whether each function runs on its caller's stream (a last argument,
+  /// see gmm-async-host) and returns without waiting for it.
+  Option<bool> callerStream{
+      *this, "caller-stream",
+      llvm::cl::desc("Run each function on the CUDA stream its caller "
+                     "passes as the last argument, without waiting for it"),
+      llvm::cl::init(false)};
   /// When set, the PTX of every kernel module is written to this directory.
   Option<std::string> ptxDir{
       *this, "ptx-dir",

@@ -140,6 +140,8 @@ struct PipelineInfo {
   /// The compiled code runs on a CUDA GPU: compile and call it with
   /// JitOptions::cuda.
   bool cuda = false;
+  /// The lowered function's last argument is the caller's stream.
+  bool streamArgument = false;
 };
 
 /// The catalogue's pipelines, in its order (the first one is the default);
@@ -173,6 +175,8 @@ struct JitOptions {
   /// checks gmmCudaAvailable() before it creates the ExecutionEngine, and
   /// call() places the arguments in device memory and copies results back.
   bool cuda = false;
+  /// The lowered function's last argument is the caller's stream.
+  bool streamArgument = false;
 };
 
 /// The entry function of a module, lowered and JIT-compiled, ready to call.
@@ -213,10 +217,16 @@ public:
   /// offset, sizes..., strides...}; the result descriptors come back in the
   /// same layout, concatenated in result order, and the caller owns their
   /// buffers (for --target=cuda results, free them with mgpuMemFree).
-  /// `seconds`, when given, receives the time of the call.
+  /// `seconds`, when given, receives the time of the call. A function
+  /// compiled to run on its caller's stream (gmm-to-ptx{caller-stream}, as
+  /// the "cuda" pipeline is) gets `stream`, or a stream of its own when
+  /// null; either way the call returns once the stream has finished.
   llvm::Expected<std::vector<int64_t>>
   invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
-                      double *seconds = nullptr);
+                      double *seconds = nullptr, void *stream = nullptr);
+
+  /// Whether the compiled function takes its caller's CUDA stream.
+  bool takesStream() const { return streamArgument; }
 
 private:
   JitFunction() = default;
@@ -230,6 +240,8 @@ private:
   std::string entryError;
   GuardPages guardPages = GuardPages::None;
   bool cuda = false;
+  /// The lowered function's last argument is the caller's stream.
+  bool streamArgument = false;
 
   llvm::Expected<std::vector<HostTensor>>
   callOnDevice(llvm::ArrayRef<HostTensor> arguments, double *seconds);

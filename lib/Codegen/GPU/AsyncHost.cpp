@@ -29,6 +29,9 @@
 //   not wait.
 // - A block waits for its chain before its terminator, unless it is a
 //   body continuing an outer chain.
+// - With caller-stream, every chain starts from the function's last
+//   argument (the caller's stream, as a token) and nothing waits; host work
+//   that would need a wait is an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,19 +114,32 @@ Role roleOf(Operation *op) {
 struct Chainer {
   OpBuilder builder;
   Type tokenType;
+  /// The caller's stream (caller-stream), or null: each chain creates one.
+  Value stream;
+  /// The first op that would have to wait on the caller's stream.
+  Operation *mustWait = nullptr;
 
   explicit Chainer(MLIRContext *ctx)
       : builder(ctx), tokenType(gpu::AsyncTokenType::get(ctx)) {}
 
-  /// A fresh token (a new stream), created before `op`.
+  /// A fresh token (a new stream), created before `op`; the caller's
+  /// stream if there is one.
   Value start(Operation *op) {
+    if (stream)
+      return stream;
     builder.setInsertionPoint(op);
     return gpu::WaitOp::create(builder, op->getLoc(), tokenType, ValueRange{})
         .getAsyncToken();
   }
 
-  /// The host waits for `token` before `op`.
+  /// The host waits for `token` before `op` (on a caller's stream, nothing
+  /// may wait: `op` is recorded for the error).
   void waitBefore(Operation *op, Value token) {
+    if (stream) {
+      if (!mustWait)
+        mustWait = op;
+      return;
+    }
     builder.setInsertionPoint(op);
     gpu::WaitOp::create(builder, op->getLoc(), Type(), ValueRange{token});
   }
@@ -175,7 +191,9 @@ struct Chainer {
             (void)chain(nested, token);
         break;
       case Role::Separate:
-        if (token)
+        // On a caller's stream the blocks' chains are on the same stream,
+        // so nothing waits.
+        if (token && !stream)
           waitBefore(&op, token);
         token = nullptr;
         for (Region &region : op.getRegions())
@@ -187,9 +205,10 @@ struct Chainer {
     return token;
   }
 
-  /// The host waits for `token`, if any, before `block`'s terminator.
+  /// The host waits for `token`, if any, before `block`'s terminator (not
+  /// on a caller's stream: the caller synchronizes).
   void finish(Block &block, Value token) {
-    if (token && !block.empty() &&
+    if (token && !stream && !block.empty() &&
         block.back().hasTrait<OpTrait::IsTerminator>())
       waitBefore(&block.back(), token);
   }
@@ -199,9 +218,30 @@ struct AsyncHost : public mlir::gmm::impl::GMMAsyncHostBase<AsyncHost> {
   using GMMAsyncHostBase::GMMAsyncHostBase;
 
   void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
     Chainer chainer(&getContext());
-    for (Block &block : getOperation().getBody())
+    if (callerStream) {
+      OpBuilder b(&getContext());
+      unsigned index = func.getNumArguments();
+      if (failed(
+              func.insertArgument(index, chainer.tokenType,
+                                  b.getDictionaryAttr(b.getNamedAttr(
+                                      gmm::kStreamAttrName, b.getUnitAttr())),
+                                  func.getLoc())))
+        return signalPassFailure();
+      chainer.stream = func.getArgument(index);
+    }
+    for (Block &block : func.getBody())
       chainer.finish(block, chainer.chain(block, nullptr));
+    if (chainer.mustWait) {
+      chainer.mustWait->emitOpError(
+          "gmm-async-host: with caller-stream, the host would have to wait "
+          "for the device before this op, which a caller's stream does not "
+          "allow");
+      signalPassFailure();
+    }
   }
 };
 

@@ -37,6 +37,22 @@
 // HOST-NEXT: llvm.call @mgpuStreamDestroy(%[[STREAM]])
 // HOST-NEXT: llvm.return
 // HOST: gpu.binary @bf16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {{.*}}, assembly = "
+// With caller-stream (what gmm-runner and gmm-difftest compile), the same
+// calls all take the caller's stream, the function's last argument, and
+// nothing creates, waits for or destroys a stream.
+// RUN: gmm-opt %s -split-input-file --gmm-to-ptx="chip=sm_80 caller-stream=1" | FileCheck %s --check-prefix=CALLER
+// CALLER-LABEL: llvm.func @bf16(
+// CALLER-SAME:    %[[STREAM:[a-z0-9]+]]: !llvm.ptr {gmm.stream})
+// CALLER-NOT:     @mgpuStream
+// CALLER:         llvm.call @mgpuMemAlloc(%{{.+}}, %[[STREAM]],
+// CALLER-NOT:     @mgpuStream
+// CALLER:         gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel::@bf16_kernel blocks in
+// CALLER-NOT:     @mgpuStream
+// CALLER:         gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel_0::@bf16_kernel blocks in
+// CALLER-NOT:     @mgpuStream
+// CALLER:         llvm.call @mgpuMemFree(%{{.+}}, %[[STREAM]])
+// CALLER-NEXT:    llvm.return
+// CALLER-NOT:   llvm.func @mgpuStream
 
 // The tile kernel: a 33 KiB shared buffer, 16-byte asynchronous copies with
 // zero fill, a commit and a wait per step, warp-level ldmatrix and

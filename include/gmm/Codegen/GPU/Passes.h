@@ -17,6 +17,11 @@ namespace gmm {
 /// it stores unpadded, for gmm-gpu-swizzle-shared-memory to swizzle.
 constexpr StringLiteral kSwizzleAttrName = "gmm.swizzle";
 
+/// The argument attribute of the stream argument that gmm-async-host
+/// {caller-stream} adds to a function: the caller's CUstream (a
+/// `!gpu.async.token`, an `!llvm.ptr` once lowered).
+constexpr StringLiteral kStreamAttrName = "gmm.stream";
+
 #define GEN_PASS_DECL
 #define GEN_PASS_REGISTRATION
 #include "gmm/Codegen/GPU/Passes.h.inc"

@@ -378,7 +378,23 @@ def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::func::FuncOp"> {
     gpu.wait [%t4]
     return
     ```
+
+    With `caller-stream`, the function runs on its caller's stream instead
+    and does not wait for it: it takes the stream as a last argument of
+    type `!gpu.async.token` (marked `gmm.stream`; `gpu-to-llvm` makes it the
+    `CUstream` pointer, which every async op then uses as its stream), its
+    chains start from that argument, and no `gpu.wait` is emitted. The
+    caller synchronizes before it reads the results. An op that would make
+    the host wait inside the function (a call, a host memory access) is an
+    error: a caller's stream cannot be waited for with `gpu.wait`, which
+    `gpu-to-llvm` lowers to an event wait on anything but a stream it
+    created.
   }];
+  let options = [
+    Option<"callerStream", "caller-stream", "bool", /*default=*/"false",
+           "Run on the stream the caller passes as the last argument and "
+           "do not wait for it">
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
