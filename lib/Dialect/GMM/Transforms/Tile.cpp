@@ -707,6 +707,57 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                  static_cast<bool>(op.getInit()));
 }
 
+/// The rows of fill visit `visit` (at `scheduled`, the size of the visit
+/// lists, or after it): the rows that no visit of `schedule` covers are
+/// [0, P) and [S, numM), P the first covered row and S the row after the
+/// last (all rows when there is no visit), cut into tiles of `tileM`, the
+/// prefix's first. Returns {first row, rows (0 past the last), local group
+/// 0, k end 0}.
+static SmallVector<Value> fillRows(OpBuilder &b, Location loc,
+                                   TileScheduleOp schedule, Value visit,
+                                   Value scheduled, Value numM, Value tileM) {
+  Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+  Value count = schedule.getNumVisits();
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count, c0);
+  auto covered = scf::IfOp::create(
+      b, loc, any,
+      [&](OpBuilder &b, Location loc) {
+        // The visits are in row order: the first one's group starts the
+        // covered rows and the last one's ends them.
+        Value firstGroup = tensor::ExtractOp::create(
+            b, loc, schedule.getGroupIds(), ValueRange{c0});
+        Value last = arith::SubIOp::create(b, loc, count, c1);
+        Value lastGroup = tensor::ExtractOp::create(
+            b, loc, schedule.getGroupIds(), ValueRange{last});
+        Value start = tensor::ExtractOp::create(
+            b, loc, schedule.getGroupStarts(), firstGroup);
+        Value end = tensor::ExtractOp::create(b, loc, schedule.getGroupEnds(),
+                                              lastGroup);
+        scf::YieldOp::create(b, loc, ValueRange{start, end});
+      },
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, ValueRange{numM, numM});
+      });
+  Value prefixEnd = covered.getResult(0), suffixStart = covered.getResult(1);
+  Value f = arith::SubIOp::create(b, loc, visit, scheduled);
+  Value prefixTiles = arith::CeilDivSIOp::create(b, loc, prefixEnd, tileM);
+  Value inPrefix =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, f, prefixTiles);
+  Value suffixTile = arith::SubIOp::create(b, loc, f, prefixTiles);
+  Value first = arith::SelectOp::create(
+      b, loc, inPrefix, arith::MulIOp::create(b, loc, f, tileM),
+      arith::AddIOp::create(b, loc, suffixStart,
+                            arith::MulIOp::create(b, loc, suffixTile, tileM)));
+  Value limit = arith::SelectOp::create(b, loc, inPrefix, prefixEnd, numM);
+  Value rows = arith::MaxSIOp::create(
+      b, loc,
+      arith::MinSIOp::create(b, loc, tileM,
+                             arith::SubIOp::create(b, loc, limit, first)),
+      c0);
+  return {first, rows, c0, c0};
+}
+
 /// Mode 1: lhs [B, X, M, K], rhs [B, G, K, N] or [B, G, N, K], sizes
 /// [B, X, g], result [B, X, M, N].
 Value Tiler::tileMode1(OpBuilder &b, Location loc) {
@@ -727,10 +778,13 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
   Value noColumns =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, numN, c0);
   Value scheduledRows = arith::SelectOp::create(b, loc, noColumns, c0, numM);
+  // On the GPU, the rows that no visit covers are zeroed by visits of their
+  // own rather than by filling the whole result first.
+  bool fillVisits = gpu && !packed && !accumulate;
 
   auto rowLoop = scf::buildLoopNest(
       b, loc, ValueRange{c0, c0}, ValueRange{numB, numX}, ValueRange{c1, c1},
-      ValueRange{destination(b, loc)},
+      ValueRange{destination(b, loc, /*zeroFill=*/!fillVisits)},
       [&](OpBuilder &b, Location loc, ValueRange bx,
           ValueRange args) -> scf::ValueVector {
         Value batch = bx[0], row = bx[1];
@@ -742,8 +796,16 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
             b.getI64IntegerAttr(tiles.m));
         Value maxVisits =
             tensor::DimOp::create(b, loc, schedule.getGroupIds(), 0);
+        // Fill visits follow the scheduled ones: the uncovered rows are
+        // [0, P) and [S, M), at most ceil(M / tile) + 1 tiles of them.
+        Value allVisits = maxVisits;
+        if (fillVisits)
+          allVisits = arith::AddIOp::create(
+              b, loc, maxVisits,
+              arith::AddIOp::create(
+                  b, loc, arith::CeilDivSIOp::create(b, loc, numM, tileM), c1));
         auto forall = scf::ForallOp::create(
-            b, loc, ArrayRef<OpFoldResult>{numNTiles, maxVisits},
+            b, loc, ArrayRef<OpFoldResult>{numNTiles, allVisits},
             ValueRange{args[0]}, mapping(b, 2));
         if (gpu)
           forall->setAttr(kKernelConfigAttrName, config);
@@ -775,13 +837,32 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
               Value rows = maxIdx(
                   b, loc, arith::SubIOp::create(b, loc, last, first), c0);
               Value local = arith::SubIOp::create(b, loc, group, offset);
-              scf::YieldOp::create(b, loc, ValueRange{first, rows, local});
+              scf::YieldOp::create(b, loc,
+                                   ValueRange{first, rows, local, numK});
             },
             [&](OpBuilder &b, Location loc) {
-              scf::YieldOp::create(b, loc, ValueRange{c0, c0, c0});
+              if (!fillVisits) {
+                scf::YieldOp::create(b, loc, ValueRange{c0, c0, c0, c0});
+                return;
+              }
+              Value isFill = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::uge, visit, maxVisits);
+              auto fillIf = scf::IfOp::create(
+                  b, loc, isFill,
+                  [&](OpBuilder &b, Location loc) {
+                    scf::YieldOp::create(b, loc,
+                                         fillRows(b, loc, schedule, visit,
+                                                  maxVisits, numM, tileM));
+                  },
+                  [&](OpBuilder &b, Location loc) {
+                    scf::YieldOp::create(b, loc, ValueRange{c0, c0, c0, c0});
+                  });
+              scf::YieldOp::create(b, loc, fillIf.getResults());
             });
         Value rowStart = rowsIf.getResult(0), rows = rowsIf.getResult(1);
         Value local = rowsIf.getResult(2);
+        // A fill visit has no k steps: it writes zeros.
+        Value kEnd = fillVisits ? rowsIf.getResult(3) : numK;
         Value colStart, cols;
         std::tie(colStart, cols) = tileRange(b, loc, nTile, tileN, numN);
         SmallVector<OpFoldResult> offsets = {batch, row, rowStart, colStart};
@@ -802,7 +883,7 @@ Value Tiler::tileMode1(OpBuilder &b, Location loc) {
               Value zero = arith::ConstantOp::create(
                   b, loc, b.getZeroAttr(accVectorType()));
               auto kLoop = scf::ForOp::create(
-                  b, loc, c0, numK, cst(b, loc, tiles.k), ValueRange{zero},
+                  b, loc, c0, kEnd, cst(b, loc, tiles.k), ValueRange{zero},
                   [&](OpBuilder &b, Location loc, Value k, ValueRange acc) {
                     Value a = readBlock(b, loc, lhs,
                                         ValueRange{batch, row, rowStart, k}, 2,

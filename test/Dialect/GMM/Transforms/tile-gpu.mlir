@@ -16,19 +16,27 @@
 // CHECK-LABEL: func.func @mode1
 // CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<1x1x20x10xf32>, %[[RHS:[a-z0-9]+]]: tensor<1x3x10x37xf32>, %[[GS:[a-z0-9]+]]: tensor<1x1x3xi32>
 // CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C3:.+]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
 // CHECK-DAG:     %[[C10:.+]] = arith.constant 10 : index
 // CHECK-DAG:     %[[C20:.+]] = arith.constant 20 : index
 // CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C37:.+]] = arith.constant 37 : index
 // CHECK-DAG:     %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
-// CHECK:         %[[FILL:.+]] = linalg.fill
+// No fill of the result: fill visits after the scheduled ones zero the
+// rows that no visit covers, [0, P) and [S, 20), ceil(20 / 8) + 1 = 4 of
+// them; a fill visit has no k steps.
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[EMPTY:.+]] = tensor.empty() : tensor<1x1x20x37xf32>
 // CHECK:         %[[ROW:.+]] = tensor.extract_slice %[[GS]][0, 0, 0] [1, 1, 3] [1, 1, 1] : tensor<1x1x3xi32> to tensor<3xi32>
 // CHECK:         %[[NV:.+]], %[[GIDS:.+]], %[[TIDS:.+]], %[[STARTS:.+]], %[[ENDS:.+]] = gmm.tile_schedule %[[ROW]] extent(%[[C20]]) local_groups(%[[C3]]) tile_size = 8
 // CHECK:         %[[MAXV:.+]] = tensor.dim %[[GIDS]], %[[C0]]
-// CHECK:         scf.forall (%[[NT:.+]], %[[V:.+]]) in (2, %[[MAXV]]) shared_outs(%[[OUT:.+]] = %[[FILL]])
+// CHECK:         %[[ALL:.+]] = arith.addi %[[MAXV]], %[[C4]] : index
+// CHECK:         scf.forall (%[[NT:.+]], %[[V:.+]]) in (2, %[[ALL]]) shared_outs(%[[OUT:.+]] = %[[EMPTY]])
 // CHECK:           %[[VALID:.+]] = arith.cmpi ult, %[[V]], %[[NV]] : index
+// CHECK:           %[[KEND:.+]] = arith.select %[[VALID]], %[[C10]], %[[C0]] : index
 // CHECK:           %[[R:.+]]:3 = scf.if %[[VALID]] -> (index, index, index)
 // CHECK:             %[[G:.+]] = tensor.extract %[[GIDS]][%[[V]]]
 // CHECK:             %[[T:.+]] = tensor.extract %[[TIDS]][%[[V]]]
@@ -42,14 +50,43 @@
 // CHECK:             %[[ROWS:.+]] = arith.maxsi %[[DIFF]], %[[C0]]
 // CHECK:             scf.yield %[[FIRST]], %[[ROWS]], %[[G]]
 // CHECK:           } else {
-// CHECK:             scf.yield %[[C0]], %[[C0]], %[[C0]]
+// A fill visit (at or after the lists' size): P is the first visit's group
+// start and S the last visit's group end (both 20 without visits).
+// CHECK:             %[[ISFILL:.+]] = arith.cmpi uge, %[[V]], %[[MAXV]] : index
+// CHECK:             %[[FR:.+]]:2 = scf.if %[[ISFILL]] -> (index, index) {
+// CHECK:               %[[ANY:.+]] = arith.cmpi sgt, %[[NV]], %[[C0]] : index
+// CHECK:               %[[PS:.+]]:2 = scf.if %[[ANY]] -> (index, index) {
+// CHECK:                 %[[G0:.+]] = tensor.extract %[[GIDS]][%[[C0]]]
+// CHECK:                 %[[NVM1:.+]] = arith.subi %[[NV]], %[[C1]] : index
+// CHECK:                 %[[GL:.+]] = tensor.extract %[[GIDS]][%[[NVM1]]]
+// CHECK:                 %[[P:.+]] = tensor.extract %[[STARTS]][%[[G0]]]
+// CHECK:                 %[[SUF:.+]] = tensor.extract %[[ENDS]][%[[GL]]]
+// CHECK:                 scf.yield %[[P]], %[[SUF]]
+// CHECK:               } else {
+// CHECK:                 scf.yield %[[C20]], %[[C20]]
+// CHECK:               %[[F:.+]] = arith.subi %[[V]], %[[MAXV]] : index
+// CHECK:               %[[PT:.+]] = arith.ceildivsi %[[PS]]#0, %[[C8]] : index
+// CHECK:               %[[INP:.+]] = arith.cmpi slt, %[[F]], %[[PT]] : index
+// CHECK:               %[[J:.+]] = arith.subi %[[F]], %[[PT]] : index
+// CHECK:               %[[PSTART:.+]] = arith.muli %[[F]], %[[C8]] : index
+// CHECK:               %[[JT:.+]] = arith.muli %[[J]], %[[C8]] : index
+// CHECK:               %[[SSTART:.+]] = arith.addi %[[PS]]#1, %[[JT]] : index
+// CHECK:               %[[FSTART:.+]] = arith.select %[[INP]], %[[PSTART]], %[[SSTART]] : index
+// CHECK:               %[[LIMIT:.+]] = arith.select %[[INP]], %[[PS]]#0, %[[C20]] : index
+// CHECK:               %[[LEFT:.+]] = arith.subi %[[LIMIT]], %[[FSTART]] : index
+// CHECK:               %[[UPTO:.+]] = arith.minsi %[[LEFT]], %[[C8]] : index
+// CHECK:               %[[FROWS:.+]] = arith.maxsi %[[UPTO]], %[[C0]] : index
+// CHECK:               scf.yield %[[FSTART]], %[[FROWS]]
+// CHECK:             } else {
+// CHECK:               scf.yield %[[C0]], %[[C0]]
+// CHECK:             scf.yield %[[FR]]#0, %[[FR]]#1, %[[C0]]
 // CHECK:           %[[N0:.+]] = arith.muli %[[NT]], %[[C32]]
 // CHECK:           %[[NREM:.+]] = arith.subi %[[C37]], %[[N0]]
 // CHECK:           %[[COLS:.+]] = arith.minsi %[[NREM]], %[[C32]]
 // CHECK:           %[[SLICE:.+]] = tensor.extract_slice %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS]]] [1, 1, 1, 1] : tensor<1x1x20x37xf32> to tensor<?x?xf32>
 // CHECK:           %[[HAS:.+]] = arith.cmpi sgt, %[[R]]#1, %[[C0]]
 // CHECK:           %[[BLOCK:.+]] = scf.if %[[HAS]] -> (tensor<?x?xf32>)
-// CHECK:             %[[ACC:.+]] = scf.for %[[K:.+]] = %[[C0]] to %[[C10]] step %[[C8]] iter_args(%[[A:.+]] = %[[ZERO]]) -> (vector<8x32xf32>)
+// CHECK:             %[[ACC:.+]] = scf.for %[[K:.+]] = %[[C0]] to %[[KEND]] step %[[C8]] iter_args(%[[A:.+]] = %[[ZERO]]) -> (vector<8x32xf32>)
 // CHECK:               %[[X:.+]] = vector.transfer_read %[[LHS]][%[[C0]], %[[C0]], %[[R]]#0, %[[K]]]{{.*}} : tensor<1x1x20x10xf32>, vector<8x8xf32>
 // CHECK:               %[[W:.+]] = vector.transfer_read %[[RHS]][%[[C0]], %[[R]]#2, %[[K]], %[[N0]]]{{.*}} : tensor<1x3x10x37xf32>, vector<8x32xf32>
 // CHECK:               %[[NEXT:.+]] = vector.contract {{.*}} %[[X]], %[[W]], %[[A]] : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>

@@ -222,8 +222,11 @@ def GMMTile : Pass<"gmm-tile"> {
     For `target = gpu` the tile is a thread-block tile computed as one
     register block by vector contractions, which `gmm-map-to-gpu` turns into
     one CUDA block per visit and n-tile; the tile loop carries the op's
-    configuration (as `gmm.kernel_config`) for it. Ops that are not
-    normalized are left alone.
+    configuration (as `gmm.kernel_config`) for it. Without `init`, mode 1's
+    result is not filled first: `ceil(M / tile_m) + 1` fill visits after
+    the scheduled ones zero the rows that no visit covers (before the first
+    visit's group and after the last one's), with an empty k loop. Ops that
+    are not normalized are left alone.
 
     The tiled program runs on the CPU whatever the target: with `target =
     gpu` it is the GPU-shaped program that `gmm-map-to-gpu` maps onto blocks,
