@@ -120,22 +120,6 @@ KernelConfigRequest requestOf(const GPUPipelineOptions &options) {
   return request;
 }
 
-gmm::GMMConfigureOptions configureOptions(const KernelConfigRequest &request) {
-  gmm::GMMConfigureOptions options;
-  options.target = request.target;
-  options.tileM = request.tileM;
-  options.tileN = request.tileN;
-  options.tileK = request.tileK;
-  options.warpsM = request.warpsM;
-  options.warpsN = request.warpsN;
-  options.stages = request.stages;
-  options.microM = request.microM;
-  options.microN = request.microN;
-  options.vectorBits = request.vectorBits;
-  options.chip = request.chip;
-  return options;
-}
-
 } // namespace
 
 void mlir::gmm::buildReferenceToLLVMPipeline(OpPassManager &pm) {
@@ -151,7 +135,7 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
                                  const CPUPipelineOptions &options) {
   pm.addPass(createGMMCheckSizes());
   pm.addPass(createGMMNormalize());
-  pm.addPass(createGMMConfigure(configureOptions(requestOf(options))));
+  pm.addPass(createGMMConfigure(requestOf(options)));
   pm.addPass(createGMMTile());
   pm.addPass(createGMMMaterializeMetadata());
   // Whatever could not be normalized takes the reference lowering.
@@ -200,7 +184,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   // The tile program, as on the CPU but with block-sized tiles.
   pm.addPass(createGMMCheckSizes());
   pm.addPass(createGMMNormalize());
-  pm.addPass(createGMMConfigure(configureOptions(requestOf(options))));
+  pm.addPass(createGMMConfigure(requestOf(options)));
   pm.addPass(createGMMTile());
   // The group metadata in one kernel, a thread per group.
   GMMMaterializeMetadataOptions metadata;

@@ -130,14 +130,14 @@ LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
            << config;
   // The element type is checked with the contraction (gmm-gpu-tile-kernel);
   // what the launch itself depends on is checked here.
-  if (!config.isComplete())
-    return forall.emitOpError("kernel configuration ")
-           << config << " is incomplete (run gmm-configure)";
+  if (failed(
+          gmm::verifyTileBounds(config, [&] { return forall.emitOpError(); })))
+    return failure();
   if (!forall.isNormalized() || !forall.getOutputs().empty())
     return forall.emitOpError("gmm-gpu-map-blocks expects a normalized, "
                               "bufferized scf.forall");
-  int64_t threads =
-      config.getWarps()[0] * config.getWarps()[1] * gmm::gpu_shapes::kWarpSize;
+  int64_t threads = gmm::gpu_shapes::threadsPerBlock(config.getWarps()[0],
+                                                     config.getWarps()[1]);
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(forall);

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Codegen/GPU/Passes.h"
+#include "gmm/Codegen/GPU/Utils.h"
 #include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 #include "gmm/Dialect/GMM/Transforms/Utils.h"
 
@@ -57,6 +58,7 @@ namespace {
 
 // The kernel's shapes, which gmm-configure checks configurations against.
 using namespace mlir::gmm::gpu_shapes;
+// NVGPUDialect.h declares a kWarpSize of its own.
 using mlir::gmm::gpu_shapes::kWarpSize;
 
 Value cst(OpBuilder &b, Location loc, int64_t v) {
@@ -191,7 +193,7 @@ struct TileKernel : public mlir::gmm::impl::GMMGPUTileKernelBase<TileKernel> {
   /// The warps of the tile loop being mapped, from its configuration.
   int64_t warpsM = 0, warpsN = 0;
   int64_t numWarps() const { return warpsM * warpsN; }
-  int64_t numThreads() const { return numWarps() * kWarpSize; }
+  int64_t numThreads() const { return threadsPerBlock(warpsM, warpsN); }
 };
 
 LogicalResult TileKernel::analyze(gpu::LaunchOp launch, BlockProgram &program) {
@@ -325,8 +327,9 @@ struct KernelBuilder {
 
   KernelBuilder(int64_t warpsM, int64_t warpsN, const BlockProgram &program,
                 Location loc)
-      : warpsM(warpsM), warpsN(warpsN), numThreads(warpsM * warpsN * kWarpSize),
-        program(program), loc(loc) {
+      : warpsM(warpsM), warpsN(warpsN),
+        numThreads(threadsPerBlock(warpsM, warpsN)), program(program),
+        loc(loc) {
     elementBytes = program.elementType.getIntOrFloatBitWidth() / 8;
     chunk = kChunkBytes / elementBytes;
     mma = elementBytes == 2;
@@ -651,8 +654,10 @@ struct KernelBuilder {
   }
 
   /// Replays the chain of elementwise ops between the block result and the
-  /// write on a [1, kOutChunk] chunk at (row, col) of the block.
-  FailureOr<Value> replay(OpBuilder &b, Value v, Value chunkValue, Value row,
+  /// write on a [1, kOutChunk] chunk at (row, col) of the block. Without a
+  /// builder it only checks that the chain can be replayed (and returns
+  /// null values), so that a refusal comes before anything is rebuilt.
+  FailureOr<Value> replay(OpBuilder *b, Value v, Value chunkValue, Value row,
                           Value col, DenseMap<Value, Value> &done) {
     if (v == program.result)
       return chunkValue;
@@ -664,15 +669,18 @@ struct KernelBuilder {
       return VectorType::get({1, kOutChunk},
                              cast<VectorType>(t).getElementType());
     };
-    SmallVector<Value> at = {add(b, loc, write.getIndices()[0], row),
-                             add(b, loc, write.getIndices()[1], col)};
     if (auto read = dyn_cast_or_null<vector::TransferReadOp>(def)) {
       if (read.getBase() != write.getBase() ||
           read.getIndices() != write.getIndices() || read.getMask())
         return failure();
-      Value r = vector::TransferReadOp::create(
-          b, loc, shapeOf(read.getType()), read.getBase(), at,
-          read.getPadding(), ArrayRef<bool>{false, false});
+      Value r;
+      if (b) {
+        SmallVector<Value> at = {add(*b, loc, write.getIndices()[0], row),
+                                 add(*b, loc, write.getIndices()[1], col)};
+        r = vector::TransferReadOp::create(
+            *b, loc, shapeOf(read.getType()), read.getBase(), at,
+            read.getPadding(), ArrayRef<bool>{false, false});
+      }
       done[v] = r;
       return r;
     }
@@ -686,10 +694,28 @@ struct KernelBuilder {
         return failure();
       mapping.map(operand, *x);
     }
-    Operation *clone = b.clone(*def, mapping);
-    clone->getResult(0).setType(shapeOf(v.getType()));
-    done[v] = clone->getResult(0);
-    return clone->getResult(0);
+    Value result;
+    if (b) {
+      Operation *clone = b->clone(*def, mapping);
+      clone->getResult(0).setType(shapeOf(v.getType()));
+      result = clone->getResult(0);
+    }
+    done[v] = result;
+    return result;
+  }
+
+  /// Refuses, before anything is rebuilt, a block epilogue that
+  /// buildEpilogue could not replay per chunk.
+  LogicalResult checkEpilogue() {
+    DenseMap<Value, Value> done;
+    if ((program.init && failed(replay(nullptr, program.init, Value(), Value(),
+                                       Value(), done))) ||
+        failed(replay(nullptr, program.write.getVector(), Value(), Value(),
+                      Value(), done)))
+      return program.write.emitOpError(
+          "gmm-gpu-tile-kernel cannot replay the block epilogue (expected "
+          "elementwise ops and reads of the written block)");
+    return success();
   }
 
   /// Writes the accumulators back through shared memory, one warp row at a
@@ -757,15 +783,15 @@ struct KernelBuilder {
           FailureOr<Value> value = success(chunkValue);
           if (program.init) {
             FailureOr<Value> init =
-                replay(b, program.init, chunkValue, row, c, done);
+                replay(&b, program.init, chunkValue, row, c, done);
             if (succeeded(init))
               chunkValue = arith::AddFOp::create(b, loc, chunkValue, *init);
             value = init;
           }
           if (succeeded(value))
-            value = replay(b, write.getVector(), chunkValue, row, c, done);
+            value = replay(&b, write.getVector(), chunkValue, row, c, done);
           if (failed(value)) {
-            status = failure();
+            status = failure(); // checkEpilogue refused it already
           } else {
             SmallVector<Value> at = {add(b, loc, write.getIndices()[0], row),
                                      add(b, loc, write.getIndices()[1], c)};
@@ -802,6 +828,8 @@ LogicalResult TileKernel::build(RewriterBase &rewriter, BlockProgram &program) {
 
   OpBuilder::InsertionGuard guard(rewriter);
   KernelBuilder kb(warpsM, warpsN, program, loc);
+  if (failed(kb.checkEpilogue()))
+    return failure();
   Block &body = launch.getBody().front();
   if (dynamicShared) {
     rewriter.setInsertionPoint(launch);
@@ -853,23 +881,16 @@ LogicalResult TileKernel::build(RewriterBase &rewriter, BlockProgram &program) {
   // Drop the old contraction and its write; what fed only them goes too.
   rewriter.eraseOp(kb.program.write);
   Operation *oldLoop = program.kLoop ? program.kLoop.getOperation() : nullptr;
-  for (bool changed = true; changed;) {
-    SmallVector<Operation *> dead;
-    launch.getBody().walk([&](Operation *op) {
-      if (!op->use_empty() || op->hasTrait<OpTrait::IsTerminator>())
-        return;
-      if (op == oldLoop || isa<vector::TransferReadOp>(op) ||
-          isMemoryEffectFree(op))
-        dead.push_back(op);
-    });
-    changed = !dead.empty();
-    for (Operation *op : dead)
-      rewriter.eraseOp(op);
-  }
+  gmm::eraseDeadOps(rewriter, launch, [&](Operation *op) {
+    return op == oldLoop || isa<vector::TransferReadOp>(op) ||
+           isMemoryEffectFree(op);
+  });
   // The configuration is spent: the kernel is built.
   rewriter.modifyOpInPlace(
       launch, [&] { launch->removeAttr(gmm::kKernelConfigAttrName); });
-  // What the rebuilt kernel no longer needs (the old block contraction).
+  // Folding, not dead code: constants are hoisted and uniqued and vector ops
+  // of constants folded, which the vector lowering after it relies on
+  // (without it the tile kernels spill to an 80-byte local array).
   RewritePatternSet patterns(launch.getContext());
   (void)applyPatternsGreedily(launch, std::move(patterns));
   return success();

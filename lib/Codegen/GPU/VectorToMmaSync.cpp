@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Codegen/GPU/Passes.h"
+#include "gmm/Codegen/GPU/Utils.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -163,7 +164,7 @@ void presentBF16AsF16(RewriterBase &rewriter, Operation *root) {
 
 /// The bf16 view that `twin` stands for: the one it was made next to (same
 /// buffer, same offset), which carries the view's attributes (a swizzle
-/// mark). eraseDeadOps keeps views, so it is still there.
+/// mark). the dead-op removal keeps views, so it is still there.
 FailureOr<Value> bf16ViewOf(memref::ViewOp twin) {
   MemRefType type = twin.getType();
   auto bf16Type =
@@ -232,38 +233,6 @@ LogicalResult restoreBF16(RewriterBase &rewriter, Operation *root) {
   return success();
 }
 
-/// Erases the ops under `root` that are unused and free of effects, until
-/// none is left, views excepted (the bf16 views the twins stand for must
-/// outlive them). Unlike a greedy rewrite it neither folds nor hoists, so
-/// the ops that stay are where they were.
-void eraseDeadOps(RewriterBase &rewriter, Operation *root) {
-  auto erasable = [&](Operation *op) {
-    return op != root && !isa<memref::ViewOp>(op) && isOpTriviallyDead(op);
-  };
-  llvm::SetVector<Operation *> worklist;
-  root->walk([&](Operation *op) {
-    if (erasable(op))
-      worklist.insert(op);
-  });
-  // Erasing an op may leave its operands' producers dead: they follow.
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    SmallVector<Operation *> producers;
-    for (Value operand : op->getOperands())
-      if (Operation *producer = operand.getDefiningOp())
-        if (root->isProperAncestor(producer))
-          producers.push_back(producer);
-    op->walk([&](Operation *nested) {
-      if (nested != op)
-        worklist.remove(nested);
-    });
-    rewriter.eraseOp(op);
-    for (Operation *producer : producers)
-      if (erasable(producer))
-        worklist.insert(producer);
-  }
-}
-
 /// The ops whose regions hold the launch's warp contractions: the closest
 /// enclosing loop of each (the pipelined contraction loop), else the launch.
 SmallVector<Operation *> contractionRoots(gpu::LaunchOp launch) {
@@ -302,8 +271,11 @@ LogicalResult convertLaunch(RewriterBase &rewriter, gpu::LaunchOp launch) {
                               "contractions failed");
   reorderTransposedMatrixALoads(rewriter, launch);
   // The conversion leaves the replaced vector ops behind, dead (and with
-  // them the twins' reads and padding values).
-  eraseDeadOps(rewriter, launch);
+  // them the twins' reads and padding values). Views stay: the bf16 views
+  // the twins stand for must outlive them.
+  gmm::eraseDeadOps(rewriter, launch, [](Operation *op) {
+    return !isa<memref::ViewOp>(op) && wouldOpBeTriviallyDead(op);
+  });
   WalkResult left = launch.walk(
       [](vector::ContractionOp op) { return WalkResult::interrupt(); });
   if (left.wasInterrupted())

@@ -212,7 +212,7 @@ mlir::gmm::verifyKernelConfig(KernelConfigAttr config, Type elementType,
   bool mma = elementBytes == 2;
   int64_t unitM = mma ? kMmaM : kLaneRows, unitN = mma ? kMmaN : kLaneCols;
   int64_t unitK = mma ? kMmaK : 1;
-  int64_t threads = warpsM * warpsN * kWarpSize;
+  int64_t threads = threadsPerBlock(warpsM, warpsN);
   const char *unit = mma ? "mma.sync" : "FMA";
   if (m % (warpsM * unitM) || n % (warpsN * unitN) || k % unitK)
     return describe(emitError())

@@ -16,6 +16,7 @@
 #define GMM_DIALECT_GMM_TRANSFORMS_KERNELCONFIG_H
 
 #include "gmm/Dialect/GMM/IR/GMMAttrs.h"
+#include "gmm/Dialect/GMM/Transforms/Passes.h"
 #include "gmm/Dialect/GMM/Transforms/TileLimits.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -32,19 +33,13 @@ class RaggedDotOp;
 /// (on the op, and on the tile loops gmm-tile makes for the GPU).
 constexpr llvm::StringLiteral kKernelConfigAttrName = "gmm.kernel_config";
 
-/// What the pipeline asks for; 0 leaves a field to the heuristic.
-struct KernelConfigRequest {
-  KernelTarget target = KernelTarget::CPU;
-  int64_t tileM = 0, tileN = 0, tileK = 0;
-  int64_t warpsM = 0, warpsN = 0, stages = 0;
-  int64_t microM = 0, microN = 0;
-  /// CPU: the vector width the register block is sized for; 0: the host
-  /// CPU's widest (512 with AVX-512, 256 with AVX2 and FMA, else 128).
-  int64_t vectorBits = 0;
-  /// GPU: the chip (sm_80, sm_90, ...), which bounds the shared memory of a
-  /// block; empty: the 48 KiB every chip gives statically.
-  std::string chip;
-};
+/// What the pipeline asks for; 0 leaves a field to the heuristic. It is
+/// gmm-configure's options struct (generated from Passes.td), so that the
+/// pipelines hand their kernel fields to the pass as they are: target, tile
+/// (m, n, k), warps (m, n) and stages (gpu), register block (micro m, n) and
+/// vector bits (cpu; 0: the host CPU's widest), and the chip (gpu; bounds a
+/// block's shared memory, empty: the 48 KiB every chip gives statically).
+using KernelConfigRequest = GMMConfigureOptions;
 
 /// The shared memory one block of `chip` can have with the dynamic opt-in
 /// (sm_80/sm_87: 163 KiB, sm_86/sm_89/sm_120: 99 KiB, sm_90/sm_100: 227
@@ -99,6 +94,11 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 constexpr int64_t kLaneRows = 4, kLaneCols = 8;
 /// The epilogue moves 4 f32 per chunk.
 constexpr int64_t kOutChunk = 4;
+
+/// The threads of a block of `warpsM` x `warpsN` warps.
+constexpr int64_t threadsPerBlock(int64_t warpsM, int64_t warpsN) {
+  return warpsM * warpsN * kWarpSize;
+}
 
 /// Whether rows of `inner` elements of `elementBytes` bytes are staged
 /// without padding, their 16-byte chunks permuted (swizzled) per row instead

@@ -1,0 +1,26 @@
+//===- Utils.h - helpers shared by the GPU codegen passes -------*- C++ -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_CODEGEN_GPU_UTILS_H
+#define GMM_CODEGEN_GPU_UTILS_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace gmm {
+
+/// Erases the unused ops under `root` (not `root` itself, nor terminators)
+/// that `erasable` accepts, then the producers under `root` that this
+/// leaves unused and `erasable` accepts, until none is left. Unlike a greedy
+/// rewrite it neither folds nor hoists: the ops that stay are where they
+/// were.
+void eraseDeadOps(RewriterBase &rewriter, Operation *root,
+                  function_ref<bool(Operation *)> erasable);
+
+} // namespace gmm
+} // namespace mlir
+
+#endif // GMM_CODEGEN_GPU_UTILS_H

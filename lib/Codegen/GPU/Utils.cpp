@@ -1,0 +1,42 @@
+//===- Utils.cpp - helpers shared by the GPU codegen passes ---------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Codegen/GPU/Utils.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+void mlir::gmm::eraseDeadOps(RewriterBase &rewriter, Operation *root,
+                             function_ref<bool(Operation *)> erasable) {
+  auto dead = [&](Operation *op) {
+    return op != root && op->use_empty() &&
+           !op->hasTrait<OpTrait::IsTerminator>() && erasable(op);
+  };
+  llvm::SetVector<Operation *> worklist;
+  root->walk([&](Operation *op) {
+    if (dead(op))
+      worklist.insert(op);
+  });
+  // Erasing an op may leave its operands' producers dead: they follow.
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    SmallVector<Operation *> producers;
+    for (Value operand : op->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        if (root->isProperAncestor(producer))
+          producers.push_back(producer);
+    // Ops nested in it go with it.
+    op->walk([&](Operation *nested) {
+      if (nested != op)
+        worklist.remove(nested);
+    });
+    rewriter.eraseOp(op);
+    for (Operation *producer : producers)
+      if (dead(producer))
+        worklist.insert(producer);
+  }
+}
