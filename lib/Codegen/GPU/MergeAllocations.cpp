@@ -16,7 +16,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -129,7 +128,6 @@ struct MergeAllocations
     : public mlir::gmm::impl::GMMGPUMergeAllocationsBase<MergeAllocations> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    DominanceInfo &dominance = getAnalysis<DominanceInfo>();
     // The temporaries of each host block, in program order.
     llvm::MapVector<Block *, SmallVector<Temporary>> temporaries;
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -145,11 +143,14 @@ struct MergeAllocations
     for (auto &[block, list] : temporaries) {
       SmallVector<Temporary> group;
       for (Temporary t : list) {
-        bool sized =
-            !group.empty() &&
-            llvm::all_of(t.alloc.getDynamicSizes(), [&](Value v) {
-              return dominance.properlyDominates(v, group.front().alloc);
-            });
+        // A size used in this block is defined in it, in an enclosing
+        // block (before it) or is a block argument.
+        bool sized = !group.empty() &&
+                     llvm::all_of(t.alloc.getDynamicSizes(), [&](Value v) {
+                       Operation *def = v.getDefiningOp();
+                       return !def || def->getBlock() != block ||
+                              def->isBeforeInBlock(group.front().alloc);
+                     });
         if (!group.empty() && !sized) {
           groups.push_back(std::move(group));
           group.clear();
