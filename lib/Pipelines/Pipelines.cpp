@@ -238,10 +238,10 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   device.addPass(createReconcileUnrealizedCastsPass());
 
   // Host code to LLVM: launches and device memory through mgpu* calls.
-  OpPassManager &host = pm.nest<func::FuncOp>();
   GMMAsyncHostOptions async;
   async.callerStream = options.callerStream;
-  host.addPass(createGMMAsyncHost(async));
+  pm.addPass(createGMMAsyncHost(async));
+  OpPassManager &host = pm.nest<func::FuncOp>();
   host.addPass(createConvertLinalgToLoopsPass());
   host.addPass(memref::createExpandStridedMetadataPass());
   host.addPass(createLowerAffinePass());

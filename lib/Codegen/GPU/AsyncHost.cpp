@@ -30,8 +30,9 @@
 // - A block waits for its chain before its terminator, unless it is a
 //   body continuing an outer chain.
 // - With caller-stream, every chain starts from the function's last
-//   argument (the caller's stream, as a token) and nothing waits; host work
-//   that would need a wait is an error.
+//   argument (the caller's stream, as a token) and nothing waits; a call of
+//   a function of the module passes the stream on; other host work that
+//   would need a wait is an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir {
 namespace gmm {
@@ -90,9 +92,16 @@ enum class Role {
   Separate,
 };
 
-Role roleOf(Operation *op) {
+/// The functions that take the caller's stream (caller-stream): a call of
+/// one passes the stream on and needs no wait.
+using StreamCallees = llvm::DenseSet<StringAttr>;
+
+Role roleOf(Operation *op, const StreamCallees &streamCallees) {
   if (isSynchronousGpuOp(op))
     return Role::MakeAsync;
+  if (auto call = dyn_cast<func::CallOp>(op))
+    if (streamCallees.contains(call.getCalleeAttr().getAttr()))
+      return Role::Ignore;
   if (!holdsGpuOps(op))
     return isMemoryEffectFree(op) || isa<cf::AssertOp, gpu::WaitOp>(op)
                ? Role::Ignore
@@ -104,7 +113,7 @@ Role roleOf(Operation *op) {
       for (Operation &nested : block) {
         if (nested.hasTrait<OpTrait::IsTerminator>())
           continue;
-        Role role = roleOf(&nested);
+        Role role = roleOf(&nested, streamCallees);
         if (role == Role::HostWork || role == Role::Separate)
           return Role::Separate;
       }
@@ -118,6 +127,8 @@ struct Chainer {
   Value stream;
   /// The first op that would have to wait on the caller's stream.
   Operation *mustWait = nullptr;
+  /// The functions whose calls pass the stream on.
+  StreamCallees streamCallees;
 
   explicit Chainer(MLIRContext *ctx)
       : builder(ctx), tokenType(gpu::AsyncTokenType::get(ctx)) {}
@@ -170,7 +181,7 @@ struct Chainer {
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (op.hasTrait<OpTrait::IsTerminator>())
         break;
-      switch (roleOf(&op)) {
+      switch (roleOf(&op, streamCallees)) {
       case Role::MakeAsync:
         if (!token)
           token = start(&op);
@@ -218,29 +229,48 @@ struct AsyncHost : public mlir::gmm::impl::GMMAsyncHostBase<AsyncHost> {
   using GMMAsyncHostBase::GMMAsyncHostBase;
 
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    if (func.isExternal())
-      return;
-    Chainer chainer(&getContext());
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        funcs.push_back(func);
+    StreamCallees streamCallees;
     if (callerStream) {
+      // Every function takes the stream last, and passes it on to the
+      // functions of the module it calls.
       OpBuilder b(&getContext());
-      unsigned index = func.getNumArguments();
-      if (failed(
-              func.insertArgument(index, chainer.tokenType,
-                                  b.getDictionaryAttr(b.getNamedAttr(
-                                      gmm::kStreamAttrName, b.getUnitAttr())),
-                                  func.getLoc())))
-        return signalPassFailure();
-      chainer.stream = func.getArgument(index);
+      for (func::FuncOp func : funcs) {
+        unsigned index = func.getNumArguments();
+        if (failed(func.insertArgument(
+                index, gpu::AsyncTokenType::get(&getContext()),
+                b.getDictionaryAttr(
+                    b.getNamedAttr(gmm::kStreamAttrName, b.getUnitAttr())),
+                func.getLoc())))
+          return signalPassFailure();
+        streamCallees.insert(func.getSymNameAttr());
+      }
+      for (func::FuncOp func : funcs) {
+        Value stream = func.getArguments().back();
+        func.walk([&](func::CallOp call) {
+          if (streamCallees.contains(call.getCalleeAttr().getAttr()))
+            call.getOperandsMutable().append(stream);
+        });
+      }
     }
-    for (Block &block : func.getBody())
-      chainer.finish(block, chainer.chain(block, nullptr));
-    if (chainer.mustWait) {
-      chainer.mustWait->emitOpError(
-          "gmm-async-host: with caller-stream, the host would have to wait "
-          "for the device before this op, which a caller's stream does not "
-          "allow");
-      signalPassFailure();
+    for (func::FuncOp func : funcs) {
+      Chainer chainer(&getContext());
+      if (callerStream) {
+        chainer.stream = func.getArguments().back();
+        chainer.streamCallees = streamCallees;
+      }
+      for (Block &block : func.getBody())
+        chainer.finish(block, chainer.chain(block, nullptr));
+      if (chainer.mustWait) {
+        chainer.mustWait->emitOpError(
+            "gmm-async-host: with caller-stream, the host would have to wait "
+            "for the device before this op, which a caller's stream does not "
+            "allow");
+        return signalPassFailure();
+      }
     }
   }
 };

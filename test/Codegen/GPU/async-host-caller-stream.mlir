@@ -2,7 +2,7 @@
 // last !gpu.async.token argument (marked gmm.stream), every chain starts
 // from it, and nothing waits: the caller synchronizes. Host work that would
 // need a wait is an error at the op.
-// RUN: gmm-opt %s -split-input-file -verify-diagnostics --pass-pipeline="builtin.module(func.func(gmm-async-host{caller-stream}))" | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -verify-diagnostics --pass-pipeline="builtin.module(gmm-async-host{caller-stream})" | FileCheck %s
 
 // CHECK-LABEL: func.func @straight(
 // CHECK-SAME:    %{{.+}}: memref<4xf32>, %[[S:[a-z0-9]+]]: !gpu.async.token {gmm.stream})
@@ -73,7 +73,36 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// The host cannot wait for a caller's stream inside the function.
+// A call of a function of the module passes the stream on and does not wait:
+// the callee enqueues its work on the same stream.
+// CHECK-LABEL: func.func @callee(
+// CHECK-SAME:    %{{.+}}: memref<4xf32>, %[[S0:[a-z0-9]+]]: !gpu.async.token {gmm.stream})
+// CHECK:         gpu.memset async [%[[S0]]]
+// CHECK-LABEL: func.func @caller(
+// CHECK-SAME:    %[[S:[a-z0-9]+]]: !gpu.async.token {gmm.stream})
+// CHECK:         %[[M:.+]], %[[T1:.+]] = gpu.alloc async [%[[S]]] () : memref<4xf32>
+// CHECK-NEXT:    call @callee(%[[M]], %[[S]]) : (memref<4xf32>, !gpu.async.token) -> ()
+// CHECK-NEXT:    gpu.dealloc async [%[[T1]]] %[[M]]
+// CHECK-NOT:     gpu.wait
+// CHECK:         return
+module attributes {gpu.container_module} {
+  func.func @callee(%m: memref<4xf32>) {
+    %zero = arith.constant 0.0 : f32
+    gpu.memset %m, %zero : memref<4xf32>, f32
+    return
+  }
+  func.func @caller() {
+    %m = gpu.alloc () : memref<4xf32>
+    call @callee(%m) : (memref<4xf32>) -> ()
+    gpu.dealloc %m : memref<4xf32>
+    return
+  }
+}
+
+// -----
+
+// The host cannot wait for a caller's stream inside the function (here: a
+// call of an external function).
 module attributes {gpu.container_module} {
   func.func private @callee(memref<4xf32>)
   func.func @host_work() {

@@ -327,7 +327,7 @@ def GMMShareKernels : Pass<"gmm-share-kernels", "::mlir::ModuleOp"> {
   }];
 }
 
-def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::func::FuncOp"> {
+def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::ModuleOp"> {
   let summary = "Put a function's device allocations, copies, memsets, "
                 "frees and launches on one stream";
   let description = [{
@@ -384,11 +384,13 @@ def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::func::FuncOp"> {
     type `!gpu.async.token` (marked `gmm.stream`; `gpu-to-llvm` makes it the
     `CUstream` pointer, which every async op then uses as its stream), its
     chains start from that argument, and no `gpu.wait` is emitted. The
-    caller synchronizes before it reads the results. An op that would make
-    the host wait inside the function (a call, a host memory access) is an
-    error: a caller's stream cannot be waited for with `gpu.wait`, which
-    `gpu-to-llvm` lowers to an event wait on anything but a stream it
-    created.
+    caller synchronizes before it reads the results. A call of a function
+    of the module passes the stream on and does not wait (the callee
+    enqueues its work on the same stream). Any other op that would make the
+    host wait inside the function (a call of an external function, a host
+    memory access) is an error: a caller's stream cannot be waited for with
+    `gpu.wait`, which `gpu-to-llvm` lowers to an event wait on anything but
+    a stream it created.
   }];
   let options = [
     Option<"callerStream", "caller-stream", "bool", /*default=*/"false",
