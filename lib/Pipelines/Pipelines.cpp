@@ -164,7 +164,8 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   addLowerToLLVM(pm);
 }
 
-void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma) {
+void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma,
+                                      bool workspaceArgument) {
   pm.addNestedPass<func::FuncOp>(createGMMGPUForwardBuffers());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createGMMGPUMapBlocks());
@@ -176,7 +177,9 @@ void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma) {
     pm.addNestedPass<func::FuncOp>(createGMMGPUSwizzleSharedMemory());
   }
   pm.addPass(createGMMGPUPartitionHost());
-  pm.addNestedPass<func::FuncOp>(createGMMGPUMergeAllocations());
+  GMMGPUMergeAllocationsOptions merge;
+  merge.workspaceArgument = workspaceArgument;
+  pm.addPass(createGMMGPUMergeAllocations(merge));
 }
 
 void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
@@ -204,7 +207,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   // Blocks, warps, shared memory, tensor cores; then kernels.
-  buildMapToGPUPipeline(pm);
+  buildMapToGPUPipeline(pm, /*convertMma=*/true, options.workspaceArgument);
   // No canonicalization here: it would fold the kernels' lowered vector ops
   // back into n-D forms that convert-gpu-to-nvvm does not handle.
   pm.addPass(createCSEPass());
@@ -435,8 +438,10 @@ ArrayRef<gmm::PipelineDescription> mlir::gmm::getPipelineCatalogue() {
          GPUPipelineOptions options;
          if (!chip.empty())
            options.chip = chip.str();
-         // The runner owns the stream and synchronizes it.
+         // The runner owns the stream and synchronizes it, and passes the
+         // workspace.
          options.callerStream = true;
+         options.workspaceArgument = true;
          buildGPUPipeline(pm, options);
        }},
   };

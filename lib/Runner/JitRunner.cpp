@@ -883,6 +883,11 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
   if (failed(lowered))
     return makeError("cannot lower @" + name + " to the LLVM dialect" +
                      (firstError ? ": " + *firstError : std::string()));
+  // gmm-gpu-merge-allocations{workspace-argument} added a workspace
+  // argument and the function that sizes it.
+  if (clone->lookupSymbol<LLVM::LLVMFuncOp>(
+          (name + mlir::gmm::kWorkspaceBytesSuffix).str()))
+    result->workspaceArgument = true;
   // gmm-async-host{caller-stream} added the stream as the last argument.
   if (auto lowered = clone->lookupSymbol<LLVM::LLVMFuncOp>(name);
       lowered && lowered.getNumArguments() &&
@@ -993,6 +998,30 @@ llvm::Error takeCudaError(StringRef what) {
 }
 } // namespace
 
+llvm::Expected<int64_t>
+JitFunction::workspaceBytes(llvm::ArrayRef<void *> argumentPointers) {
+  std::call_once(workspaceOnce, [&] {
+    auto found = engine->lookupPacked("_mlir_ciface_" + signature.name +
+                                      mlir::gmm::kWorkspaceBytesSuffix.str());
+    if (found)
+      workspaceEntry = *found;
+    else
+      workspaceError = llvm::toString(found.takeError());
+  });
+  if (!workspaceEntry)
+    return makeError("sizing the workspace of @" + signature.name +
+                     " failed: " + workspaceError);
+  int64_t bytes = 0;
+  llvm::SmallVector<void *> packed;
+  llvm::SmallVector<void *> pointers(argumentPointers.begin(),
+                                     argumentPointers.end());
+  for (void *&pointer : pointers)
+    packed.push_back(&pointer);
+  packed.push_back(&bytes);
+  workspaceEntry(packed.data());
+  return bytes;
+}
+
 llvm::Expected<std::vector<int64_t>>
 JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
                                  double *seconds, void *stream) {
@@ -1019,6 +1048,25 @@ JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
   void *ownStream = nullptr;
   if (streamArgument && !stream)
     stream = ownStream = mgpuStreamCreate();
+  // The workspace the function asks for, allocated on that stream.
+  std::vector<int64_t> workspace;
+  void *workspaceData = nullptr;
+  if (workspaceArgument) {
+    llvm::Expected<int64_t> bytes = workspaceBytes(argumentPointers);
+    if (!bytes) {
+      if (ownStream)
+        mgpuStreamDestroy(ownStream);
+      return bytes.takeError();
+    }
+    if (*bytes > 0)
+      workspaceData = mgpuMemAlloc(*bytes, stream, /*isHostShared=*/0);
+    workspace = {reinterpret_cast<int64_t>(workspaceData),
+                 reinterpret_cast<int64_t>(workspaceData), 0,
+                 workspaceData ? *bytes : 0, 1};
+  }
+  void *workspacePointer = workspace.data();
+  if (workspaceArgument)
+    packed.push_back(&workspacePointer);
   if (streamArgument)
     packed.push_back(&stream);
   // Global constructors (loading the GPU binary) run once, before the
@@ -1041,6 +1089,8 @@ JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
   if (streamArgument)
     mgpuStreamSynchronize(stream);
   auto stop = std::chrono::steady_clock::now();
+  if (workspaceData)
+    mgpuMemFree(workspaceData, stream);
   if (ownStream)
     mgpuStreamDestroy(ownStream);
   if (failure && failure->bytes)

@@ -151,6 +151,14 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Run each function on the CUDA stream its caller "
                      "passes as the last argument, without waiting for it"),
       llvm::cl::init(false)};
+  /// Whether each function `@f` takes its caller's workspace (a last
+  /// memref<?xi8> before the stream) for its temporaries; the module gets
+  /// `@f_workspace_bytes` with `@f`'s arguments, which returns its size.
+  Option<bool> workspaceArgument{
+      *this, "workspace-argument",
+      llvm::cl::desc("Each function takes its caller's workspace as an "
+                     "argument; @f_workspace_bytes returns its size"),
+      llvm::cl::init(false)};
   /// When set, the PTX of every kernel module is written to this directory.
   Option<std::string> ptxDir{
       *this, "ptx-dir",
@@ -171,7 +179,9 @@ void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
 /// gmm-gpu-merge-allocations. Without
 /// `convertMma` the kernels keep their warp-level vector.contracts, for
 /// inspection.
-void buildMapToGPUPipeline(OpPassManager &pm, bool convertMma = true);
+/// `workspaceArgument` is gmm-gpu-merge-allocations' option.
+void buildMapToGPUPipeline(OpPassManager &pm, bool convertMma = true,
+                           bool workspaceArgument = false);
 
 /// Options of `gmm-map-to-gpu`.
 struct MapToGPUPipelineOptions

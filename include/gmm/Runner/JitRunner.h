@@ -140,8 +140,6 @@ struct PipelineInfo {
   /// The compiled code runs on a CUDA GPU: compile and call it with
   /// JitOptions::cuda.
   bool cuda = false;
-  /// The lowered function's last argument is the caller's stream.
-  bool streamArgument = false;
 };
 
 /// The catalogue's pipelines, in its order (the first one is the default);
@@ -175,8 +173,6 @@ struct JitOptions {
   /// checks gmmCudaAvailable() before it creates the ExecutionEngine, and
   /// call() places the arguments in device memory and copies results back.
   bool cuda = false;
-  /// The lowered function's last argument is the caller's stream.
-  bool streamArgument = false;
 };
 
 /// The entry function of a module, lowered and JIT-compiled, ready to call.
@@ -227,6 +223,11 @@ public:
 
   /// Whether the compiled function takes its caller's CUDA stream.
   bool takesStream() const { return streamArgument; }
+  /// Whether the compiled function takes a workspace (gmm-to-ptx
+  /// {workspace-argument}, as the "cuda" pipeline is); invokeOnDescriptors
+  /// then sizes it with `@f_workspace_bytes`, allocates it on the call's
+  /// stream and frees it after the call.
+  bool takesWorkspace() const { return workspaceArgument; }
 
 private:
   JitFunction() = default;
@@ -242,6 +243,16 @@ private:
   bool cuda = false;
   /// The lowered function's last argument is the caller's stream.
   bool streamArgument = false;
+  /// The lowered function takes a workspace (before the stream), sized by
+  /// `@<name>_workspace_bytes`, looked up once like the entry.
+  bool workspaceArgument = false;
+  std::once_flag workspaceOnce;
+  void (*workspaceEntry)(void **) = nullptr;
+  std::string workspaceError;
+
+  /// The workspace bytes for a call on `argumentPointers` (descriptors).
+  llvm::Expected<int64_t>
+  workspaceBytes(llvm::ArrayRef<void *> argumentPointers);
 
   llvm::Expected<std::vector<HostTensor>>
   callOnDevice(llvm::ArrayRef<HostTensor> arguments, double *seconds);

@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Codegen/GPU/Passes.h"
+#include "gmm/Codegen/GPU/Utils.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -230,31 +231,21 @@ struct AsyncHost : public mlir::gmm::impl::GMMAsyncHostBase<AsyncHost> {
 
   void runOnOperation() override {
     SmallVector<func::FuncOp> funcs;
+    // A workspace size function touches no device.
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal())
+      if (!func.isExternal() && !func->hasAttr(gmm::kWorkspaceSizeOfAttrName))
         funcs.push_back(func);
     StreamCallees streamCallees;
     if (callerStream) {
       // Every function takes the stream last, and passes it on to the
       // functions of the module it calls.
-      OpBuilder b(&getContext());
-      for (func::FuncOp func : funcs) {
-        unsigned index = func.getNumArguments();
-        if (failed(func.insertArgument(
-                index, gpu::AsyncTokenType::get(&getContext()),
-                b.getDictionaryAttr(
-                    b.getNamedAttr(gmm::kStreamAttrName, b.getUnitAttr())),
-                func.getLoc())))
-          return signalPassFailure();
+      if (failed(gmm::appendArgumentEverywhere(
+              funcs, gpu::AsyncTokenType::get(&getContext()),
+              gmm::kStreamAttrName,
+              [](OpBuilder &, func::CallOp, Value stream) { return stream; })))
+        return signalPassFailure();
+      for (func::FuncOp func : funcs)
         streamCallees.insert(func.getSymNameAttr());
-      }
-      for (func::FuncOp func : funcs) {
-        Value stream = func.getArguments().back();
-        func.walk([&](func::CallOp call) {
-          if (streamCallees.contains(call.getCalleeAttr().getAttr()))
-            call.getOperandsMutable().append(stream);
-        });
-      }
     }
     for (func::FuncOp func : funcs) {
       Chainer chainer(&getContext());

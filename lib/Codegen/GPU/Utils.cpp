@@ -6,6 +6,7 @@
 
 #include "gmm/Codegen/GPU/Utils.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -39,4 +40,32 @@ void mlir::gmm::eraseDeadOps(RewriterBase &rewriter, Operation *root,
       if (dead(producer))
         worklist.insert(producer);
   }
+}
+
+LogicalResult mlir::gmm::appendArgumentEverywhere(
+    ArrayRef<func::FuncOp> funcs, Type type, StringRef attrName,
+    function_ref<Value(OpBuilder &, func::CallOp, Value)> forward) {
+  if (funcs.empty())
+    return success();
+  OpBuilder b(type.getContext());
+  llvm::DenseSet<StringAttr> callees;
+  for (func::FuncOp func : funcs) {
+    if (failed(func.insertArgument(
+            func.getNumArguments(), type,
+            b.getDictionaryAttr(b.getNamedAttr(attrName, b.getUnitAttr())),
+            func.getLoc())))
+      return failure();
+    callees.insert(func.getSymNameAttr());
+  }
+  for (func::FuncOp func : funcs) {
+    Value argument = func.getArguments().back();
+    func.walk([&](func::CallOp call) {
+      if (!callees.contains(call.getCalleeAttr().getAttr()))
+        return;
+      b.setInsertionPoint(call);
+      Value operand = forward(b, call, argument);
+      call.getOperandsMutable().append(operand);
+    });
+  }
+  return success();
 }

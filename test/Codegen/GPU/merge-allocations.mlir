@@ -1,4 +1,5 @@
 // RUN: gmm-opt %s -split-input-file -allow-unregistered-dialect --gmm-gpu-merge-allocations -cse | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -allow-unregistered-dialect --gmm-gpu-merge-allocations=workspace-argument=1 -cse | FileCheck %s --check-prefix=WS
 
 // gmm-gpu-merge-allocations: the temporaries of a block (freed in it) become
 // views of one byte buffer at 256-byte aligned offsets, sized where the
@@ -42,6 +43,35 @@
 // CHECK:         }
 // CHECK-NEXT:    gpu.dealloc  %[[BUF]] : memref<?xi8>
 // CHECK-NEXT:    return %[[OUT]] : memref<16xf32>
+// With workspace-argument the function takes the caller's workspace last:
+// the entry block's first group lives in it when it is large enough, else
+// in an allocation that is freed after the last use; @metadata_workspace_bytes
+// computes the same total from the same arguments.
+// WS-LABEL: func.func @metadata(
+// WS-SAME:    %[[G:[a-z0-9]+]]: index, %[[BOUND:[a-z0-9]+]]: index, %[[WS:[a-z0-9]+]]: memref<?xi8> {gmm.workspace}) -> memref<16xf32>
+// WS:         %[[DIM:.+]] = memref.dim %[[WS]], %{{.+}} : memref<?xi8>
+// WS-NEXT:    %[[FITS:.+]] = arith.cmpi uge, %[[DIM]], %[[TOTAL:[^ ]+]] : index
+// WS-NEXT:    %[[BUF:.+]] = scf.if %[[FITS]] -> (memref<?xi8>) {
+// WS-NEXT:      scf.yield %[[WS]] : memref<?xi8>
+// WS-NEXT:    } else {
+// WS-NEXT:      %[[OWN:.+]] = gpu.alloc  (%[[TOTAL]]) : memref<?xi8>
+// WS-NEXT:      scf.yield %[[OWN]] : memref<?xi8>
+// WS-NEXT:    }
+// WS-NEXT:    memref.view %[[BUF]][%{{.+}}][%[[G]]] : memref<?xi8> to memref<?xindex>
+// WS:         gpu.launch
+// WS:         %[[TRUE:.+]] = arith.constant true
+// WS-NEXT:    %[[ALLOCATED:.+]] = arith.xori %[[FITS]], %[[TRUE]] : i1
+// WS-NEXT:    scf.if %[[ALLOCATED]] {
+// WS-NEXT:      gpu.dealloc  %[[BUF]] : memref<?xi8>
+// WS-NEXT:    }
+// WS-NEXT:    return
+// WS-LABEL: func.func @metadata_workspace_bytes(
+// WS-SAME:    %[[G2:[a-z0-9]+]]: index, %[[BOUND2:[a-z0-9]+]]: index) -> index attributes {gmm.workspace_size_of = @metadata}
+// WS:         arith.muli %[[G2]], %{{.+}} : index
+// WS:         arith.muli %[[BOUND2]], %{{.+}} : index
+// WS:         %[[C12:.+]] = arith.constant 12 : index
+// WS:         %[[T2:.+]] = arith.muli %{{.+}}, %{{.+}} : index
+// WS-NEXT:    return %[[T2]] : index
 func.func @metadata(%g: index, %bound: index) -> memref<16xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -88,6 +118,17 @@ func.func @metadata(%g: index, %bound: index) -> memref<16xf32> {
 // CHECK-NEXT:    "test.use"(%[[A]], %[[B]])
 // CHECK-NEXT:    gpu.dealloc  %[[A]] : memref<64xi8>
 // CHECK-NEXT:    gpu.dealloc  %[[B]] : memref<?xf16>
+// A group of one goes in the workspace too; the nested block's group is
+// merged as before.
+// WS-LABEL: func.func @groups(
+// WS:         scf.if %{{.+}} -> (memref<?xi8>)
+// WS:         memref.view %{{.+}} to memref<64xi8>
+// WS:         gpu.alloc  (%{{.+}}) : memref<?xf16>
+// WS:         scf.if
+// WS:           gpu.alloc  (%{{.+}}) : memref<?xi8>
+// WS-LABEL: func.func @groups_workspace_bytes(
+// WS:         %[[C256:.+]] = arith.constant 256 : index
+// WS-NEXT:    return %[[C256]] : index
 func.func @groups(%n: index, %flag: i1) {
   %a = gpu.alloc () : memref<64xi8>
   %two = arith.constant 2 : index
@@ -116,6 +157,13 @@ func.func @groups(%n: index, %flag: i1) {
 // CHECK-COUNT-4: gpu.alloc
 // CHECK-NOT:     memref.view
 // CHECK:         return
+// Nothing for the workspace: it needs no bytes.
+// WS-LABEL: func.func @kept(
+// WS-SAME:    %{{.+}}: i1, %{{.+}}: memref<?xi8> {gmm.workspace}) -> memref<4xf32>
+// WS-NOT:     memref.view
+// WS-LABEL: func.func @kept_workspace_bytes(
+// WS:         %[[C0:.+]] = arith.constant 0 : index
+// WS-NEXT:    return %[[C0]] : index
 func.func @kept(%flag: i1) -> memref<4xf32> {
   %ret = gpu.alloc () : memref<4xf32>
   %elsewhere = gpu.alloc () : memref<4xf32>

@@ -53,6 +53,15 @@
 // CALLER:         llvm.call @mgpuMemFree(%{{.+}}, %[[STREAM]])
 // CALLER-NEXT:    llvm.return
 // CALLER-NOT:   llvm.func @mgpuStream
+// With workspace-argument, @bf16 takes the caller's workspace and
+// @bf16_workspace_bytes says how large it must be: the five metadata
+// buffers of 4 groups and at most 5 visits, each 256-byte aligned (static
+// shapes: a constant).
+// RUN: gmm-opt %s -split-input-file --gmm-to-ptx="chip=sm_80 workspace-argument=1" | FileCheck %s --check-prefix=WS
+// WS-LABEL: llvm.func @bf16_workspace_bytes(
+// WS-SAME:    attributes {gmm.workspace_size_of = @bf16}
+// WS-NEXT:    %[[BYTES:.+]] = llvm.mlir.constant(1280 : index) : i64
+// WS-NEXT:    llvm.return %[[BYTES]] : i64
 
 // The tile kernel: a 33 KiB shared buffer, 16-byte asynchronous copies with
 // zero fill, a commit and a wait per step, warp-level ldmatrix and

@@ -1,6 +1,9 @@
 // A function that calls another: on the GPU the caller passes its stream on
 // (gmm-async-host{caller-stream}, as gmm-runner compiles), the callee's
 // allocations, launches and frees go on it, and nothing waits in between.
+// The caller passes the callee an empty workspace
+// (gmm-gpu-merge-allocations{workspace-argument}): the callee allocates its
+// temporaries itself.
 // Group 0 (rows 0-1) multiplies by the identity, group 1 (rows 2-3) by
 // diag(2, 3).
 

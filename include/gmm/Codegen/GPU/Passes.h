@@ -22,6 +22,16 @@ constexpr StringLiteral kSwizzleAttrName = "gmm.swizzle";
 /// `!gpu.async.token`, an `!llvm.ptr` once lowered).
 constexpr StringLiteral kStreamAttrName = "gmm.stream";
 
+/// The argument attribute of the workspace argument that
+/// gmm-gpu-merge-allocations{workspace-argument} adds (a memref<?xi8>), and
+/// the attribute of the function it adds beside each function `@f`,
+/// `@f_workspace_bytes` (same arguments, returns the bytes the workspace
+/// needs), naming `@f`.
+constexpr StringLiteral kWorkspaceAttrName = "gmm.workspace";
+constexpr StringLiteral kWorkspaceSizeOfAttrName = "gmm.workspace_size_of";
+/// The suffix of that function's name.
+constexpr StringLiteral kWorkspaceBytesSuffix = "_workspace_bytes";
+
 #define GEN_PASS_DECL
 #define GEN_PASS_REGISTRATION
 #include "gmm/Codegen/GPU/Passes.h.inc"

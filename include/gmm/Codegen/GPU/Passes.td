@@ -265,7 +265,7 @@ def GMMGPUPartitionHost : Pass<"gmm-gpu-partition-host",
 }
 
 def GMMGPUMergeAllocations : Pass<"gmm-gpu-merge-allocations",
-                                  "::mlir::func::FuncOp"> {
+                                  "::mlir::ModuleOp"> {
   let summary = "Allocate a function's temporary device buffers as views of "
                 "one device allocation";
   let description = [{
@@ -283,11 +283,27 @@ def GMMGPUMergeAllocations : Pass<"gmm-gpu-merge-allocations",
     For one ragged dot this turns the five group-metadata buffers (group
     starts and ends, visit groups and tiles, the visit count) into one
     allocation and one free.
+
+    With `workspace-argument`, each function `@f` takes a last argument
+    `memref<?xi8>` (marked `gmm.workspace`), the caller's workspace: the
+    entry block's first group is placed in it when it is large enough (else
+    allocated as above, and freed), and `@f_workspace_bytes`, a new function
+    with `@f`'s arguments (marked `gmm.workspace_size_of`), returns the bytes
+    it needs, computed from the arguments' shapes as `@f` computes them. A
+    caller that passes an empty workspace gets the allocation.
   }];
+  let options = [
+    Option<"workspaceArgument", "workspace-argument", "bool",
+           /*default=*/"false",
+           "Each function takes its caller's workspace as a last argument; "
+           "@f_workspace_bytes says its size">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect"
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
   ];
 }
 

@@ -7,6 +7,7 @@
 #ifndef GMM_CODEGEN_GPU_UTILS_H
 #define GMM_CODEGEN_GPU_UTILS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -19,6 +20,14 @@ namespace gmm {
 /// were.
 void eraseDeadOps(RewriterBase &rewriter, Operation *root,
                   function_ref<bool(Operation *)> erasable);
+
+/// Appends an argument of `type`, marked with the unit attribute
+/// `attrName`, to each of `funcs` (functions with bodies of one module), and
+/// an operand to each call of one of them from one of them:
+/// `forward(builder, call, callerArgument)`, built before the call.
+LogicalResult appendArgumentEverywhere(
+    ArrayRef<func::FuncOp> funcs, Type type, StringRef attrName,
+    function_ref<Value(OpBuilder &, func::CallOp, Value)> forward);
 
 } // namespace gmm
 } // namespace mlir
