@@ -998,19 +998,7 @@ llvm::Error takeCudaError(StringRef what) {
 }
 } // namespace
 
-llvm::Expected<int64_t>
-JitFunction::workspaceBytes(llvm::ArrayRef<void *> argumentPointers) {
-  std::call_once(workspaceOnce, [&] {
-    auto found = engine->lookupPacked("_mlir_ciface_" + signature.name +
-                                      mlir::gmm::kWorkspaceBytesSuffix.str());
-    if (found)
-      workspaceEntry = *found;
-    else
-      workspaceError = llvm::toString(found.takeError());
-  });
-  if (!workspaceEntry)
-    return makeError("sizing the workspace of @" + signature.name +
-                     " failed: " + workspaceError);
+int64_t JitFunction::workspaceBytes(llvm::ArrayRef<void *> argumentPointers) {
   int64_t bytes = 0;
   llvm::SmallVector<void *> packed;
   llvm::SmallVector<void *> pointers(argumentPointers.begin(),
@@ -1044,6 +1032,25 @@ JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
     packed.push_back(&resultPointer);
   for (void *&pointer : argumentPointers)
     packed.push_back(&pointer);
+  // Global constructors (loading the GPU binary) run once, before the
+  // first call; the entry points are looked up then.
+  std::call_once(entryOnce, [&] {
+    engine->initialize();
+    auto lookup = [&](const std::string &name, void (*&function)(void **)) {
+      auto found = engine->lookupPacked(name);
+      if (found)
+        function = *found;
+      else
+        entryError = llvm::toString(found.takeError());
+    };
+    lookup("_mlir_ciface_" + signature.name, entry);
+    if (workspaceArgument)
+      lookup("_mlir_ciface_" + signature.name +
+                 mlir::gmm::kWorkspaceBytesSuffix.str(),
+             workspaceEntry);
+  });
+  if (!entry || (workspaceArgument && !workspaceEntry))
+    return makeError("calling @" + signature.name + " failed: " + entryError);
   // The caller's stream, or one of this call's own.
   void *ownStream = nullptr;
   if (streamArgument && !stream)
@@ -1052,35 +1059,18 @@ JitFunction::invokeOnDescriptors(std::vector<std::vector<int64_t>> &arguments,
   std::vector<int64_t> workspace;
   void *workspaceData = nullptr;
   if (workspaceArgument) {
-    llvm::Expected<int64_t> bytes = workspaceBytes(argumentPointers);
-    if (!bytes) {
-      if (ownStream)
-        mgpuStreamDestroy(ownStream);
-      return bytes.takeError();
-    }
-    if (*bytes > 0)
-      workspaceData = mgpuMemAlloc(*bytes, stream, /*isHostShared=*/0);
+    int64_t bytes = workspaceBytes(argumentPointers);
+    if (bytes > 0)
+      workspaceData = mgpuMemAlloc(bytes, stream, /*isHostShared=*/0);
     workspace = {reinterpret_cast<int64_t>(workspaceData),
                  reinterpret_cast<int64_t>(workspaceData), 0,
-                 workspaceData ? *bytes : 0, 1};
+                 workspaceData ? bytes : 0, 1};
   }
   void *workspacePointer = workspace.data();
   if (workspaceArgument)
     packed.push_back(&workspacePointer);
   if (streamArgument)
     packed.push_back(&stream);
-  // Global constructors (loading the GPU binary) run once, before the
-  // first call.
-  std::call_once(entryOnce, [&] {
-    engine->initialize();
-    auto found = engine->lookupPacked("_mlir_ciface_" + signature.name);
-    if (found)
-      entry = *found;
-    else
-      entryError = llvm::toString(found.takeError());
-  });
-  if (!entry)
-    return makeError("calling @" + signature.name + " failed: " + entryError);
   auto start = std::chrono::steady_clock::now();
   std::optional<CallFailure> failure =
       callCatchingFailures(entry, packed.data());

@@ -234,8 +234,9 @@ private:
 
   FunctionSignature signature;
   std::unique_ptr<mlir::ExecutionEngine> engine;
-  /// The packed entry point, looked up (after the engine's initialisation)
-  /// by the first call, once even when calls run concurrently.
+  /// The packed entry point (and the workspace's size function), looked up
+  /// (after the engine's initialisation) by the first call, once even when
+  /// calls run concurrently.
   std::once_flag entryOnce;
   void (*entry)(void **) = nullptr;
   std::string entryError;
@@ -244,15 +245,12 @@ private:
   /// The lowered function's last argument is the caller's stream.
   bool streamArgument = false;
   /// The lowered function takes a workspace (before the stream), sized by
-  /// `@<name>_workspace_bytes`, looked up once like the entry.
+  /// `@<name>_workspace_bytes`, looked up with the entry.
   bool workspaceArgument = false;
-  std::once_flag workspaceOnce;
   void (*workspaceEntry)(void **) = nullptr;
-  std::string workspaceError;
 
   /// The workspace bytes for a call on `argumentPointers` (descriptors).
-  llvm::Expected<int64_t>
-  workspaceBytes(llvm::ArrayRef<void *> argumentPointers);
+  int64_t workspaceBytes(llvm::ArrayRef<void *> argumentPointers);
 
   llvm::Expected<std::vector<HostTensor>>
   callOnDevice(llvm::ArrayRef<HostTensor> arguments, double *seconds);

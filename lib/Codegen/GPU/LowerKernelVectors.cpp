@@ -34,9 +34,6 @@ using namespace mlir;
 
 namespace {
 
-/// Lowers what is left of the vector dialect in a kernel (FMA outer products,
-/// epilogue and FMA-path transfers) to 1-D loads, stores and FMAs that
-/// convert-gpu-to-nvvm handles in every address space.
 /// Applies `patterns` to the vector ops of `launch` and to what they become,
 /// leaving the launch's other ops (most of a tensor-core kernel) unvisited.
 void applyToVectorOps(gpu::LaunchOp launch, RewritePatternSet &&patterns) {
@@ -50,6 +47,9 @@ void applyToVectorOps(gpu::LaunchOp launch, RewritePatternSet &&patterns) {
   (void)applyOpPatternsGreedily(ops, std::move(patterns), config);
 }
 
+/// Lowers what is left of the vector dialect in a kernel (FMA outer products,
+/// epilogue and FMA-path transfers) to 1-D loads, stores and FMAs that
+/// convert-gpu-to-nvvm handles in every address space.
 LogicalResult lowerKernelVectors(gpu::LaunchOp launch) {
   MLIRContext *ctx = launch.getContext();
   {

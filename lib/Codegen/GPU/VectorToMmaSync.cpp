@@ -29,7 +29,6 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
@@ -164,7 +163,7 @@ void presentBF16AsF16(RewriterBase &rewriter, Operation *root) {
 
 /// The bf16 view that `twin` stands for: the one it was made next to (same
 /// buffer, same offset), which carries the view's attributes (a swizzle
-/// mark). the dead-op removal keeps views, so it is still there.
+/// mark). The dead-op removal keeps views, so it is still there.
 FailureOr<Value> bf16ViewOf(memref::ViewOp twin) {
   MemRefType type = twin.getType();
   auto bf16Type =
