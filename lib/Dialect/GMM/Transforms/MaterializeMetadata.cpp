@@ -316,7 +316,8 @@ void materializeParallel(RewriterBase &rewriter, const Schedule &s) {
         });
     Value start = prefix.getResult(0), end = prefix.getResult(1);
     Value oneIfGroup = arith::SelectOp::create(rewriter, loc, isGroup, c1, c0);
-    SmallVector<Value> written;
+    // Each output's slice as written: the values, where they go, how many.
+    SmallVector<std::tuple<Value, Value, Value>> written;
     auto writeAt =
         [&](Value out, Value offset, Value count,
             function_ref<Value(OpBuilder &, Location, Value)> value) {
@@ -326,14 +327,13 @@ void materializeParallel(RewriterBase &rewriter, const Schedule &s) {
               rewriter, loc, type, out, ArrayRef<OpFoldResult>{offset},
               ArrayRef<OpFoldResult>{count},
               ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
-          written.push_back(writeRange(rewriter, loc, slice, count, value));
+          written.push_back(
+              {writeRange(rewriter, loc, slice, count, value), offset, count});
         };
     auto constant = [](Value v) {
       return [v](OpBuilder &, Location, Value) { return v; };
     };
     ArrayRef<BlockArgument> args = forall.getRegionIterArgs();
-    SmallVector<std::pair<Value, Value>> places = {{i, oneIfGroup},
-                                                   {i, oneIfGroup}};
     writeAt(args[0], i, oneIfGroup, constant(start));
     writeAt(args[1], i, oneIfGroup, constant(end));
     if (!boundsOnly) {
@@ -357,17 +357,16 @@ void materializeParallel(RewriterBase &rewriter, const Schedule &s) {
           rewriter, loc, arith::CmpIPredicate::eq, i,
           arith::SubIOp::create(rewriter, loc, iterations, c1));
       Value oneIfLast = arith::SelectOp::create(rewriter, loc, isLast, c1, c0);
-      places.push_back({visitStart, count});
-      places.push_back({visitStart, count});
-      places.push_back({c0, oneIfLast});
       writeAt(args[4], c0, oneIfLast, constant(visitEnd));
     }
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-    for (auto [slice, out, place] : llvm::zip(written, args, places))
+    for (auto [slice, out] : llvm::zip_equal(written, args)) {
+      auto [values, offset, count] = slice;
       tensor::ParallelInsertSliceOp::create(
-          rewriter, loc, slice, out, ArrayRef<OpFoldResult>{place.first},
-          ArrayRef<OpFoldResult>{place.second},
+          rewriter, loc, values, out, ArrayRef<OpFoldResult>{offset},
+          ArrayRef<OpFoldResult>{count},
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    }
   }
 
   Value newStarts =
