@@ -170,6 +170,8 @@ void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma,
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createGMMGPUMapBlocks());
   pm.addNestedPass<func::FuncOp>(createGMMGPUTileKernel());
+  pm.addNestedPass<func::FuncOp>(createGMMGPUAsyncCopies());
+  pm.addNestedPass<func::FuncOp>(createGMMGPUPipelineStages());
   if (convertMma) {
     pm.addNestedPass<func::FuncOp>(createGMMGPUVectorToMmaSync());
     pm.addNestedPass<func::FuncOp>(createGMMGPULowerKernelVectors());

@@ -9,11 +9,14 @@
 // configuration, whose body is the tile program's forall body):
 //
 // - the contraction loop of the visit is rebuilt around shared memory: both
-//   operand tiles are staged with cp.async (16-byte chunks, zero-filled past
-//   the operands' ends and masks) in the configuration's 2 to 4 stages, so
-//   that the copies of steps i + 1 .. i + stages - 1 overlap the math of
-//   step i; the buffer is a workgroup attribution of the launch, or dynamic
-//   shared memory above 48 KiB;
+//   operand tiles get the configuration's 2 to 4 stages, and step j is
+//   copied into stage j % stages (16-byte masked vector transfers, zeros
+//   past the operands' ends and masks) before a barrier and the math. The
+//   loop is built unpipelined and marked: gmm-gpu-async-copies makes the
+//   copies cp.async and gmm-gpu-pipeline-stages overlaps the copies of
+//   steps j + 1 .. j + stages - 1 with the math of step j. The buffer is a
+//   workgroup attribution of the launch, or dynamic shared memory above
+//   48 KiB;
 // - the math is distributed over the configuration's warps: for 16-bit
 //   inputs each warp runs m16n8k16 contractions on its sub-tile, which
 //   gmm-gpu-vector-to-mma-sync turns into nvgpu.ldmatrix and
@@ -35,7 +38,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -385,10 +387,11 @@ struct KernelBuilder {
     return clone->getResult(cast<OpResult>(v).getResultNumber());
   }
 
-  /// Issues the copies of operand `op` for the iteration `iv` into stage
-  /// `stage`; returns the cp.async tokens.
+  /// Copies operand `op`'s tile for the iteration `iv` into stage `stage`:
+  /// 16-byte chunks as masked 1-D vector transfers (gmm-gpu-async-copies
+  /// makes them cp.async), or element by element.
   void stage(OpBuilder &b, StagedOperand &op, unsigned which, Value iv,
-             Value stage, Value enabled, SmallVectorImpl<Value> &tokens) {
+             Value stage) {
     IRMapping mapping;
     if (program.kLoop)
       mapping.map(program.kLoop.getInductionVar(), iv);
@@ -409,7 +412,7 @@ struct KernelBuilder {
     int64_t threads = numThreads;
     for (int64_t q = 0; q * threads < numChunks; ++q) {
       Value id = addConst(b, loc, tid, q * threads);
-      auto emit = [&](OpBuilder &b) -> Value {
+      {
         Value o = divConst(b, loc, id, chunksPerRow);
         Value i = mul(b, loc, remConst(b, loc, id, chunksPerRow), chunk);
         // Vector coordinates of the chunk's first element; the chunk runs
@@ -433,9 +436,8 @@ struct KernelBuilder {
               b, loc, avail,
               arith::SubIOp::create(b, loc, alongMask, alongStart));
         avail = clampToRange(b, loc, avail, 0, chunk);
-        Value inside = arith::AndIOp::create(
-            b, loc, enabled,
-            cmp(b, loc, arith::CmpIPredicate::slt, across, acrossSize));
+        Value inside =
+            cmp(b, loc, arith::CmpIPredicate::slt, across, acrossSize);
         if (acrossMask)
           inside = arith::AndIOp::create(
               b, loc, inside,
@@ -447,17 +449,21 @@ struct KernelBuilder {
         indices[op.dim0] = arith::SelectOp::create(b, loc, valid, row, c0);
         indices[op.dim1] = arith::SelectOp::create(b, loc, valid, col, c0);
         SmallVector<Value> dst = {stage, o, i};
-        if (op.async) {
-          auto copy = nvgpu::DeviceAsyncCopyOp::create(
-              b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
-              views[which], dst, source, indices, b.getIndexAttr(chunk), avail,
-              b.getUnitAttr());
-          return copy.getResult();
-        }
-        // Element by element: loads of the available elements, zeros past.
         Type elementType = program.elementType;
         Value zero =
             arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+        if (op.async) {
+          Value mask = vector::CreateMaskOp::create(
+              b, loc, VectorType::get({chunk}, b.getI1Type()), avail);
+          auto type = VectorType::get({chunk}, elementType);
+          auto read = vector::TransferReadOp::create(
+              b, loc, type, source, indices, zero, ArrayRef<bool>{true});
+          read.getMaskMutable().assign(mask);
+          vector::TransferWriteOp::create(b, loc, read, views[which], dst,
+                                          ArrayRef<bool>{true});
+          continue;
+        }
+        // Element by element: loads of the available elements, zeros past.
         for (int64_t e = 0; e < chunk; ++e) {
           Value ok =
               cmp(b, loc, arith::CmpIPredicate::slt, cst(b, loc, e), avail);
@@ -479,29 +485,8 @@ struct KernelBuilder {
           memref::StoreOp::create(b, loc, load.getResult(0), views[which],
                                   ValueRange{stage, o, addConst(b, loc, i, e)});
         }
-        return Value();
-      };
-      if (Value token = emit(b))
-        tokens.push_back(token);
+      }
     }
-  }
-
-  /// Stages both operands for iteration `iv` into stage `stageIndex`
-  /// (zeros when `enabled` is false, which keeps the copies unconditional),
-  /// commits the copies as one group and waits until at most `pending`
-  /// groups are in flight (no wait when negative).
-  void stageAll(OpBuilder &b, Value iv, Value stageIndex, Value enabled,
-                int32_t pending) {
-    SmallVector<Value> tokens;
-    stage(b, program.lhs, 0, iv, stageIndex, enabled, tokens);
-    stage(b, program.rhs, 1, iv, stageIndex, enabled, tokens);
-    if (tokens.empty())
-      return; // element-wise copies only: complete when issued
-    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
-    if (pending >= 0)
-      nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
-                                       b.getI32IntegerAttr(pending));
   }
 
   /// Reads a [rows, cols] block of staged operand `op` (vector dims as in
@@ -625,31 +610,24 @@ struct KernelBuilder {
     // The loop runs over step numbers j; step j lives in stage j % stages.
     Value trips = b.createOrFold<arith::CeilDivSIOp>(
         loc, b.createOrFold<arith::SubIOp>(loc, ub, lb), cst(b, loc, step));
-    // Prologue: stages 0 .. stages - 2 hold the first steps (zeros past the
-    // last step, so that every iteration commits one group).
-    for (int64_t p = 0; p + 1 < stages; ++p)
-      stageAll(b, add(b, loc, lb, cst(b, loc, p * step)), cst(b, loc, p),
-               cmp(b, loc, arith::CmpIPredicate::slt, cst(b, loc, p), trips),
-               -1);
     SmallVector<Value> init = zeroAccumulators(b);
     auto loop = scf::ForOp::create(
         b, loc, c0, trips, c1, init,
         [&](OpBuilder &b, Location loc, Value j, ValueRange accs) {
+          // The copy part (before the barrier) stages step j, the rest
+          // computes it; gmm-gpu-pipeline-stages moves the copies
+          // stages - 1 steps ahead.
           Value s = remConst(b, loc, j, stages);
-          Value nextJ = addConst(b, loc, j, stages - 1);
-          Value nextIv = add(b, loc, lb, mul(b, loc, nextJ, step));
-          // Step j + stages - 1 goes to the stage read in the previous
-          // iteration while step j is computed; waiting for all but the
-          // newest stages - 1 groups leaves step j complete.
-          stageAll(b, nextIv, remConst(b, loc, nextJ, stages),
-                   cmp(b, loc, arith::CmpIPredicate::slt, nextJ, trips),
-                   stages - 1);
+          Value iv = add(b, loc, lb, mul(b, loc, j, step));
+          stage(b, program.lhs, 0, iv, s);
+          stage(b, program.rhs, 1, iv, s);
           gpu::BarrierOp::create(b, loc);
           SmallVector<Value> next = compute(b, s, accs);
-          // The next iteration refills the stage just read.
+          // The next iteration's copies may refill the stage just read.
           gpu::BarrierOp::create(b, loc);
           scf::YieldOp::create(b, loc, next);
         });
+    loop->setAttr(gmm::kPipelineStagesAttrName, b.getI64IntegerAttr(stages));
     return SmallVector<Value>(loop.getResults());
   }
 

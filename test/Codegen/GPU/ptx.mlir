@@ -64,17 +64,23 @@
 // WS-NEXT:    llvm.return %[[BYTES]] : i64
 
 // The tile kernel: a 33 KiB shared buffer, 16-byte asynchronous copies with
-// zero fill, a commit and a wait per step, warp-level ldmatrix and
-// m16n8k16 bf16 mma.sync with f32 accumulators, barriers.
+// zero fill; the prologue commits step 0's copies without waiting; in the
+// loop (laid out by LLVM with the math first), warp-level ldmatrix and
+// m16n8k16 bf16 mma.sync with f32 accumulators, then the next step's
+// copies, a commit, a wait for all but the newest group, a barrier; the
+// epilogue drains every group.
 // BF16-NOT: .local
 // BF16: .shared .align {{[0-9]+}} .b8 {{.*}}[33792]
 // BF16: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{%r[0-9]+}};
 // BF16: cp.async.commit_group;
-// BF16: cp.async.wait_group 1;
-// BF16: bar.sync 0;
+// BF16-NOT: cp.async.wait_group
 // BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // BF16: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// BF16: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{%r[0-9]+}};
+// BF16: cp.async.commit_group;
+// BF16-NEXT: cp.async.wait_group 1;
+// BF16-NEXT: bar.sync 0;
 // BF16: cp.async.wait_group 0;
 // BF16-NOT: .local
 func.func @bf16(%lhs: tensor<256x64xbf16>, %rhs: tensor<4x64x96xbf16>, %gs: tensor<4xi32>) -> tensor<256x96xbf16> {

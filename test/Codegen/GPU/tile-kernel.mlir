@@ -1,5 +1,5 @@
 // gmm-gpu-tile-kernel alone: the block contraction of each tile kernel (the
-// gpu.launch gmm-gpu-map-blocks made) is rebuilt (cp.async stages, warp
+// gpu.launch gmm-gpu-map-blocks made) is rebuilt (shared-memory stages, warp
 // math, epilogue); the host ops around it stay. Inputs: one mode-1
 // gmm.ragged_dot each, through (module wrapper dropped)
 //   gmm-opt --gmm-normalize --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16 [stages=3]" --gmm-tile --gmm-materialize-metadata --canonicalize --cse --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse --gmm-gpu-forward-buffers --canonicalize --gmm-gpu-map-blocks
@@ -57,19 +57,37 @@
 // CHECK-NEXT:        scf.if %[[NONEMPTY]] {
 // CHECK-NEXT:          %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<4608xi8, #gpu.address_space<workgroup>> to memref<2x32x16xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c2048{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<4608xi8, #gpu.address_space<workgroup>> to memref<2x16x32xbf16, #gpu.address_space<workgroup>>
-// Prologue: step 0 into stage 0, 8 bf16 (16 bytes) per cp.async, no wait.
-// CHECK:               %[[CA:[a-z0-9_]+]] = nvgpu.device_async_copy %[[LHS]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], %[[A]][%c0{{(_[0-9]+)?}}, %{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x1x64x32xbf16> to memref<2x32x16xbf16, #gpu.address_space<workgroup>>
-// CHECK:               %[[CB:[a-z0-9_]+]] = nvgpu.device_async_copy %[[RHS]][%{{.+}}, %[[ROWS]]#2, %{{.+}}, %{{.+}}], %[[B]][%c0{{(_[0-9]+)?}}, %{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1} : memref<1x2x32x32xbf16> to memref<2x16x32xbf16, #gpu.address_space<workgroup>>
-// CHECK-NEXT:          nvgpu.device_async_create_group %[[CA]], %[[CB]]
+// The contraction loop, unpipelined and marked for gmm-gpu-pipeline-stages:
+// iteration j copies step j into stage j % 2 as 8-bf16 (16-byte) chunks,
+// each a transfer_read masked by the elements inside the operand (and the
+// group's k range) and a transfer_write into the stage (gmm-gpu-async-copies
+// makes them cp.async), then a barrier, the math, a barrier.
 // CHECK-NEXT:          %[[ACC:[a-z0-9_]+]]:4 = scf.for %[[J:[a-z0-9]+]] = %c0{{(_[0-9]+)?}} to %c2{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} iter_args(%[[ACC0:[a-z0-9]+]] = %[[ZERO:[a-z0-9_]+]], %[[ACC1:[a-z0-9]+]] = %[[ZERO]], %[[ACC2:[a-z0-9]+]] = %[[ZERO]], %[[ACC3:[a-z0-9]+]] = %[[ZERO]]) -> (vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>) {
-// Step j + 1 goes to stage (j + 1) % 2 while stage j % 2 is computed.
 // CHECK-NEXT:            %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[NEXT:[a-z0-9_]+]] = arith.addi %[[J]], %c1{{(_[0-9]+)?}} : index
-// CHECK:                 %[[NS:[a-z0-9_]+]] = arith.remui %[[NEXT]], %c2{{(_[0-9]+)?}} : index
-// CHECK:                 %[[NA:[a-z0-9_]+]] = nvgpu.device_async_copy %[[LHS]][{{.+}}], %[[A]][%[[NS]], %{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1}
-// CHECK:                 %[[NB:[a-z0-9_]+]] = nvgpu.device_async_copy %[[RHS]][{{.+}}], %[[B]][%[[NS]], %{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1}
-// CHECK-NEXT:            %[[G:[a-z0-9_]+]] = nvgpu.device_async_create_group %[[NA]], %[[NB]]
-// CHECK-NEXT:            nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
+// CHECK-NEXT:            %[[K:[a-z0-9_]+]] = arith.muli %[[J]], %c16{{(_[0-9]+)?}} : index
+// One chunk of the lhs per thread: row tid / 2, chunk tid % 2 of the step's
+// 16 columns; the elements left in the row (32 - k - 8 * (tid % 2), at
+// most 8), none past row 64, and the address 0 when nothing is read.
+// CHECK-NEXT:            %[[AR:[a-z0-9_]+]] = arith.divui %[[TX]], %c2{{(_[0-9]+)?}} : index
+// CHECK-NEXT:            %[[AQ:[a-z0-9_]+]] = arith.remui %[[TX]], %c2{{(_[0-9]+)?}} : index
+// CHECK-NEXT:            %[[AC:[a-z0-9_]+]] = arith.muli %[[AQ]], %c8{{(_[0-9]+)?}} : index
+// CHECK-NEXT:            %[[AROW:[a-z0-9_]+]] = arith.addi %[[ROWS]]#0, %[[AR]] : index
+// CHECK-NEXT:            %[[ACOL:[a-z0-9_]+]] = arith.addi %[[K]], %[[AC]] : index
+// CHECK-NEXT:            %[[ALEFT:[a-z0-9_]+]] = arith.subi %c32{{(_[0-9]+)?}}, %[[ACOL]] : index
+// CHECK-NEXT:            %[[APOS:[a-z0-9_]+]] = arith.maxsi %[[ALEFT]], %c0{{(_[0-9]+)?}} : index
+// CHECK-NEXT:            %[[AMIN:[a-z0-9_]+]] = arith.minsi %[[APOS]], %c8{{(_[0-9]+)?}} : index
+// CHECK-NEXT:            %[[AIN:[a-z0-9_]+]] = arith.cmpi slt, %[[AROW]], %c64{{(_[0-9]+)?}} : index
+// CHECK-NEXT:            %[[AN:[a-z0-9_]+]] = arith.select %[[AIN]], %[[AMIN]], %c0{{(_[0-9]+)?}} : index
+// CHECK-NEXT:            %[[AANY:[a-z0-9_]+]] = arith.cmpi sgt, %[[AN]], %c0{{(_[0-9]+)?}} : index
+// CHECK-NEXT:            %[[AI:[a-z0-9_]+]] = arith.select %[[AANY]], %[[AROW]], %c0{{(_[0-9]+)?}} : index
+// CHECK-NEXT:            %[[AJ:[a-z0-9_]+]] = arith.select %[[AANY]], %[[ACOL]], %c0{{(_[0-9]+)?}} : index
+// CHECK-NEXT:            %[[AM:[a-z0-9_]+]] = vector.create_mask %[[AN]] : vector<8xi1>
+// CHECK-NEXT:            %[[AV:[a-z0-9_]+]] = vector.transfer_read %[[LHS]][%c0{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}, %[[AI]], %[[AJ]]], %{{.+}}, %[[AM]] {in_bounds = [true]} : memref<1x1x64x32xbf16>, vector<8xbf16>
+// CHECK-NEXT:            vector.transfer_write %[[AV]], %[[A]][%[[S]], %[[AR]], %[[AC]]] {in_bounds = [true]} : vector<8xbf16>, memref<2x32x16xbf16, #gpu.address_space<workgroup>>
+// The rhs: row tid / 4 of the step's 16 rows of the visit's group.
+// CHECK:                 %[[BM:[a-z0-9_]+]] = vector.create_mask %{{.+}} : vector<8xi1>
+// CHECK-NEXT:            %[[BV:[a-z0-9_]+]] = vector.transfer_read %[[RHS]][%c0{{(_[0-9]+)?}}, %[[ROWS]]#2, %{{.+}}, %{{.+}}], %{{.+}}, %[[BM]] {in_bounds = [true]} : memref<1x2x32x32xbf16>, vector<8xbf16>
+// CHECK-NEXT:            vector.transfer_write %[[BV]], %[[B]][%[[S]], %{{.+}}, %{{.+}}] {in_bounds = [true]} : vector<8xbf16>, memref<2x16x32xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:            gpu.barrier
 // Each warp: a 32 x 16 sub-tile, two 16x16 lhs and two 16x8 rhs fragments.
 // CHECK:                 %[[A0:[a-z0-9_]+]] = vector.transfer_read %[[A]][%[[S]], %{{.+}}, %c0{{(_[0-9]+)?}}], %{{.+}} {in_bounds = [true, true]} : memref<2x32x16xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
@@ -82,10 +100,11 @@
 // CHECK-NEXT:            %[[R3:[a-z0-9_]+]] = vector.contract {{.+}}kind = #vector.kind<add>} %[[A1]], %[[B1]], %[[ACC3]] : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
 // CHECK-NEXT:            gpu.barrier
 // CHECK-NEXT:            scf.yield %[[R0]], %[[R1]], %[[R2]], %[[R3]] : vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>
-// CHECK-NEXT:          }
+// CHECK-NEXT:          } {gmm.pipeline_stages = 2 : i64}
 // The old block contraction (32x16 x 16x32 in f32) is gone.
 // CHECK-NOT:           vector<32x32xf32>
-// Epilogue: drain the copies, the fragments go to a 32 x (32 + 4) f32 view
+// Epilogue: drain the copies (cp.async once gmm-gpu-async-copies has run,
+// and the last steps' are still in flight once pipelined), the fragments go to a 32 x (32 + 4) f32 view
 // of the same buffer, then 4-element chunks of the visit's rows only are
 // written with masked (not in_bounds) writes: 256 chunks, 4 per thread.
 // CHECK:               nvvm.cp.async.wait.group 0
@@ -247,15 +266,13 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
 // CHECK:             scf.if
 // CHECK-NEXT:          %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] : memref<9728xi8, #gpu.address_space<workgroup>> to memref<2x32x20xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c5120{{(_[0-9]+)?}}][] : memref<9728xi8, #gpu.address_space<workgroup>> to memref<2x16x36xf32, #gpu.address_space<workgroup>>
-// CHECK:               nvgpu.device_async_copy %[[LHS]][{{.+}}], %[[A]][%c0{{(_[0-9]+)?}}, %{{.+}}, %{{.+}}], 4, %{{.+}} {bypassL1} : memref<1x1x64x32xf32> to memref<2x32x20xf32, #gpu.address_space<workgroup>>
-// CHECK:               nvgpu.device_async_copy %[[RHS]][{{.+}}], %[[B]][%c0{{(_[0-9]+)?}}, %{{.+}}, %{{.+}}], 4, %{{.+}} {bypassL1} : memref<1x2x32x32xf32> to memref<2x16x36xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:          nvgpu.device_async_create_group
+// 4-element (16-byte) f32 chunks, staged the same way.
 // CHECK-NEXT:          %[[ACC:[a-z0-9_]+]] = scf.for %[[J:[a-z0-9]+]] = %c0{{(_[0-9]+)?}} to %c2{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} iter_args(%[[ACC0:[a-z0-9]+]] = %{{[a-z0-9_]+}}) -> (vector<4x2xf32>) {
 // CHECK-NEXT:            %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2{{(_[0-9]+)?}} : index
-// CHECK:                 nvgpu.device_async_copy %[[LHS]]
-// CHECK:                 nvgpu.device_async_copy %[[RHS]]
-// CHECK-NEXT:            %[[G:[a-z0-9_]+]] = nvgpu.device_async_create_group
-// CHECK-NEXT:            nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
+// CHECK:                 %[[AV:[a-z0-9_]+]] = vector.transfer_read %[[LHS]][{{.+}}], %{{.+}}, %{{.+}} {in_bounds = [true]} : memref<1x1x64x32xf32>, vector<4xf32>
+// CHECK-NEXT:            vector.transfer_write %[[AV]], %[[A]][%[[S]], %{{.+}}, %{{.+}}] {in_bounds = [true]} : vector<4xf32>, memref<2x32x20xf32, #gpu.address_space<workgroup>>
+// CHECK:                 %[[BV:[a-z0-9_]+]] = vector.transfer_read %[[RHS]][{{.+}}], %{{.+}}, %{{.+}} {in_bounds = [true]} : memref<1x2x32x32xf32>, vector<4xf32>
+// CHECK-NEXT:            vector.transfer_write %[[BV]], %[[B]][%[[S]], %{{.+}}, %{{.+}}] {in_bounds = [true]} : vector<4xf32>, memref<2x16x36xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:            gpu.barrier
 // CHECK-NOT:             vector.contract
 // A column of the lane's 4 lhs rows (element loads from the [rows][k]
@@ -269,7 +286,7 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
 // CHECK-NOT:             vector.contract
 // CHECK-NEXT:            gpu.barrier
 // CHECK-NEXT:            scf.yield %[[P15]] : vector<4x2xf32>
-// CHECK-NEXT:          }
+// CHECK-NEXT:          } {gmm.pipeline_stages = 2 : i64}
 // CHECK-NEXT:          nvvm.cp.async.wait.group 0
 // CHECK-NEXT:          gpu.barrier
 // CHECK-NEXT:          %[[C:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] : memref<9728xi8, #gpu.address_space<workgroup>> to memref<16x36xf32, #gpu.address_space<workgroup>>
@@ -416,9 +433,9 @@ func.func @f32_init(%arg0: memref<64x32xf32>, %arg1: memref<2x32x32xf32>, %arg2:
 // -----
 
 // Three stages (stages=3) of the bf16 tiles: 3 x 32 x 16 and 3 x 16 x 32
-// bf16 (3072 + 3072 = 6144 bytes), rows unpadded. The prologue fills stages 0 and 1
-// without waiting; iteration j copies step j + 2 into stage (j + 2) % 3 and
-// waits for all but the newest 2 groups. The bf16 result is converted in
+// bf16 (3072 + 3072 = 6144 bytes), rows unpadded; iteration j stages step
+// j into stage j % 3, and the loop is marked for 3 pipeline stages
+// (pipeline-stages.mlir starts from it). The bf16 result is converted in
 // the epilogue.
 // CHECK-LABEL: func.func @three_stages(
 // CHECK:         %[[LHS:[a-z0-9_]+]] = memref.expand_shape %arg0
@@ -429,33 +446,17 @@ func.func @f32_init(%arg0: memref<64x32xf32>, %arg1: memref<2x32x32xf32>, %arg2:
 // CHECK:             %[[BLOCK:[a-z0-9_]+]] = memref.subview %[[OUT]][0, 0, %[[ROWS]]#0, 0] [1, 1, %[[ROWS]]#1, 32] [1, 1, 1, 1] : memref<1x1x64x32xbf16> to memref<?x32xbf16, strided<[32, 1], offset: ?>>
 // CHECK:             %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<6144xi8, #gpu.address_space<workgroup>> to memref<3x32x16xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:        %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c3072{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<6144xi8, #gpu.address_space<workgroup>> to memref<3x16x32xbf16, #gpu.address_space<workgroup>>
-// CHECK-NOT:           nvgpu.device_async_wait
-// CHECK:               nvgpu.device_async_copy %[[LHS]][{{.+}}], %[[A]][%c0{{(_[0-9]+)?}}, {{.+}} : memref<1x1x64x64xbf16> to memref<3x32x16xbf16, #gpu.address_space<workgroup>>
-// CHECK:               nvgpu.device_async_copy %[[RHS]][{{.+}}], %[[B]][%c0{{(_[0-9]+)?}}, {{.+}} : memref<1x2x64x32xbf16> to memref<3x16x32xbf16, #gpu.address_space<workgroup>>
-// CHECK-NEXT:          nvgpu.device_async_create_group
-// CHECK-NOT:           nvgpu.device_async_wait
-// Step 1 (k = 16) into stage 1.
-// CHECK:               nvgpu.device_async_copy %[[LHS]][{{.+}}], %[[A]][%c1{{(_[0-9]+)?}}, {{.+}} : memref<1x1x64x64xbf16> to memref<3x32x16xbf16, #gpu.address_space<workgroup>>
-// CHECK:               nvgpu.device_async_copy %[[RHS]][{{.+}}], %[[B]][%c1{{(_[0-9]+)?}}, {{.+}} : memref<1x2x64x32xbf16> to memref<3x16x32xbf16, #gpu.address_space<workgroup>>
-// CHECK-NEXT:          nvgpu.device_async_create_group
-// CHECK-NOT:           nvgpu.device_async_wait
-// CHECK-NEXT:          %[[ACC:[a-z0-9_]+]]:4 = scf.for %[[J:[a-z0-9]+]] = %c0{{(_[0-9]+)?}} to %c4{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} iter_args({{.+}}) -> (vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>) {
-// CHECK-NEXT:            %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c3{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[NEXT:[a-z0-9_]+]] = arith.addi %[[J]], %c2{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[K:[a-z0-9_]+]] = arith.muli %[[NEXT]], %c16{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[NS:[a-z0-9_]+]] = arith.remui %[[NEXT]], %c3{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[MORE:[a-z0-9_]+]] = arith.cmpi slt, %[[NEXT]], %c4{{(_[0-9]+)?}} : index
-// CHECK:                 %[[NA:[a-z0-9_]+]] = nvgpu.device_async_copy %[[LHS]][{{.+}}], %[[A]][%[[NS]], {{.+}}], 8, %{{.+}} {bypassL1}
-// CHECK:                 %[[NB:[a-z0-9_]+]] = nvgpu.device_async_copy %[[RHS]][{{.+}}], %[[B]][%[[NS]], {{.+}}], 8, %{{.+}} {bypassL1}
-// CHECK-NEXT:            %[[G:[a-z0-9_]+]] = nvgpu.device_async_create_group %[[NA]], %[[NB]]
-// CHECK-NEXT:            nvgpu.device_async_wait %[[G]] {numGroups = 2 : i32}
-// CHECK-NEXT:            gpu.barrier
+// CHECK-NEXT:        %[[ACC:[a-z0-9_]+]]:4 = scf.for %[[J:[a-z0-9]+]] = %c0{{(_[0-9]+)?}} to %c4{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} iter_args({{.+}}) -> (vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>) {
+// CHECK-NEXT:          %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c3{{(_[0-9]+)?}} : index
+// CHECK:               vector.transfer_write %{{.+}}, %[[A]][%[[S]], {{.+}} : vector<8xbf16>, memref<3x32x16xbf16, #gpu.address_space<workgroup>>
+// CHECK:               vector.transfer_write %{{.+}}, %[[B]][%[[S]], {{.+}} : vector<8xbf16>, memref<3x16x32xbf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:          gpu.barrier
 // CHECK-COUNT-2:         vector.transfer_read %[[A]][%[[S]], {{.+}} : memref<3x32x16xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
 // CHECK-COUNT-2:         vector.transfer_read %[[B]][%[[S]], {{.+}} : memref<3x16x32xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
 // CHECK-COUNT-4:         vector.contract {{.+}} : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
 // CHECK-NEXT:            gpu.barrier
 // CHECK-NEXT:            scf.yield
-// CHECK-NEXT:          }
+// CHECK-NEXT:          } {gmm.pipeline_stages = 3 : i64}
 // CHECK-NEXT:          nvvm.cp.async.wait.group 0
 // CHECK-NEXT:          gpu.barrier
 // CHECK-NEXT:          %[[C:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] : memref<6144xi8, #gpu.address_space<workgroup>> to memref<32x36xf32, #gpu.address_space<workgroup>>

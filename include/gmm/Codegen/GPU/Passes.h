@@ -17,6 +17,10 @@ namespace gmm {
 /// it stores unpadded, for gmm-gpu-swizzle-shared-memory to swizzle.
 constexpr StringLiteral kSwizzleAttrName = "gmm.swizzle";
 
+/// The integer attribute gmm-gpu-tile-kernel puts on a contraction loop it
+/// builds unpipelined: its stages, for gmm-gpu-pipeline-stages.
+constexpr StringLiteral kPipelineStagesAttrName = "gmm.pipeline_stages";
+
 /// The argument attribute of the stream argument that gmm-async-host
 /// {caller-stream} adds to a function: the caller's CUstream (a
 /// `!gpu.async.token`, an `!llvm.ptr` once lowered).

@@ -87,25 +87,30 @@ def GMMGPUMapBlocks : Pass<"gmm-gpu-map-blocks", "::mlir::func::FuncOp"> {
 
 def GMMGPUTileKernel : Pass<"gmm-gpu-tile-kernel", "::mlir::func::FuncOp"> {
   let summary = "Rebuild each tile kernel's block contraction around "
-                "shared-memory stages, cp.async, warps and an epilogue";
+                "shared-memory stages, warps and an epilogue";
   let description = [{
     For every `gpu.launch` that carries a `gmm.kernel_config` (made by
     `gmm-gpu-map-blocks`), whose body holds one (m, k) x (k, n) -> (m, n)
     `vector.contract` of (masked, extended) `vector.transfer_read`s of
     buffers, in a k loop of constant step or alone, and one 2-D block write:
 
-    - the contraction loop is rebuilt around a workgroup buffer of the
-      configuration's `stages` stages (2 to 4; a workgroup attribution of
-      the launch up to 48 KiB, `gpu.dynamic_shared_memory` with the
-      launch's `dynamic_shared_memory_size` above): the lhs and rhs tiles of
-      step i + stages - 1 are copied with `nvgpu.device_async_copy`
-      (16-byte cp.async, zero-filled past the operands' ends and the group's
-      k range) into their workgroup views while step i is computed;
-      operands whose rows are not 16-byte aligned, or not contiguous, are
-      staged with element-wise loads instead. Rows of 16-bit tiles that are
-      a power of two of at least two chunks are stored unpadded and their
-      views marked `gmm.swizzle` (for `gmm-gpu-swizzle-shared-memory`);
+    - promotion with multi-buffering: the lhs and rhs tiles get the
+      configuration's `stages` (2 to 4) stages in one workgroup buffer (a
+      workgroup attribution of the launch up to 48 KiB,
+      `gpu.dynamic_shared_memory` with the launch's
+      `dynamic_shared_memory_size` above). Rows of 16-bit tiles that are a
+      power of two of at least two 16-byte chunks are stored unpadded and
+      their views marked `gmm.swizzle` (for `gmm-gpu-swizzle-shared-memory`);
       other rows are padded by 16 bytes;
+    - the contraction loop runs over steps j and copies step j into stage
+      j mod `stages` before a `gpu.barrier`, then computes it: operands
+      whose rows are 16-byte aligned and contiguous as 16-byte chunks, each
+      a 1-D `vector.transfer_read` masked by a `vector.create_mask` of the
+      elements inside the operand and the group's k range, and a
+      `vector.transfer_write` into the stage (`gmm-gpu-async-copies` makes
+      them `cp.async`); other operands element by element, zeros past the
+      ends. The loop is marked `gmm.pipeline_stages` for
+      `gmm-gpu-pipeline-stages`, and is correct as it is, unpipelined;
     - the configuration's warps share the tile. For f16 and bf16 inputs
       each warp accumulates m16n8k16 `vector.contract`s in f32 read from the
       workgroup views (`gmm-gpu-vector-to-mma-sync` turns them into
@@ -128,9 +133,74 @@ def GMMGPUTileKernel : Pass<"gmm-gpu-tile-kernel", "::mlir::func::FuncOp"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
-    "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
+  ];
+}
+
+def GMMGPUAsyncCopies : Pass<"gmm-gpu-async-copies"> {
+  let summary = "Turn the global-to-shared vector copies of each gpu.launch "
+                "into cp.async groups (upstream's createAsyncGroups)";
+  let description = [{
+    Runs upstream's `nvgpu::createAsyncGroups` on every `gpu.launch`: a 1-D
+    `vector.transfer_write` into workgroup memory of a contiguous 1-D
+    `vector.transfer_read` (or `vector.load`) of global memory, of 4, 8 or
+    16 bytes, becomes an `nvgpu.device_async_copy` (`cp.async`, L1 bypassed
+    for 16 bytes). A read masked by a `vector.create_mask` copies the mask's
+    leading elements and zero-fills the rest. Each run of such copies,
+    separated only by ops without memory effects and global reads, is
+    committed as one `nvgpu.device_async_create_group` and waited for
+    (`nvgpu.device_async_wait`, all groups) right after it. The replaced
+    reads and masks are erased.
+
+    Example: `gmm-gpu-tile-kernel`'s staging of one bf16 chunk,
+
+    ```mlir
+    %m = vector.create_mask %avail : vector<8xi1>
+    %v = vector.transfer_read %lhs[%r, %c], %zero, %m {in_bounds = [true]}
+    vector.transfer_write %v, %stage[%s, %o, %i] {in_bounds = [true]}
+    ```
+
+    becomes
+    `nvgpu.device_async_copy %lhs[%r, %c], %stage[%s, %o, %i], 8, %avail
+    {bypassL1}`, then a group and a wait.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::nvgpu::NVGPUDialect"
+  ];
+}
+
+def GMMGPUPipelineStages : Pass<"gmm-gpu-pipeline-stages"> {
+  let summary = "Software-pipeline each staged contraction loop so that its "
+                "copies run stages - 1 steps ahead of its math";
+  let description = [{
+    Each `scf.for` marked `gmm.pipeline_stages = s` (`gmm-gpu-tile-kernel`'s
+    contraction loop, after `gmm-gpu-async-copies`) is split at its first
+    `gpu.barrier`: the ops before it copy step j into stage j mod s, the
+    rest compute step j. Upstream's `scf::pipelineForLoop` then issues the
+    copies of steps 0 .. s - 2 before the loop and, in iteration j, those
+    of step j + s - 1 before computing step j, with the epilogue not peeled:
+
+    - the copy part of a step past the loop's end still runs, predicated:
+      an `nvgpu.device_async_copy` reads no element (`select` of its source
+      elements) and zero-fills, a `memref.store` is skipped, ops that only
+      read, the group commits and the waits run as they are, so that every
+      iteration commits the same number of groups;
+    - each `nvgpu.device_async_wait` waits until at most `(s - 1) * g`
+      groups are in flight, `g` being the groups a step commits: step j's
+      copies are then complete;
+    - pure ops of the copy part that the compute part uses (the stage
+      index) are recomputed after the barrier, so the loop carries nothing
+      but its own results.
+
+    An op of the copy part that cannot be predicated (another write) or a
+    value of the copy part the compute part cannot recompute is an error
+    before the loop is changed. `s = 1` only removes the mark.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
   ];
 }
 

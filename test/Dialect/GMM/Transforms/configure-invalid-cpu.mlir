@@ -4,10 +4,11 @@
 // configuration.
 
 // Tiles past the CPU's bounds (sizes near 2^62 used to overflow the
-// tiling's arithmetic, #15 class 2).
+// tiling's arithmetic, #15 class 2). The register block is given: the
+// default depends on the host's vector width.
 func.func @huge(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
   // expected-error @+1 {{'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = cpu, tile = [2, 4611686018427387904, 4], register_block = [2, 16]>: tile 2x4611686018427387904x4 is too large for the CPU cache tiles (tile sizes of at most 4096, at most 1048576 accumulators, tile_m * tile_n, and k steps of at most 4096)}}
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [2, 4611686018427387904, 4]>} : tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<16x3xf32>
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [2, 4611686018427387904, 4], register_block = [2, 16]>} : tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<16x3xf32>
   return %0 : tensor<16x3xf32>
 }
 
