@@ -13,8 +13,10 @@ chip). Needs no GPU.
 
 Without --configs the rows are the configurations gmm-configure's heuristic
 picks (f16/bf16: 128x128x32 on 2x4 warps; f32: 128x128x16 on 2x4, 2 stages),
-a few smaller tiles it picks warps for, and 3- and 4-stage pipelines (the
-128x128 ones in dynamic shared memory).
+a few smaller tiles it picks warps for, 3- and 4-stage pipelines (the
+128x128 ones in dynamic shared memory), and the largest tiles, 128x256 and
+256x128 on 8 warps, which a configuration can name and the heuristic does
+not pick.
 """
 
 import argparse
@@ -46,6 +48,9 @@ DEFAULT_CONFIGS = [
     ("bf16", 128, 128, 32, 0, 0, 4),
     ("bf16", 32, 32, 16, 0, 0, 0),
     ("f32", 64, 64, 16, 0, 0, 0),
+    # The largest tiles, chosen by hand: 64 x 64 warp tiles on 8 warps.
+    ("bf16", 128, 256, 32, 2, 4, 0),
+    ("bf16", 256, 128, 32, 4, 2, 3),
 ]
 
 MODULE = """func.func @rd(%lhs: tensor<1024x512x{t}>, %rhs: tensor<8x512x512x{t}>, %gs: tensor<8xi32>) -> tensor<1024x512xf32> {{
