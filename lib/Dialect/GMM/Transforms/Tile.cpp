@@ -294,33 +294,65 @@ struct PackedBlock {
     return convertVector(b, loc, read.getResult(0), accType);
   }
 
+  /// The height of the register blocks that compute a last row panel that
+  /// is not full, one after the other (when mr is larger): 14-row blocks on
+  /// 32-row groups computed 42 rows; with a 4-row block for the last
+  /// panel, 32.
+  static constexpr int64_t kTailRows = 4;
+
   /// Adds the product of the packed panels' first `count` rows to the
-  /// accumulators of the row panels below `rowPanelsUsed` and column panels
-  /// below `colPanelsUsed`. `lhsElement(ip, i, kk)` is the lhs element of
-  /// row i of row panel ip at contraction index kk, in the accumulator type.
-  /// `prefetch(jp, kk)`, when given, runs once per step of the first row
-  /// panel of each column panel (the first register block is peeled off so
-  /// that the others carry no prefetches).
-  Value
-  multiply(OpBuilder &b, Location loc, Value acc, Value packedRhs, Value count,
-           Value rowPanelsUsed, Value colPanelsUsed,
-           function_ref<Value(OpBuilder &, Location, Value, int64_t, Value)>
-               lhsElement,
-           function_ref<void(OpBuilder &, Location, Value, Value)> prefetch =
-               {}) const {
+  /// accumulators of the first `rowsUsed` rows and the column panels below
+  /// `colPanelsUsed`. Row panels of mr rows run an mr x nr register block;
+  /// a partial last panel of r rows runs ceil(r / 4) blocks of 4 rows when
+  /// they fit in the panel (else one of mr). `lhsElement(ip, i, kk)` is the
+  /// lhs element of row i of row panel ip at contraction index kk, in the
+  /// accumulator type. `prefetch(jp, kk)`, when given, runs once per step
+  /// of the first row panel of each column panel (those register blocks are
+  /// peeled off so that the others carry no prefetches). Callers run it
+  /// only with rows.
+  Value multiply(OpBuilder &b, Location loc, Value acc, Value packedRhs,
+                 Value count, Value rowsUsed, Value colPanelsUsed,
+                 function_ref<Value(OpBuilder &, Location, Value, Value, Value)>
+                     lhsElement,
+                 function_ref<void(OpBuilder &, Location, Value, Value)>
+                     prefetch = {}) const {
     Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
     Value mr = cst(b, loc, reg.mr), nr = cst(b, loc, reg.nr);
     Value unroll = cst(b, loc, kUnroll);
     Value unrolled = arith::SubIOp::create(
         b, loc, count, arith::RemUIOp::create(b, loc, count, unroll));
-    // One register block: row panel ip, column panel jp.
-    auto block = [&](OpBuilder &b, Location loc, Value jp, Value ip, Value into,
+    // Row panels computed whole, and the 4-row blocks of the last one.
+    Value panelsUsed = arith::CeilDivUIOp::create(b, loc, rowsUsed, mr);
+    Value tailBlocks = c0;
+    if (reg.mr > kTailRows) {
+      Value rem = arith::RemUIOp::create(b, loc, rowsUsed, mr);
+      Value blocks =
+          arith::CeilDivUIOp::create(b, loc, rem, cst(b, loc, kTailRows));
+      Value fits = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ule,
+          arith::MulIOp::create(b, loc, blocks, cst(b, loc, kTailRows)), mr);
+      tailBlocks = arith::SelectOp::create(b, loc, fits, blocks, c0);
+      Value tailPanel = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                              tailBlocks, c0);
+      panelsUsed = arith::SubIOp::create(
+          b, loc, panelsUsed,
+          arith::SelectOp::create(b, loc, tailPanel, c1, c0));
+    }
+    // Row panel ip's rows first, first + 1, ...: `height` of them, with
+    // column panel jp.
+    auto block = [&](OpBuilder &b, Location loc, Value jp, Value ip,
+                     Value first, Value into, int64_t height,
                      bool withPrefetch) -> Value {
       Value col = arith::MulIOp::create(b, loc, jp, nr);
-      Value row0 = arith::MulIOp::create(b, loc, ip, mr);
-      SmallVector<Value> rows, sums;
-      for (int64_t i = 0; i < reg.mr; ++i) {
-        rows.push_back(arith::AddIOp::create(b, loc, row0, cst(b, loc, i)));
+      Value row0 = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, ip, mr), first);
+      SmallVector<Value> rows, panelRows, sums;
+      for (int64_t i = 0; i < height; ++i) {
+        Value offset = cst(b, loc, i);
+        rows.push_back(arith::AddIOp::create(b, loc, row0, offset));
+        panelRows.push_back(
+            i ? arith::AddIOp::create(b, loc, first, offset).getResult()
+              : first);
         sums.push_back(vector::TransferReadOp::create(
             b, loc, rowVector(), into, ValueRange{rows.back(), col},
             arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
@@ -336,9 +368,9 @@ struct PackedBlock {
             ArrayRef<bool>{true});
         if (withPrefetch)
           prefetch(b, loc, jp, kk);
-        for (int64_t i = 0; i < reg.mr; ++i) {
+        for (int64_t i = 0; i < height; ++i) {
           Value lhs = vector::BroadcastOp::create(
-              b, loc, rowVector(), lhsElement(b, loc, ip, i, kk));
+              b, loc, rowVector(), lhsElement(b, loc, ip, panelRows[i], kk));
           sums[i] = vector::FMAOp::create(b, loc, lhs, rhsRow, sums[i]);
         }
       };
@@ -362,31 +394,68 @@ struct PackedBlock {
             scf::YieldOp::create(b, loc, next);
           });
       Value out = into;
-      for (int64_t i = 0; i < reg.mr; ++i)
+      for (int64_t i = 0; i < height; ++i)
         out = vector::TransferWriteOp::create(b, loc, rest.getResult(i), out,
                                               ValueRange{rows[i], col},
                                               ArrayRef<bool>{true})
                   .getResult();
       return out;
     };
+    // The tail blocks of row panel panelsUsed.
+    auto tail = [&](OpBuilder &b, Location loc, Value jp, Value into,
+                    bool withPrefetch) -> Value {
+      if (reg.mr <= kTailRows)
+        return into;
+      return scf::ForOp::create(
+                 b, loc, c0, tailBlocks, c1, ValueRange{into},
+                 [&](OpBuilder &b, Location loc, Value t, ValueRange in) {
+                   Value first =
+                       arith::MulIOp::create(b, loc, t, cst(b, loc, kTailRows));
+                   scf::YieldOp::create(b, loc,
+                                        block(b, loc, jp, panelsUsed, first,
+                                              in[0], kTailRows, withPrefetch));
+                 })
+          .getResult(0);
+    };
+    // Row panels [from, panelsUsed), then the tail blocks.
+    auto panels = [&](OpBuilder &b, Location loc, Value jp, Value from,
+                      Value into) -> Value {
+      auto rowLoop = scf::ForOp::create(
+          b, loc, from, panelsUsed, c1, ValueRange{into},
+          [&](OpBuilder &b, Location loc, Value ip, ValueRange in) {
+            scf::YieldOp::create(b, loc,
+                                 block(b, loc, jp, ip, c0, in[0], reg.mr,
+                                       /*withPrefetch=*/false));
+          });
+      return tail(b, loc, jp, rowLoop.getResult(0), /*withPrefetch=*/false);
+    };
     auto colLoop = scf::ForOp::create(
         b, loc, c0, colPanelsUsed, c1, ValueRange{acc},
         [&](OpBuilder &b, Location loc, Value jp, ValueRange args) {
-          // Callers run no block when no row panel is used.
-          Value first = args[0];
-          Value from = c0;
-          if (prefetch) {
-            first = block(b, loc, jp, c0, first, /*withPrefetch=*/true);
-            from = c1;
+          Value out;
+          if (!prefetch) {
+            out = panels(b, loc, jp, c0, args[0]);
+          } else {
+            // The first row panel's blocks prefetch: a whole panel's when
+            // there is one, else the tail's.
+            Value anyWhole = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ne, panelsUsed, c0);
+            out = scf::IfOp::create(
+                      b, loc, anyWhole,
+                      [&](OpBuilder &b, Location loc) {
+                        Value first = block(b, loc, jp, c0, c0, args[0], reg.mr,
+                                            /*withPrefetch=*/true);
+                        scf::YieldOp::create(b, loc,
+                                             panels(b, loc, jp, c1, first));
+                      },
+                      [&](OpBuilder &b, Location loc) {
+                        scf::YieldOp::create(
+                            b, loc,
+                            tail(b, loc, jp, args[0], /*withPrefetch=*/true));
+                      })
+                      .getResult(0);
           }
-          auto rowLoop = scf::ForOp::create(
-              b, loc, from, rowPanelsUsed, c1, ValueRange{first},
-              [&](OpBuilder &b, Location loc, Value ip, ValueRange in) {
-                scf::YieldOp::create(
-                    b, loc,
-                    block(b, loc, jp, ip, in[0], /*withPrefetch=*/false));
-              });
-          scf::YieldOp::create(b, loc, rowLoop.getResults());
+          scf::YieldOp::create(b, loc, out);
         });
     return colLoop.getResult(0);
   }
@@ -617,11 +686,11 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
                   3, p.reg.nr);
             });
         Value acc = p.multiply(
-            b, loc, args[1], panels, count, rowPanels, colPanels,
-            [&](OpBuilder &b, Location loc, Value ip, int64_t i,
+            b, loc, args[1], panels, count, rows, colPanels,
+            [&](OpBuilder &b, Location loc, Value ip, Value i,
                 Value kk) -> Value {
-              return tensor::ExtractOp::create(
-                  b, loc, lhsPanels, ValueRange{ip, cst(b, loc, i), kk});
+              return tensor::ExtractOp::create(b, loc, lhsPanels,
+                                               ValueRange{ip, i, kk});
             },
             [&](OpBuilder &b, Location loc, Value jp, Value kk) {
               if (!rhsBuffer || rhsTransposed)
@@ -691,13 +760,13 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                                             rowStart, p.reg.mr);
               Value rhsPanels = packOperand(args[1], colPanels, rhs, rhsKMajor,
                                             colStart, p.reg.nr);
-              Value acc = p.multiply(
-                  b, loc, args[2], rhsPanels, count, rowPanels, colPanels,
-                  [&](OpBuilder &b, Location loc, Value ip, int64_t i,
-                      Value kk) -> Value {
-                    return tensor::ExtractOp::create(
-                        b, loc, lhsPanels, ValueRange{ip, kk, cst(b, loc, i)});
-                  });
+              Value acc =
+                  p.multiply(b, loc, args[2], rhsPanels, count, rows, colPanels,
+                             [&](OpBuilder &b, Location loc, Value ip, Value i,
+                                 Value kk) -> Value {
+                               return tensor::ExtractOp::create(
+                                   b, loc, lhsPanels, ValueRange{ip, kk, i});
+                             });
               scf::YieldOp::create(b, loc,
                                    ValueRange{lhsPanels, rhsPanels, acc});
             });

@@ -12,7 +12,8 @@
 // the visit repeat its last row); then a 6 x 16 register block runs over
 // every (column panel, row panel) pair, k unrolled by 4 with a remainder
 // loop: one panel row and one broadcast lhs element per accumulator row and
-// step. Only the visit's rows and columns are stored. While the first row
+// step; a partial last row panel runs blocks of 4 rows instead, as many
+// as it needs, when they fit in the panel. Only the visit's rows and columns are stored. While the first row
 // panel of a column panel is multiplied, the same panel rows of the next
 // block are prefetched from the rhs's buffer.
 
@@ -57,26 +58,60 @@
 // CHECK:                 vector.transfer_read %[[LHS]]{{.*}}, %{{.+}} : tensor<1x1x20x10xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x6x16xf32>
 // CHECK:             %[[UNROLLED:.+]] = arith.subi %[[COUNT]], %{{.+}}
-// CHECK:             scf.for %[[JP2:.+]] = %{{.+}} to %[[CP]]
-// CHECK-COUNT-6:       vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
-// CHECK:               %[[MAIN:.+]]:6 = scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
-// CHECK:                 vector.transfer_read %[[PACKED]]{{.*}} {in_bounds = [true]} : tensor<2x4x16xf32>, vector<16xf32>
-// CHECK:                 memref.prefetch %[[RHSBUF]]
-// CHECK:                 %[[X:.+]] = tensor.extract %[[LP]]
-// CHECK:                 %[[BX:.+]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
-// CHECK:                 vector.fma %[[BX]], %{{.+}}, %{{.+}} : vector<16xf32>
-// CHECK-COUNT-23:        vector.fma
-// CHECK:               %[[REST:.+]]:6 = scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]] step %{{.+}} iter_args(%{{.+}} = %[[MAIN]]#0,
-// CHECK-COUNT-6:         vector.fma
-// CHECK:               vector.transfer_write %[[REST]]#0, {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
-// CHECK-COUNT-5:       vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
-// The other row panels: the same register block without prefetches.
-// CHECK:               scf.for %{{.+}} = %{{.+}} to %[[RP]]
-// CHECK-COUNT-6:         vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
-// CHECK:                 scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
-// CHECK-NOT:               memref.prefetch
-// CHECK-COUNT-24:          vector.fma
-// CHECK:                 scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]]
+// The visit's rows: whole panels of 6, and a partial last one in 4-row
+// blocks when they fit in it (else it is computed whole).
+// CHECK-NEXT:          %[[PANELS:.+]] = arith.ceildivui %[[R]]#1, %[[C6]]
+// CHECK-NEXT:          %[[REM:.+]] = arith.remui %[[R]]#1, %[[C6]]
+// CHECK-NEXT:          %[[BLOCKS:.+]] = arith.ceildivui %[[REM]], %[[C4]]
+// CHECK-NEXT:          %[[TAILROWS:.+]] = arith.muli %[[BLOCKS]], %[[C4]]
+// CHECK-NEXT:          %[[FITS:.+]] = arith.cmpi ule, %[[TAILROWS]], %[[C6]]
+// CHECK-NEXT:          %[[TAIL:.+]] = arith.select %[[FITS]], %[[BLOCKS]], %c0
+// CHECK-NEXT:          %[[ANYTAIL:.+]] = arith.cmpi ne, %[[TAIL]], %c0
+// CHECK-NEXT:          %[[LESS:.+]] = arith.select %[[ANYTAIL]], %c1, %c0
+// CHECK-NEXT:          %[[WHOLE:.+]] = arith.subi %[[PANELS]], %[[LESS]]
+// CHECK-NEXT:          scf.for %[[JP2:.+]] = %{{.+}} to %[[CP]]
+// CHECK-NEXT:            %[[ANYWHOLE:.+]] = arith.cmpi ne, %[[WHOLE]], %c0
+// CHECK-NEXT:            scf.if %[[ANYWHOLE]] -> (tensor<12x32xf32>) {
+// CHECK:                   %[[COL:.+]] = arith.muli %[[JP2]], %[[C16]]
+// CHECK-COUNT-6:           vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK:                   %[[MAIN:.+]]:6 = scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
+// CHECK:                     vector.transfer_read %[[PACKED]]{{.*}} {in_bounds = [true]} : tensor<2x4x16xf32>, vector<16xf32>
+// CHECK:                     memref.prefetch %[[RHSBUF]]
+// CHECK:                     %[[X:.+]] = tensor.extract %[[LP]]
+// CHECK:                     %[[BX:.+]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
+// CHECK:                     vector.fma %[[BX]], %{{.+}}, %{{.+}} : vector<16xf32>
+// CHECK-COUNT-23:            vector.fma
+// CHECK:                   %[[REST:.+]]:6 = scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]] step %{{.+}} iter_args(%{{.+}} = %[[MAIN]]#0,
+// CHECK-COUNT-6:             vector.fma
+// CHECK:                   vector.transfer_write %[[REST]]#0, {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// CHECK-COUNT-5:           vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// The other whole row panels: the same register block without prefetches.
+// CHECK:                   scf.for %{{.+}} = %c1{{(_[0-9]+)?}} to %[[WHOLE]]
+// CHECK-COUNT-6:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK:                     scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
+// CHECK-NOT:                   memref.prefetch
+// CHECK-COUNT-24:              vector.fma
+// CHECK:                     scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]]
+// The partial panel's 4-row blocks, rows 4t .. 4t + 3 of panel WHOLE.
+// CHECK:                   scf.for %[[T:.+]] = %c0{{(_[0-9]+)?}} to %[[TAIL]]
+// CHECK-NEXT:                %[[FIRST:.+]] = arith.muli %[[T]], %[[C4]]
+// CHECK-NEXT:                %[[BASE:.+]] = arith.muli %[[WHOLE]], %[[C6]]
+// CHECK-NEXT:                %[[TROW:.+]] = arith.addi %[[BASE]], %[[FIRST]]
+// CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK:                     scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
+// CHECK-NOT:                   memref.prefetch
+// CHECK:                       tensor.extract %[[LP]][%[[WHOLE]], %[[FIRST]], %{{.+}}]
+// CHECK-COUNT-16:              vector.fma
+// CHECK:                     scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]]
+// CHECK-COUNT-4:               vector.fma
+// CHECK:                     vector.transfer_write %{{.+}}, %{{.+}}[%[[TROW]], %[[COL]]] {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// CHECK-COUNT-3:             vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// Without a whole panel the tail's blocks are the first and prefetch.
+// CHECK:                 } else {
+// CHECK-NEXT:              scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %[[TAIL]]
+// CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK:                     scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
+// CHECK:                       memref.prefetch %[[RHSBUF]]
 // CHECK:           %[[WHOLES:.+]] = arith.divsi %[[COLS]], %[[C16]]
 // CHECK:           %[[STORED:.+]] = scf.for %{{.+}} = %{{.+}} to %[[R]]#1 {{.*}} iter_args(%{{.+}} = %[[SLICE]])
 // CHECK:             scf.for %{{.+}} = %{{.+}} to %[[WHOLES]]

@@ -216,7 +216,8 @@ def GMMTile : Pass<"gmm-tile"> {
     `nr` lanes and the lhs rows into panels of `mr` rows (converted to the
     accumulator type, zero past the operands), then a register block of
     `mr x nr` accumulators (one rhs panel row and `mr` broadcast lhs
-    elements per step, k unrolled by four) runs over every pair of panels;
+    elements per step, k unrolled by four) runs over every pair of panels
+    (a partial last row panel runs blocks of 4 rows, as many as it needs);
     the rhs panel rows of the next block are prefetched meanwhile.
 
     For `target = gpu` the tile is a thread-block tile computed as one
