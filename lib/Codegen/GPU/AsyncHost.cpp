@@ -128,11 +128,12 @@ struct Chainer {
   Value stream;
   /// The first op that would have to wait on the caller's stream.
   Operation *mustWait = nullptr;
-  /// The functions whose calls pass the stream on.
-  StreamCallees streamCallees;
+  /// The functions whose calls pass the stream on (the pass's set).
+  const StreamCallees &streamCallees;
 
-  explicit Chainer(MLIRContext *ctx)
-      : builder(ctx), tokenType(gpu::AsyncTokenType::get(ctx)) {}
+  Chainer(MLIRContext *ctx, const StreamCallees &streamCallees)
+      : builder(ctx), tokenType(gpu::AsyncTokenType::get(ctx)),
+        streamCallees(streamCallees) {}
 
   /// A fresh token (a new stream), created before `op`; the caller's
   /// stream if there is one.
@@ -230,11 +231,7 @@ struct AsyncHost : public mlir::gmm::impl::GMMAsyncHostBase<AsyncHost> {
   using GMMAsyncHostBase::GMMAsyncHostBase;
 
   void runOnOperation() override {
-    SmallVector<func::FuncOp> funcs;
-    // A workspace size function touches no device.
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && !func->hasAttr(gmm::kWorkspaceSizeOfAttrName))
-        funcs.push_back(func);
+    SmallVector<func::FuncOp> funcs = gmm::hostFunctions(getOperation());
     StreamCallees streamCallees;
     if (callerStream) {
       // Every function takes the stream last, and passes it on to the
@@ -248,11 +245,9 @@ struct AsyncHost : public mlir::gmm::impl::GMMAsyncHostBase<AsyncHost> {
         streamCallees.insert(func.getSymNameAttr());
     }
     for (func::FuncOp func : funcs) {
-      Chainer chainer(&getContext());
-      if (callerStream) {
+      Chainer chainer(&getContext(), streamCallees);
+      if (callerStream)
         chainer.stream = func.getArguments().back();
-        chainer.streamCallees = streamCallees;
-      }
       for (Block &block : func.getBody())
         chainer.finish(block, chainer.chain(block, nullptr));
       if (chainer.mustWait) {

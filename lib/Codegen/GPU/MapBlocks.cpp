@@ -84,14 +84,11 @@ gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value grid,
   return launch;
 }
 
-/// Maps a `forall` without a kernel configuration (the group metadata of
-/// gmm-materialize-metadata{parallel}) onto a gpu.launch of one thread per
-/// iteration.
+/// Maps a `forall` (normalized, bufferized) without a kernel configuration
+/// (the group metadata of gmm-materialize-metadata{parallel}) onto a
+/// gpu.launch of one thread per iteration.
 LogicalResult mapThreadForall(RewriterBase &rewriter, scf::ForallOp forall) {
   Location loc = forall.getLoc();
-  if (!forall.isNormalized() || !forall.getOutputs().empty())
-    return forall.emitOpError("gmm-gpu-map-blocks expects a normalized, "
-                              "bufferized scf.forall");
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(forall);
   SmallVector<Value> bounds;
@@ -120,6 +117,9 @@ LogicalResult mapThreadForall(RewriterBase &rewriter, scf::ForallOp forall) {
 /// skips an empty grid.
 LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
   Location loc = forall.getLoc();
+  if (!forall.isNormalized() || !forall.getOutputs().empty())
+    return forall.emitOpError("gmm-gpu-map-blocks expects a normalized, "
+                              "bufferized scf.forall");
   auto config =
       forall->getAttrOfType<gmm::KernelConfigAttr>(gmm::kKernelConfigAttrName);
   if (!config)
@@ -133,9 +133,6 @@ LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
   if (failed(
           gmm::verifyTileBounds(config, [&] { return forall.emitOpError(); })))
     return failure();
-  if (!forall.isNormalized() || !forall.getOutputs().empty())
-    return forall.emitOpError("gmm-gpu-map-blocks expects a normalized, "
-                              "bufferized scf.forall");
   int64_t threads = gmm::gpu_shapes::threadsPerBlock(config.getWarps()[0],
                                                      config.getWarps()[1]);
 

@@ -271,10 +271,7 @@ struct MergeAllocations
 
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    SmallVector<func::FuncOp> funcs;
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && !func->hasAttr(gmm::kWorkspaceSizeOfAttrName))
-        funcs.push_back(func);
+    SmallVector<func::FuncOp> funcs = gmm::hostFunctions(getOperation());
     auto bytesType =
         MemRefType::get({ShapedType::kDynamic}, rewriter.getIntegerType(8));
     // A call of one of the functions passes an empty workspace (a view of

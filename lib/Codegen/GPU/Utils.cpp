@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Codegen/GPU/Utils.h"
+#include "gmm/Codegen/GPU/Passes.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -68,4 +69,12 @@ LogicalResult mlir::gmm::appendArgumentEverywhere(
     });
   }
   return success();
+}
+
+SmallVector<func::FuncOp> mlir::gmm::hostFunctions(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && !func->hasAttr(kWorkspaceSizeOfAttrName))
+      funcs.push_back(func);
+  return funcs;
 }

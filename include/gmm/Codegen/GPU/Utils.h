@@ -8,6 +8,7 @@
 #define GMM_CODEGEN_GPU_UTILS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -20,6 +21,11 @@ namespace gmm {
 /// were.
 void eraseDeadOps(RewriterBase &rewriter, Operation *root,
                   function_ref<bool(Operation *)> erasable);
+
+/// The functions of `module` that the host side's passes rewrite: those
+/// with a body, except the workspace size functions (`@f_workspace_bytes`,
+/// which touch no device).
+SmallVector<func::FuncOp> hostFunctions(ModuleOp module);
 
 /// Appends an argument of `type`, marked with the unit attribute
 /// `attrName`, to each of `funcs` (functions with bodies of one module), and
