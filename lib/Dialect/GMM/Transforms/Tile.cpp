@@ -517,6 +517,8 @@ struct Tiler {
   std::optional<PackedBlock> packed;
   /// The rhs's buffer, for prefetches.
   Value rhsBuffer;
+  /// The lhs's buffer, for mode 2's prefetches.
+  Value lhsBuffer;
 
   std::optional<ArrayAttr> mapping(OpBuilder &b, unsigned rank) const {
     if (!gpu)
@@ -737,9 +739,12 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
               Value count = minIdx(b, loc, tileK,
                                    arith::SubIOp::create(b, loc, kEnd, r0));
               // Packs `width`-lane panels of an operand stored k-major
-              // [B, Kr, Kc, X] or not [B, X, Kr, Kc], from `start` along X.
+              // [B, Kr, Kc, X] or not [B, X, Kr, Kc], from `start` along X;
+              // k-major rows are prefetched a few rows ahead (from
+              // `buffer`, the operand's).
               auto packOperand = [&](Value packed, Value panels, Value source,
-                                     bool kMajor, Value start, int64_t width) {
+                                     Value buffer, bool kMajor, Value start,
+                                     int64_t width) {
                 Value lanes = cst(b, loc, width);
                 return p.pack(
                     b, loc, packed, count, panels,
@@ -748,6 +753,16 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                       Value x = arith::AddIOp::create(
                           b, loc, start,
                           arith::MulIOp::create(b, loc, panel, lanes));
+                      if (buffer && kMajor) {
+                        Value ahead = minIdx(
+                            b, loc,
+                            arith::AddIOp::create(
+                                b, loc, kr, cst(b, loc, kPackPrefetchRows)),
+                            arith::SubIOp::create(b, loc, kEnd, c1));
+                        memref::PrefetchOp::create(
+                            b, loc, buffer, ValueRange{batch, ahead, kc, x},
+                            /*isWrite=*/false, 3, /*isDataCache=*/true);
+                      }
                       return kMajor ? p.readLanes(b, loc, source,
                                                   ValueRange{batch, kr, kc, x},
                                                   3, width)
@@ -756,10 +771,10 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                                                   1, width);
                     });
               };
-              Value lhsPanels = packOperand(args[0], rowPanels, lhs, lhsKMajor,
-                                            rowStart, p.reg.mr);
-              Value rhsPanels = packOperand(args[1], colPanels, rhs, rhsKMajor,
-                                            colStart, p.reg.nr);
+              Value lhsPanels = packOperand(args[0], rowPanels, lhs, lhsBuffer,
+                                            lhsKMajor, rowStart, p.reg.mr);
+              Value rhsPanels = packOperand(args[1], colPanels, rhs, rhsBuffer,
+                                            rhsKMajor, colStart, p.reg.nr);
               Value acc =
                   p.multiply(b, loc, args[2], rhsPanels, count, rows, colPanels,
                              [&](OpBuilder &b, Location loc, Value ip, Value i,
@@ -1153,20 +1168,26 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);
     Location loc = op.getLoc();
-    Tiler tiler{op,  sizes,  accType,      Value(),
-                gpu, config, std::nullopt, Value()};
+    Tiler tiler{op,     sizes,        accType, Value(), gpu,
+                config, std::nullopt, Value(), Value()};
     if (!gpu) {
       RegisterBlock reg = {config.getRegisterBlock()[0],
                            config.getRegisterBlock()[1]};
       tiler.packed = PackedBlock{sizes, reg, accType};
-      auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
-      SmallVector<int64_t> strides(rhsType.getRank(), ShapedType::kDynamic);
-      auto layout = StridedLayoutAttr::get(op.getContext(),
-                                           ShapedType::kDynamic, strides);
-      tiler.rhsBuffer = bufferization::ToBufferOp::create(
-          rewriter, loc,
-          MemRefType::get(rhsType.getShape(), rhsType.getElementType(), layout),
-          op.getRhs(), /*read_only=*/true);
+      // Read-only views of the operands, for prefetches.
+      auto bufferOf = [&](Value tensor) -> Value {
+        auto type = cast<RankedTensorType>(tensor.getType());
+        SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+        auto layout = StridedLayoutAttr::get(op.getContext(),
+                                             ShapedType::kDynamic, strides);
+        return bufferization::ToBufferOp::create(
+            rewriter, loc,
+            MemRefType::get(type.getShape(), type.getElementType(), layout),
+            tensor, /*read_only=*/true);
+      };
+      tiler.rhsBuffer = bufferOf(op.getRhs());
+      if (op.getMode() == RaggedDotMode::Contracting)
+        tiler.lhsBuffer = bufferOf(op.getLhs());
     }
     if (Value offsetTensor = op.getGroupOffset()) {
       auto type = cast<RankedTensorType>(offsetTensor.getType());

@@ -205,11 +205,15 @@ func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x
 // written); for each index of the other contracting dimensions, blocks of
 // the group's rows [start, end) in steps of tile_k, each packing both
 // operands (the lhs along its free dimension into panels of 6 rows), then
-// the micro-kernel reads its lhs elements from the lhs panels.
+// the micro-kernel reads its lhs elements from the lhs panels. Both packings
+// prefetch the row 8 ahead (clamped to the group's last row) from the
+// operands' buffers.
 
 // AVX2-LABEL: func.func @mode2
 // AVX2-SAME:    %[[X:[a-z0-9]+]]: tensor<1x16x1x4xf32>, %[[DY:[a-z0-9]+]]: tensor<1x16x1x3xf32>
 // AVX2-DAG:     %[[C256:.+]] = arith.constant 256 : index
+// AVX2-DAG:     %[[DYBUF:.+]] = bufferization.to_buffer %[[DY]] read_only
+// AVX2-DAG:     %[[XBUF:.+]] = bufferization.to_buffer %[[X]] read_only
 // AVX2-NOT:     linalg.fill
 // AVX2:         %[[DEST:.+]] = tensor.empty() : tensor<2x1x4x3xf32>
 // AVX2-NOT:     linalg.fill
@@ -219,9 +223,14 @@ func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x
 // AVX2:           tensor.empty() : tensor<8x256x16xf32>
 // AVX2:           linalg.fill {{.*}} -> tensor<96x128xf32>
 // AVX2:           scf.for %{{.+}} = %[[B]]#0 to %[[B]]#1 step %[[C256]]
-// AVX2:             %[[LP:.+]] = scf.for
+// AVX2:             %[[LP:.+]] = scf.for %[[KK:.+]] = %c0{{(_[0-9]+)?}} to
+// AVX2:               %[[ROW:.+]] = arith.addi %{{.+}}, %[[KK]]
+// AVX2:               %[[AHEAD:.+]] = arith.addi %[[ROW]], %c8
+// AVX2:               %[[AT:.+]] = arith.minsi %[[AHEAD]], %{{.+}}
+// AVX2-NEXT:          memref.prefetch %[[XBUF]][%{{.+}}, %[[AT]], %{{.+}}, %{{.+}}], read, locality<3>, data
 // AVX2:               vector.transfer_read %[[X]]{{.*}} : tensor<1x16x1x4xf32>, vector<6xf32>
 // AVX2:             scf.for
+// AVX2:               memref.prefetch %[[DYBUF]]
 // AVX2:               vector.transfer_read %[[DY]]{{.*}} : tensor<1x16x1x3xf32>, vector<16xf32>
 // AVX2:             scf.for
 // AVX2:               tensor.extract %[[LP]]{{.*}} : tensor<16x256x6xf32>
