@@ -47,18 +47,23 @@ bool guardable(Operation *op) {
   });
 }
 
+/// Whether the copy-part op `op` runs unpredicated for a step past the
+/// loop's end: group commits and waits (a group of no copies is empty) and
+/// ops without memory effects.
+bool runsAsIs(Operation *op) {
+  return isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>(op) ||
+         isMemoryEffectFree(op);
+}
+
 /// Whether the copy-part op `op` can be predicated (see predicate()).
 bool predicable(Operation *op) {
-  return isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
-             nvgpu::DeviceAsyncWaitOp>(op) ||
-         isMemoryEffectFree(op) || guardable(op);
+  return isa<nvgpu::DeviceAsyncCopyOp>(op) || runsAsIs(op) || guardable(op);
 }
 
 /// Runs the copy-part op `op` only where `pred` holds (a step of the loop):
 /// an async copy reads nothing (it zero-fills, still completing in its
-/// group); the group commits and the waits run as they are (a group of no
-/// copies is empty), and so do ops without memory effects; any other op
-/// (loads, stores) runs under an scf.if, its results zero when skipped.
+/// group); runsAsIs() ops run as they are; any other op (loads, stores) runs
+/// under an scf.if, its results zero when skipped.
 Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
   Location loc = op->getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
@@ -75,8 +80,7 @@ Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
         copy, [&] { copy.getSrcElementsMutable().assign(selected); });
     return copy;
   }
-  if (isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>(op) ||
-      isMemoryEffectFree(op))
+  if (runsAsIs(op))
     return op;
   if (!guardable(op))
     return nullptr; // refused before pipelining (predicable())
@@ -156,49 +160,41 @@ LogicalResult PipelineStages::pipeline(RewriterBase &rewriter,
       return failure();
   }
 
-  // The compute part recomputes what it uses of the copy part (index
-  // arithmetic): each part then only uses its own step's values, and the
-  // pipelined loop carries nothing but the accumulators.
-  IRMapping mapping;
-  std::function<FailureOr<Value>(OpBuilder &, Value)> recompute =
-      [&](OpBuilder &b, Value v) -> FailureOr<Value> {
-    if (Value known = mapping.lookupOrNull(v))
-      return known;
-    Operation *def = v.getDefiningOp();
-    if (!def || !copyPart.contains(def))
-      return v;
-    if (!isMemoryEffectFree(def) || def->getNumRegions())
-      return failure();
-    for (Value operand : def->getOperands())
-      if (failed(recompute(b, operand)))
-        return failure();
-    Operation *clone = b.clone(*def, mapping);
-    return clone->getResult(cast<OpResult>(v).getResultNumber());
-  };
-  for (Operation &op : llvm::make_range(barrier, body->end())) {
-    LogicalResult status = success();
-    op.walk([&](Operation *nested) {
-      for (OpOperand &use : nested->getOpOperands()) {
-        Operation *def = use.get().getDefiningOp();
-        if (!def || !copyPart.contains(def))
-          continue;
-        OpBuilder b(&*barrier);
-        b.setInsertionPointAfter(&*barrier);
-        FailureOr<Value> value = recompute(b, use.get());
-        if (failed(value)) // checked above
-          return WalkResult::interrupt();
-        rewriter.modifyOpInPlace(nested, [&] { use.set(*value); });
-      }
-      return WalkResult::advance();
-    });
-    if (failed(status))
-      return failure();
-  }
   if (stages == 1) {
     rewriter.modifyOpInPlace(
         loop, [&] { loop->removeAttr(gmm::kPipelineStagesAttrName); });
     return success();
   }
+
+  // The compute part recomputes what it uses of the copy part (index
+  // arithmetic, recomputable() above): each part then only uses its own
+  // step's values, and the pipelined loop carries nothing but the
+  // accumulators.
+  IRMapping mapping;
+  std::function<Value(OpBuilder &, Value)> recompute = [&](OpBuilder &b,
+                                                           Value v) -> Value {
+    if (Value known = mapping.lookupOrNull(v))
+      return known;
+    Operation *def = v.getDefiningOp();
+    if (!def || !copyPart.contains(def))
+      return v;
+    for (Value operand : def->getOperands())
+      (void)recompute(b, operand);
+    Operation *clone = b.clone(*def, mapping);
+    return clone->getResult(cast<OpResult>(v).getResultNumber());
+  };
+  OpBuilder afterBarrier(&*barrier);
+  afterBarrier.setInsertionPointAfter(&*barrier);
+  for (Operation &op : llvm::make_range(barrier, body->end()))
+    op.walk([&](Operation *nested) {
+      for (OpOperand &use : nested->getOpOperands()) {
+        Operation *def = use.get().getDefiningOp();
+        if (!def || !copyPart.contains(def))
+          continue;
+        Value value = recompute(afterBarrier, use.get());
+        rewriter.modifyOpInPlace(nested, [&] { use.set(value); });
+      }
+    });
 
   scf::PipeliningOption options;
   options.getScheduleFn =
@@ -229,9 +225,8 @@ LogicalResult PipelineStages::pipeline(RewriterBase &rewriter,
       };
   // The prologue and the new loop go where the loop is.
   rewriter.setInsertionPoint(loop);
-  bool modified = false;
   FailureOr<scf::ForOp> pipelined =
-      scf::pipelineForLoop(rewriter, loop, options, &modified);
+      scf::pipelineForLoop(rewriter, loop, options);
   if (failed(pipelined))
     return loop.emitOpError("gmm-gpu-pipeline-stages could not pipeline the "
                             "loop into ")

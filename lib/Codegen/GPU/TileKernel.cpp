@@ -412,79 +412,75 @@ struct KernelBuilder {
     int64_t threads = numThreads;
     for (int64_t q = 0; q * threads < numChunks; ++q) {
       Value id = addConst(b, loc, tid, q * threads);
-      {
-        Value o = divConst(b, loc, id, chunksPerRow);
-        Value i = mul(b, loc, remConst(b, loc, id, chunksPerRow), chunk);
-        // Vector coordinates of the chunk's first element; the chunk runs
-        // along vector dim 0 when transposed, dim 1 otherwise.
-        Value r = op.transposed ? i : o, c = op.transposed ? o : i;
-        Value row = add(b, loc, base[op.dim0], r);
-        Value col = add(b, loc, base[op.dim1], c);
-        // Elements available along the chunk, and whether the other
-        // coordinate is in bounds (memref extent and mask).
-        Value along = op.transposed ? row : col;
-        Value alongSize = op.transposed ? sizeRows : sizeCols;
-        Value alongMask = op.transposed ? maskRows : maskCols;
-        Value alongStart = op.transposed ? r : c;
-        Value across = op.transposed ? col : row;
-        Value acrossSize = op.transposed ? sizeCols : sizeRows;
-        Value acrossMask = op.transposed ? maskCols : maskRows;
-        Value acrossStart = op.transposed ? c : r;
-        Value avail = arith::SubIOp::create(b, loc, alongSize, along);
-        if (alongMask)
-          avail = arith::MinSIOp::create(
-              b, loc, avail,
-              arith::SubIOp::create(b, loc, alongMask, alongStart));
-        avail = clampToRange(b, loc, avail, 0, chunk);
-        Value inside =
-            cmp(b, loc, arith::CmpIPredicate::slt, across, acrossSize);
-        if (acrossMask)
-          inside = arith::AndIOp::create(
-              b, loc, inside,
-              cmp(b, loc, arith::CmpIPredicate::slt, acrossStart, acrossMask));
-        avail = arith::SelectOp::create(b, loc, inside, avail, c0);
-        // Keep the address inside the buffer even when nothing is read.
-        Value valid = cmp(b, loc, arith::CmpIPredicate::sgt, avail, c0);
-        SmallVector<Value> indices(base);
-        indices[op.dim0] = arith::SelectOp::create(b, loc, valid, row, c0);
-        indices[op.dim1] = arith::SelectOp::create(b, loc, valid, col, c0);
-        SmallVector<Value> dst = {stage, o, i};
-        Type elementType = program.elementType;
-        Value zero =
-            arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
-        if (op.async) {
-          Value mask = vector::CreateMaskOp::create(
-              b, loc, VectorType::get({chunk}, b.getI1Type()), avail);
-          auto type = VectorType::get({chunk}, elementType);
-          auto read = vector::TransferReadOp::create(
-              b, loc, type, source, indices, zero, ArrayRef<bool>{true});
-          read.getMaskMutable().assign(mask);
-          vector::TransferWriteOp::create(b, loc, read, views[which], dst,
-                                          ArrayRef<bool>{true});
-          continue;
-        }
-        // Element by element: loads of the available elements, zeros past.
-        for (int64_t e = 0; e < chunk; ++e) {
-          Value ok =
-              cmp(b, loc, arith::CmpIPredicate::slt, cst(b, loc, e), avail);
-          SmallVector<Value> at(indices);
-          at[op.transposed ? op.dim0 : op.dim1] = arith::SelectOp::create(
-              b, loc, ok,
-              add(b, loc, at[op.transposed ? op.dim0 : op.dim1],
-                  cst(b, loc, e)),
-              at[op.transposed ? op.dim0 : op.dim1]);
-          auto load = scf::IfOp::create(
-              b, loc, ok,
-              [&](OpBuilder &b, Location loc) {
-                Value x = memref::LoadOp::create(b, loc, source, at);
-                scf::YieldOp::create(b, loc, x);
-              },
-              [&](OpBuilder &b, Location loc) {
-                scf::YieldOp::create(b, loc, zero);
-              });
-          memref::StoreOp::create(b, loc, load.getResult(0), views[which],
-                                  ValueRange{stage, o, addConst(b, loc, i, e)});
-        }
+      Value o = divConst(b, loc, id, chunksPerRow);
+      Value i = mul(b, loc, remConst(b, loc, id, chunksPerRow), chunk);
+      // Vector coordinates of the chunk's first element; the chunk runs
+      // along vector dim 0 when transposed, dim 1 otherwise.
+      Value r = op.transposed ? i : o, c = op.transposed ? o : i;
+      Value row = add(b, loc, base[op.dim0], r);
+      Value col = add(b, loc, base[op.dim1], c);
+      // Elements available along the chunk, and whether the other
+      // coordinate is in bounds (memref extent and mask).
+      Value along = op.transposed ? row : col;
+      Value alongSize = op.transposed ? sizeRows : sizeCols;
+      Value alongMask = op.transposed ? maskRows : maskCols;
+      Value alongStart = op.transposed ? r : c;
+      Value across = op.transposed ? col : row;
+      Value acrossSize = op.transposed ? sizeCols : sizeRows;
+      Value acrossMask = op.transposed ? maskCols : maskRows;
+      Value acrossStart = op.transposed ? c : r;
+      Value avail = arith::SubIOp::create(b, loc, alongSize, along);
+      if (alongMask)
+        avail = arith::MinSIOp::create(
+            b, loc, avail,
+            arith::SubIOp::create(b, loc, alongMask, alongStart));
+      avail = clampToRange(b, loc, avail, 0, chunk);
+      Value inside = cmp(b, loc, arith::CmpIPredicate::slt, across, acrossSize);
+      if (acrossMask)
+        inside = arith::AndIOp::create(
+            b, loc, inside,
+            cmp(b, loc, arith::CmpIPredicate::slt, acrossStart, acrossMask));
+      avail = arith::SelectOp::create(b, loc, inside, avail, c0);
+      // Keep the address inside the buffer even when nothing is read.
+      Value valid = cmp(b, loc, arith::CmpIPredicate::sgt, avail, c0);
+      SmallVector<Value> indices(base);
+      indices[op.dim0] = arith::SelectOp::create(b, loc, valid, row, c0);
+      indices[op.dim1] = arith::SelectOp::create(b, loc, valid, col, c0);
+      SmallVector<Value> dst = {stage, o, i};
+      Type elementType = program.elementType;
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+      if (op.async) {
+        Value mask = vector::CreateMaskOp::create(
+            b, loc, VectorType::get({chunk}, b.getI1Type()), avail);
+        auto type = VectorType::get({chunk}, elementType);
+        auto read = vector::TransferReadOp::create(
+            b, loc, type, source, indices, zero, ArrayRef<bool>{true});
+        read.getMaskMutable().assign(mask);
+        vector::TransferWriteOp::create(b, loc, read, views[which], dst,
+                                        ArrayRef<bool>{true});
+        continue;
+      }
+      // Element by element: loads of the available elements, zeros past.
+      for (int64_t e = 0; e < chunk; ++e) {
+        Value ok =
+            cmp(b, loc, arith::CmpIPredicate::slt, cst(b, loc, e), avail);
+        SmallVector<Value> at(indices);
+        at[op.transposed ? op.dim0 : op.dim1] = arith::SelectOp::create(
+            b, loc, ok,
+            add(b, loc, at[op.transposed ? op.dim0 : op.dim1], cst(b, loc, e)),
+            at[op.transposed ? op.dim0 : op.dim1]);
+        auto load = scf::IfOp::create(
+            b, loc, ok,
+            [&](OpBuilder &b, Location loc) {
+              Value x = memref::LoadOp::create(b, loc, source, at);
+              scf::YieldOp::create(b, loc, x);
+            },
+            [&](OpBuilder &b, Location loc) {
+              scf::YieldOp::create(b, loc, zero);
+            });
+        memref::StoreOp::create(b, loc, load.getResult(0), views[which],
+                                ValueRange{stage, o, addConst(b, loc, i, e)});
       }
     }
   }
