@@ -33,6 +33,23 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if os.path.exists(os.path.join(config.gmm_tools_dir, "gmm-runner")):
     config.available_features.add("gmm-runner")
 
+# The host CPU has AVX-512 with BF16 (vdpbf16ps): the bf16_dot micro-kernel
+# runs here, and gmm-configure's heuristic picks it for bf16 ragged dots.
+def host_has_avx512_bf16():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = line.split(":", 1)[1].split()
+                    return "avx512f" in flags and "avx512_bf16" in flags
+    except OSError:
+        pass
+    return False
+
+
+if host_has_avx512_bf16():
+    config.available_features.add("host-avx512-bf16")
+
 # A sanitizer build (scripts/sanitize.sh): gmm's libraries need the
 # sanitizer runtimes, which programs that are not gmm's own (mlir-runner)
 # do not load, so tests that load gmm's libraries into them say

@@ -257,23 +257,27 @@ std::unique_ptr<mlir::MLIRContext> gmm::bench::createContext() {
 
 namespace {
 
-/// The module: one ragged dot of `mode` with static shapes.
-std::string buildModule(const Shape &s, StringRef elementType, Mode mode,
-                        bool outputArgument) {
+/// The module: one ragged dot of `mode` with static shapes, operands of
+/// `elementType` and a result of `resultType`.
+std::string buildModule(const Shape &s, StringRef elementType,
+                        StringRef resultType, Mode mode, bool outputArgument) {
   bool forward = mode == Mode::Forward;
-  std::string t = elementType.str();
-  auto shape = [&](std::initializer_list<int64_t> dims) {
+  auto shapeOf = [&](std::initializer_list<int64_t> dims, StringRef type) {
     std::string text;
     for (int64_t d : dims)
       text += std::to_string(d) + "x";
-    return text + t;
+    return text + type.str();
+  };
+  auto shape = [&](std::initializer_list<int64_t> dims) {
+    return shapeOf(dims, elementType);
   };
   // Mode 1: lhs [m, k] x rhs [g, k, n] -> [m, n]; mode 2: x [m, k] and
   // dy [m, n] -> [g, k, n].
   std::string lhs = "tensor<" + shape({s.m, s.k}) + ">";
   std::string rhs = forward ? "tensor<" + shape({s.g, s.k, s.n}) + ">"
                             : "tensor<" + shape({s.m, s.n}) + ">";
-  std::string out = forward ? shape({s.m, s.n}) : shape({s.g, s.k, s.n});
+  std::string out = forward ? shapeOf({s.m, s.n}, resultType)
+                            : shapeOf({s.g, s.k, s.n}, resultType);
   std::string sizes = "tensor<" + std::to_string(s.g) + "xi32>";
   std::string numbers =
       forward ? "<lhs_contracting_dimensions = [1],\n"
@@ -301,16 +305,21 @@ std::string buildModule(const Shape &s, StringRef elementType, Mode mode,
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<JitFunction>> gmm::bench::compileRaggedDot(
-    mlir::MLIRContext &context, const Shape &shape, StringRef elementType,
-    PipelineBuilder pipeline, const JitOptions &options,
-    StringRef compiledSuffix, Mode mode, bool outputArgument) {
+llvm::Expected<std::unique_ptr<JitFunction>>
+gmm::bench::compileRaggedDot(mlir::MLIRContext &context, const Shape &shape,
+                             StringRef elementType, PipelineBuilder pipeline,
+                             const JitOptions &options,
+                             StringRef compiledSuffix, Mode mode,
+                             bool outputArgument, StringRef resultType) {
   llvm::errs() << llvm::formatv("[{0}] g={1} m={2} k={3} n={4}: compiling\n",
                                 shape.name, shape.g, shape.m, shape.k, shape.n);
   auto start = std::chrono::steady_clock::now();
   auto function = gmm::runner::compileModuleText(
-      context, buildModule(shape, elementType, mode, outputArgument), "gmm",
-      std::move(pipeline), options);
+      context,
+      buildModule(shape, elementType,
+                  resultType.empty() ? elementType : resultType, mode,
+                  outputArgument),
+      "gmm", std::move(pipeline), options);
   if (!function)
     return llvm::createStringError("compiling " + shape.name + ": " +
                                    llvm::toString(function.takeError()));

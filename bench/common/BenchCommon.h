@@ -146,7 +146,8 @@ enum class Mode {
 };
 
 /// Builds the module of one ragged dot of `mode` with static shapes and
-/// `elementType` (e.g. "f32") in and out, and compiles its function `gmm`
+/// operands of `elementType` (e.g. "f32") and a result of `resultType` (empty:
+/// `elementType`), and compiles its function `gmm`
 /// (which returns the result, or with `outputArgument` writes it into a
 /// fourth argument, a memref, as gmm.jax and embedding compilers call it),
 /// saying so on stderr: "[shape] g=.. m=.. k=.. n=..: compiling", then
@@ -157,7 +158,7 @@ compileRaggedDot(mlir::MLIRContext &context, const Shape &shape,
                  ::gmm::runner::PipelineBuilder pipeline,
                  const ::gmm::runner::JitOptions &options = {},
                  llvm::StringRef compiledSuffix = "", Mode mode = Mode::Forward,
-                 bool outputArgument = false);
+                 bool outputArgument = false, llvm::StringRef resultType = "");
 
 /// max|got - expected| / max|expected| over the pairs added; NaN and infinity
 /// make it infinite.

@@ -4,14 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Times a mode-1 f32 gmm.ragged_dot (lhs [m,k], rhs [g,k,n], group_sizes [g]
-// -> [m,n]) compiled by a gmm pipeline (the tiled `cpu` one by default)
-// against a loop of one cblas_sgemm per non-empty group on OpenBLAS, with the
-// same number of threads, the same inputs and in the same process. Every
-// (shape, group-size distribution) pair prints one row of a Markdown table
-// with the median times, the GFLOP/s of both and their ratio; the median of
-// the ratios closes the table. gmm's result is compared with OpenBLAS's
-// before anything is timed, so both compute the same thing.
+// Times gmm.ragged_dot (mode 1, lhs [m,k], rhs [g,k,n], group_sizes [g] ->
+// [m,n], and mode 2, the weight gradient) compiled by a gmm pipeline (the
+// tiled `cpu` one by default) against a loop of one OpenBLAS GEMM per
+// non-empty group, with the same number of threads, the same inputs and in
+// the same process: f32 against cblas_sgemm, and bf16 inputs (f32 result)
+// against cblas_sbgemm where the OpenBLAS has it, else cblas_sgemm on the
+// same values in f32. Every (shape, group-size distribution, mode, dtype)
+// prints one row of a Markdown table with the median times, the GFLOP/s of
+// both, their ratio and the shares of the machine's peak (bf16 rows also
+// gmm's ratio to its own f32 row); the medians close the table. gmm's result
+// is compared with OpenBLAS's before anything is timed, so both compute the
+// same thing.
 //
 // See bench/README.md for what is measured and how to read it.
 //
@@ -42,11 +46,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
+#include <dlfcn.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -87,6 +94,25 @@ cl::opt<int64_t>
            cl::desc("Register block lanes per row for the cpu pipeline (0: "
                     "gmm-tile's heuristic for this CPU's vectors)"),
            cl::value_desc("N"), cl::init(0), cl::cat(benchCategory));
+cl::opt<mlir::gmm::MicroKernelOption> microKernel(
+    "micro-kernel",
+    cl::desc("How the cpu pipeline's register block multiplies (default: "
+             "gmm-configure's heuristic)"),
+    cl::init(mlir::gmm::MicroKernelOption::Auto),
+    cl::values(clEnumValN(mlir::gmm::MicroKernelOption::Auto, "auto",
+                          "bf16-dot for bf16 on a CPU with AVX512-BF16, else "
+                          "fma"),
+               clEnumValN(mlir::gmm::MicroKernelOption::FMA, "fma",
+                          "operands packed as f32, broadcast FMAs"),
+               clEnumValN(mlir::gmm::MicroKernelOption::BF16Dot, "bf16-dot",
+                          "vdpbf16ps on pairs of k (bf16 rows)")),
+    cl::cat(benchCategory));
+cl::opt<std::string> dtypesOption(
+    "dtypes",
+    cl::desc("Comma-separated operand types to run on every shape and mode: "
+             "f32, and bf16 (f32 result; gmm's bf16 rows also give their "
+             "ratio to gmm's f32 row) (default f32,bf16)"),
+    cl::value_desc("LIST"), cl::init("f32,bf16"), cl::cat(benchCategory));
 cl::opt<bool> resultOutput(
     "return-result",
     cl::desc("Compile gmm's function to return its result (the compiled code "
@@ -142,6 +168,18 @@ cl::opt<double>
                        "(default 1e-4)"),
               cl::value_desc("X"), cl::init(1e-4), cl::cat(benchCategory));
 
+const char *microKernelName(mlir::gmm::MicroKernelOption option) {
+  switch (option) {
+  case mlir::gmm::MicroKernelOption::FMA:
+    return "fma";
+  case mlir::gmm::MicroKernelOption::BF16Dot:
+    return "bf16-dot";
+  case mlir::gmm::MicroKernelOption::Auto:
+    break;
+  }
+  return "auto";
+}
+
 int reportError(const llvm::Twine &message) {
   llvm::errs() << "gmm-bench-cpu: error: " << message << "\n";
   return 1;
@@ -178,6 +216,47 @@ void blasGroupedMatmul(const Shape &s, const float *lhs, const float *rhs,
                   0.0f, out + start * s.n, s.n);
     start += rows;
   }
+}
+
+/// OpenBLAS's bf16 GEMM (bf16 operands, f32 result), which only builds with
+/// BUILD_BFLOAT16 have: looked up at run time, so that the benchmark builds
+/// and runs against any OpenBLAS (Debian 12's 0.3.21 has none).
+using SbgemmFn = void (*)(CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE, int,
+                          int, int, float, const uint16_t *, int,
+                          const uint16_t *, int, float, float *, int);
+SbgemmFn findSbgemm() {
+  return reinterpret_cast<SbgemmFn>(dlsym(RTLD_DEFAULT, "cblas_sbgemm"));
+}
+
+/// The two loops above with cblas_sbgemm.
+void sbgemmGrouped(SbgemmFn sbgemm, const Shape &s, bool forward,
+                   const uint16_t *a, const uint16_t *b,
+                   llvm::ArrayRef<int64_t> sizes, float *out) {
+  int64_t start = 0;
+  for (int64_t group = 0; group < s.g; ++group) {
+    int64_t rows = sizes[group];
+    if (forward && rows > 0)
+      sbgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, s.n, s.k, 1.0f,
+             a + start * s.k, s.k, b + group * s.k * s.n, s.n, 0.0f,
+             out + start * s.n, s.n);
+    if (!forward) {
+      float *slice = out + group * s.k * s.n;
+      if (rows > 0)
+        sbgemm(CblasRowMajor, CblasTrans, CblasNoTrans, s.k, s.n, rows, 1.0f,
+               a + start * s.k, s.k, b + start * s.n, s.n, 0.0f, slice, s.n);
+      else
+        std::fill(slice, slice + s.k * s.n, 0.0f);
+    }
+    start += rows;
+  }
+}
+
+/// The values of `tensor` as f32.
+std::vector<float> toFloats(const HostTensor &tensor) {
+  std::vector<float> values(tensor.getNumElements());
+  for (auto [i, value] : llvm::enumerate(values))
+    value = static_cast<float>(tensor.getDouble(i));
+  return values;
 }
 
 /// max|got - expected| / max|expected|; NaN and infinity make it infinite.
@@ -270,25 +349,38 @@ struct Row {
   Shape shape;
   Distribution distribution;
   Mode mode = Mode::Forward;
+  /// The operands' type, "f32" or "bf16".
+  std::string dtype = "f32";
+  /// The OpenBLAS function timed: "sgemm" or "sbgemm".
+  std::string peer = "sgemm";
   double gmmSeconds = NAN, blasSeconds = NAN;
   double flops = 0;
   double error = 0;
   bool matches = false;
+  /// The peak of the row's dtype (GFLOP/s).
+  double peak = NAN;
+  /// bf16 rows: gmm's GFLOP/s over gmm's own on the f32 row of the same
+  /// shape, sizes and mode (NaN when that row did not run).
+  double vsF32 = NAN;
+
+  double gmmRate() const { return flops / gmmSeconds * 1e-9; }
+  double blasRate() const { return flops / blasSeconds * 1e-9; }
 };
 
-void printRow(const Row &row, int threads, double peak) {
-  double gmmRate = row.flops / row.gmmSeconds * 1e-9;
-  double blasRate = row.flops / row.blasSeconds * 1e-9;
+void printRow(const Row &row, int threads) {
+  double gmmRate = row.gmmRate(), blasRate = row.blasRate();
   printTableRow(
       row.shape, row.distribution,
-      {std::to_string(static_cast<int>(row.mode)),
+      {std::to_string(static_cast<int>(row.mode)), row.dtype,
        llvm::formatv("{0:f2}", row.gmmSeconds * 1e3).str(),
-       llvm::formatv("{0:f1}", gmmRate).str(),
+       llvm::formatv("{0:f1}", gmmRate).str(), row.peer,
        llvm::formatv("{0:f2}", row.blasSeconds * 1e3).str(),
        llvm::formatv("{0:f1}", blasRate).str(),
        llvm::formatv("{0:f2}", gmmRate / blasRate).str(),
-       llvm::formatv("{0:f0}%", 100 * gmmRate / peak).str(),
-       llvm::formatv("{0:f0}%", 100 * blasRate / peak).str(),
+       std::isnan(row.vsF32) ? std::string("")
+                             : llvm::formatv("{0:f2}", row.vsF32).str(),
+       llvm::formatv("{0:f0}%", 100 * gmmRate / row.peak).str(),
+       llvm::formatv("{0:f0}%", 100 * blasRate / row.peak).str(),
        std::to_string(threads),
        llvm::formatv(row.matches ? "ok ({0:e1})" : "**MISMATCH** ({0:e1})",
                      row.error)
@@ -300,8 +392,7 @@ void printRows(llvm::ArrayRef<Row> rows, bool json, int threads,
                const Peak &peak, const std::optional<Peak> &bf16Peak,
                llvm::StringRef cpu, llvm::StringRef blas) {
   auto fields = [&](const Row &row) {
-    double gmmRate = row.flops / row.gmmSeconds * 1e-9;
-    double blasRate = row.flops / row.blasSeconds * 1e-9;
+    double gmmRate = row.gmmRate(), blasRate = row.blasRate();
     return std::vector<std::pair<std::string, std::string>>{
         {"shape", "\"" + row.shape.name + "\""},
         {"g", std::to_string(row.shape.g)},
@@ -310,15 +401,20 @@ void printRows(llvm::ArrayRef<Row> rows, bool json, int threads,
         {"n", std::to_string(row.shape.n)},
         {"sizes", "\"" + std::string(toString(row.distribution)) + "\""},
         {"mode", std::to_string(static_cast<int>(row.mode))},
+        {"dtype", "\"" + row.dtype + "\""},
+        {"peer", "\"" + row.peer + "\""},
         {"gmm_ms", llvm::formatv("{0:f4}", row.gmmSeconds * 1e3).str()},
         {"gmm_gflops", llvm::formatv("{0:f2}", gmmRate).str()},
         {"openblas_ms", llvm::formatv("{0:f4}", row.blasSeconds * 1e3).str()},
         {"openblas_gflops", llvm::formatv("{0:f2}", blasRate).str()},
         {"ratio", llvm::formatv("{0:f3}", gmmRate / blasRate).str()},
+        {"gmm_vs_f32", std::isnan(row.vsF32)
+                           ? std::string("null")
+                           : llvm::formatv("{0:f3}", row.vsF32).str()},
         {"gmm_share_of_peak",
-         llvm::formatv("{0:f3}", gmmRate / peak.gflops).str()},
+         llvm::formatv("{0:f3}", gmmRate / row.peak).str()},
         {"openblas_share_of_peak",
-         llvm::formatv("{0:f3}", blasRate / peak.gflops).str()},
+         llvm::formatv("{0:f3}", blasRate / row.peak).str()},
         {"threads", std::to_string(threads)},
         {"matches", row.matches ? "true" : "false"},
     };
@@ -372,8 +468,8 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(benchCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "gmm-bench-cpu: f32 gmm.ragged_dot on the CPU against a per-group "
-      "cblas_sgemm loop on OpenBLAS\n");
+      "gmm-bench-cpu: gmm.ragged_dot on the CPU (f32 and bf16) against a "
+      "per-group GEMM loop on OpenBLAS\n");
 
   llvm::Expected<const PipelineInfo *> found = findPipeline(pipelineName);
   if (!found)
@@ -381,10 +477,11 @@ int main(int argc, char **argv) {
   const PipelineInfo *pipeline = *found;
   if (pipeline->cuda)
     return reportError("--pipeline=cuda runs on the GPU: use gmm-bench-gpu");
-  bool customTiles = tileM || tileN || tileK || microM || microN;
+  bool customTiles = tileM || tileN || tileK || microM || microN ||
+                     microKernel != mlir::gmm::MicroKernelOption::Auto;
   if (customTiles && pipelineName != "cpu")
-    return reportError("--tile-m/n/k and --micro-m/n apply to --pipeline=cpu "
-                       "only");
+    return reportError("--tile-m/n/k, --micro-m/n and --micro-kernel apply to "
+                       "--pipeline=cpu only");
   if (common.repeat < 1 || common.warmup < 1)
     return reportError("--repeat and --warmup must be at least 1");
   PipelineBuilder buildPipeline = pipeline->build;
@@ -395,6 +492,7 @@ int main(int argc, char **argv) {
     options.tileK = tileK;
     options.microM = microM;
     options.microN = microN;
+    options.microKernel = microKernel;
     if (failed(mlir::gmm::verifyCPUPipelineOptions(
             options, [](const Twine &message) {
               llvm::errs() << "gmm-bench-cpu: error: " << message << "\n";
@@ -428,6 +526,18 @@ int main(int argc, char **argv) {
     if (modes.empty())
       return reportError("--modes: no mode given");
   }
+  std::vector<std::string> dtypes;
+  {
+    llvm::SmallVector<StringRef> items;
+    StringRef(dtypesOption).split(items, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef item : items) {
+      if (item.trim() != "f32" && item.trim() != "bf16")
+        return reportError("--dtypes: '" + item + "' is not f32 or bf16");
+      dtypes.push_back(item.trim().str());
+    }
+    if (dtypes.empty())
+      return reportError("--dtypes: no type given");
+  }
   if (formatOption != "markdown" && formatOption != "csv" &&
       formatOption != "json")
     return reportError("--format=" + formatOption +
@@ -445,6 +555,7 @@ int main(int argc, char **argv) {
   // The machine's limit for these threads, before anything else runs.
   Peak peak = measureF32Peak(threads);
   std::optional<Peak> bf16Peak = measureBF16Peak(threads);
+  SbgemmFn sbgemm = findSbgemm();
 
   raw_ostream &out = markdown ? llvm::outs() : llvm::nulls();
   out << "# gmm-bench-cpu\n\n"
@@ -462,14 +573,21 @@ int main(int argc, char **argv) {
                          .str()
                    : std::string("none (no AVX-512 BF16)"))
       << "\n"
+      << "- bf16 peer: "
+      << (sbgemm ? "cblas_sbgemm"
+                 : "cblas_sgemm on the same values in f32 (this OpenBLAS "
+                   "has no cblas_sbgemm)")
+      << "\n"
       << "- gmm pipeline: " << pipelineName;
   if (customTiles)
-    out << llvm::formatv(
-        " (tile-m={0} tile-n={1} tile-k={2} micro-m={3} micro-n={4})",
-        tileM.getValue(), tileN.getValue(), tileK.getValue(), microM.getValue(),
-        microN.getValue());
+    out << llvm::formatv(" (tile-m={0} tile-n={1} tile-k={2} micro-m={3} "
+                         "micro-n={4} micro-kernel={5})",
+                         tileM.getValue(), tileN.getValue(), tileK.getValue(),
+                         microM.getValue(), microN.getValue(),
+                         microKernelName(microKernel));
   out << "\n- median of " << common.repeat << " timed calls after "
-      << common.warmup << " warm-up call(s), f32, seed " << common.seed << "\n"
+      << common.warmup << " warm-up call(s), " << llvm::join(dtypes, " and ")
+      << ", seed " << common.seed << "\n"
       << "- load average at start: " << loadAverage() << "\n";
   // What the machine does just before the run.
   CpuSample idleBegin = CpuSample::take();
@@ -484,9 +602,10 @@ int main(int argc, char **argv) {
            "equally**\n";
   out << "\n";
   if (markdown)
-    printTableHeader({"mode", "gmm ms", "gmm GFLOP/s", "OpenBLAS ms",
-                      "OpenBLAS GFLOP/s", "ratio", "gmm % peak",
-                      "OpenBLAS % peak", "threads", "check"});
+    printTableHeader({"mode", "dtype", "gmm ms", "gmm GFLOP/s", "OpenBLAS",
+                      "OpenBLAS ms", "OpenBLAS GFLOP/s", "ratio",
+                      "gmm / gmm f32", "gmm % peak", "OpenBLAS % peak",
+                      "threads", "check"});
 
   std::unique_ptr<MLIRContext> context = createContext();
 
@@ -496,100 +615,135 @@ int main(int argc, char **argv) {
     std::this_thread::sleep_for(std::chrono::milliseconds(settleMs));
   };
 
+  // gmm's f32 GFLOP/s per (shape, sizes, mode), for the bf16 rows.
+  std::map<std::tuple<std::string, Distribution, Mode>, double> f32Rates;
   for (const Shape &shape : *shapes) {
     for (Mode mode : modes) {
-      bool forward = mode == Mode::Forward;
-      auto function = compileRaggedDot(*context, shape, "f32", buildPipeline,
-                                       {}, forward ? "" : " (mode 2)", mode,
-                                       /*outputArgument=*/!resultOutput);
-      if (!function)
-        return reportError(llvm::toString(function.takeError()));
+      for (const std::string &dtype : dtypes) {
+        bool forward = mode == Mode::Forward;
+        bool bf16 = dtype == "bf16";
+        auto function = compileRaggedDot(
+            *context, shape, dtype, buildPipeline, {},
+            (forward ? std::string() : std::string(" (mode 2)")) +
+                (bf16 ? " (bf16)" : ""),
+            mode, /*outputArgument=*/!resultOutput, "f32");
+        if (!function)
+          return reportError(llvm::toString(function.takeError()));
 
-      // This shape's buffers; the next ones are made after these are gone.
-      // Mode 1: lhs [m, k], rhs [g, k, n] -> [m, n]; mode 2: x [m, k],
-      // dy [m, n] -> [g, k, n].
-      std::vector<HostTensor> arguments(resultOutput ? 3 : 4);
-      arguments[0] = HostTensor::zeros(DType::F32, {shape.m, shape.k});
-      arguments[1] =
-          forward ? HostTensor::zeros(DType::F32, {shape.g, shape.k, shape.n})
-                  : HostTensor::zeros(DType::F32, {shape.m, shape.n});
-      arguments[2] = HostTensor::zeros(DType::I32, {shape.g});
-      fillRandom(arguments[0], common.seed, 0);
-      fillRandom(arguments[1], common.seed, 1);
-      int64_t outSize =
-          forward ? shape.m * shape.n : shape.g * shape.k * shape.n;
-      // The output buffer gmm writes into (the runner gives every call a
-      // fresh, already written copy of it, as OpenBLAS's is).
-      if (!resultOutput)
-        arguments[3] =
-            forward
-                ? HostTensor::zeros(DType::F32, {shape.m, shape.n})
-                : HostTensor::zeros(DType::F32, {shape.g, shape.k, shape.n});
-      std::vector<float> blasOut(outSize);
-      const float *a = static_cast<const float *>(arguments[0].data());
-      const float *b = static_cast<const float *>(arguments[1].data());
-
-      for (Distribution distribution : *distributions) {
-        std::vector<int64_t> sizes =
-            makeSizes(distribution, shape.m, shape.g, common.seed);
-        for (auto [group, size] : llvm::enumerate(sizes))
-          arguments[2].setInt(group, size);
-        int64_t coveredRows = describeSizes(shape, distribution, sizes);
-
-        Row row{shape, distribution, mode};
-        row.flops = 2.0 * shape.k * shape.n * coveredRows;
-
-        // gmm: the first warm-up call's result is the one checked.
-        std::vector<HostTensor> gmmResult;
-        auto gmmSeconds =
-            common.timeCalls([&](unsigned i) -> llvm::Expected<double> {
-              double callSeconds = 0;
-              auto outputs = function->get()->call(arguments, &callSeconds);
-              if (!outputs)
-                return llvm::createStringError(
-                    "calling gmm on " + shape.name + ": " +
-                    llvm::toString(outputs.takeError()));
-              if (i == 0)
-                gmmResult = std::move(*outputs);
-              return callSeconds;
-            });
-        if (!gmmSeconds)
-          return reportError(llvm::toString(gmmSeconds.takeError()));
-        row.gmmSeconds = *gmmSeconds;
-        settle();
-
-        // OpenBLAS on the same buffers.
-        std::fill(blasOut.begin(), blasOut.end(), 0.0f);
-        row.blasSeconds = llvm::cantFail(
-            common.timeCalls([&](unsigned) -> llvm::Expected<double> {
-              auto start = std::chrono::steady_clock::now();
-              if (forward)
-                blasGroupedMatmul(shape, a, b, sizes, blasOut.data());
-              else
-                blasGroupedWeightGradient(shape, a, b, sizes, blasOut.data());
-              return std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                  .count();
-            }));
-        settle();
-
-        double maxAbsError = 0;
-        row.error =
-            relativeError(static_cast<const float *>(gmmResult[0].data()),
-                          blasOut.data(), outSize, maxAbsError);
-        row.matches = row.error <= tolerance;
-        if (!row.matches) {
-          anyMismatch = true;
-          llvm::errs() << llvm::formatv(
-              "[{0}] {1} mode {2}: MISMATCH: gmm and OpenBLAS differ: "
-              "max|diff| = {3:e2}, {4:e2} relative to max|OpenBLAS| "
-              "(tolerance {5:e1})\n",
-              shape.name, toString(distribution), static_cast<int>(mode),
-              maxAbsError, row.error, tolerance.getValue());
+        // This shape's buffers; the next ones are made after these are gone.
+        // Mode 1: lhs [m, k], rhs [g, k, n] -> [m, n]; mode 2: x [m, k],
+        // dy [m, n] -> [g, k, n].
+        DType in = bf16 ? DType::BF16 : DType::F32;
+        std::vector<HostTensor> arguments(resultOutput ? 3 : 4);
+        arguments[0] = HostTensor::zeros(in, {shape.m, shape.k});
+        arguments[1] = forward
+                           ? HostTensor::zeros(in, {shape.g, shape.k, shape.n})
+                           : HostTensor::zeros(in, {shape.m, shape.n});
+        arguments[2] = HostTensor::zeros(DType::I32, {shape.g});
+        fillRandom(arguments[0], common.seed, 0);
+        fillRandom(arguments[1], common.seed, 1);
+        int64_t outSize =
+            forward ? shape.m * shape.n : shape.g * shape.k * shape.n;
+        // The output buffer gmm writes into (the runner gives every call a
+        // fresh, already written copy of it, as OpenBLAS's is).
+        if (!resultOutput)
+          arguments[3] =
+              forward
+                  ? HostTensor::zeros(DType::F32, {shape.m, shape.n})
+                  : HostTensor::zeros(DType::F32, {shape.g, shape.k, shape.n});
+        std::vector<float> blasOut(outSize);
+        // OpenBLAS's operands: gmm's, or for bf16 without cblas_sbgemm the
+        // same values in f32 (converted before anything is timed).
+        bool useSbgemm = bf16 && sbgemm;
+        std::vector<float> aFloats, bFloats;
+        if (bf16 && !useSbgemm) {
+          aFloats = toFloats(arguments[0]);
+          bFloats = toFloats(arguments[1]);
         }
-        if (markdown)
-          printRow(row, threads, peak.gflops);
-        rows.push_back(row);
+        auto floatsOf = [&](const HostTensor &tensor,
+                            const std::vector<float> &copy) {
+          return copy.empty() ? static_cast<const float *>(tensor.data())
+                              : copy.data();
+        };
+        const float *a = floatsOf(arguments[0], aFloats);
+        const float *b = floatsOf(arguments[1], bFloats);
+
+        for (Distribution distribution : *distributions) {
+          std::vector<int64_t> sizes =
+              makeSizes(distribution, shape.m, shape.g, common.seed);
+          for (auto [group, size] : llvm::enumerate(sizes))
+            arguments[2].setInt(group, size);
+          int64_t coveredRows = describeSizes(shape, distribution, sizes);
+
+          Row row{shape, distribution, mode, dtype,
+                  useSbgemm ? "sbgemm" : "sgemm"};
+          row.flops = 2.0 * shape.k * shape.n * coveredRows;
+          row.peak = bf16 && bf16Peak ? bf16Peak->gflops : peak.gflops;
+
+          // gmm: the first warm-up call's result is the one checked.
+          std::vector<HostTensor> gmmResult;
+          auto gmmSeconds =
+              common.timeCalls([&](unsigned i) -> llvm::Expected<double> {
+                double callSeconds = 0;
+                auto outputs = function->get()->call(arguments, &callSeconds);
+                if (!outputs)
+                  return llvm::createStringError(
+                      "calling gmm on " + shape.name + ": " +
+                      llvm::toString(outputs.takeError()));
+                if (i == 0)
+                  gmmResult = std::move(*outputs);
+                return callSeconds;
+              });
+          if (!gmmSeconds)
+            return reportError(llvm::toString(gmmSeconds.takeError()));
+          row.gmmSeconds = *gmmSeconds;
+          settle();
+
+          // OpenBLAS on the same values.
+          std::fill(blasOut.begin(), blasOut.end(), 0.0f);
+          row.blasSeconds = llvm::cantFail(
+              common.timeCalls([&](unsigned) -> llvm::Expected<double> {
+                auto start = std::chrono::steady_clock::now();
+                if (useSbgemm)
+                  sbgemmGrouped(
+                      sbgemm, shape, forward,
+                      static_cast<const uint16_t *>(arguments[0].data()),
+                      static_cast<const uint16_t *>(arguments[1].data()), sizes,
+                      blasOut.data());
+                else if (forward)
+                  blasGroupedMatmul(shape, a, b, sizes, blasOut.data());
+                else
+                  blasGroupedWeightGradient(shape, a, b, sizes, blasOut.data());
+                return std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                    .count();
+              }));
+          settle();
+
+          auto key = std::make_tuple(shape.name, distribution, mode);
+          if (!bf16)
+            f32Rates[key] = row.gmmRate();
+          else if (auto it = f32Rates.find(key); it != f32Rates.end())
+            row.vsF32 = row.gmmRate() / it->second;
+
+          double maxAbsError = 0;
+          row.error =
+              relativeError(static_cast<const float *>(gmmResult[0].data()),
+                            blasOut.data(), outSize, maxAbsError);
+          row.matches = row.error <= tolerance;
+          if (!row.matches) {
+            anyMismatch = true;
+            llvm::errs() << llvm::formatv(
+                "[{0}] {1} mode {2} {3}: MISMATCH: gmm and OpenBLAS differ: "
+                "max|diff| = {4:e2}, {5:e2} relative to max|OpenBLAS| "
+                "(tolerance {6:e1})\n",
+                shape.name, toString(distribution), static_cast<int>(mode),
+                dtype, maxAbsError, row.error, tolerance.getValue());
+          }
+          if (markdown)
+            printRow(row, threads);
+          rows.push_back(row);
+        }
       }
     }
   }
@@ -597,15 +751,32 @@ int main(int argc, char **argv) {
   if (!markdown)
     printRows(rows, formatOption == "json", threads, peak, bf16Peak, cpu,
               blasConfig);
-  std::vector<double> ratios;
-  for (const Row &row : rows)
-    ratios.push_back(row.blasSeconds / row.gmmSeconds);
-  out << llvm::formatv(
-      "\nmedian ratio (gmm / OpenBLAS GFLOP/s): {0:f2} over {1} run(s); "
-      "min {2:f2}, max {3:f2}\n",
-      median(ratios), ratios.size(),
-      *std::min_element(ratios.begin(), ratios.end()),
-      *std::max_element(ratios.begin(), ratios.end()));
+  out << "\n";
+  for (const std::string &dtype : dtypes) {
+    std::vector<double> ratios, vsF32;
+    for (const Row &row : rows) {
+      if (row.dtype != dtype)
+        continue;
+      ratios.push_back(row.blasSeconds / row.gmmSeconds);
+      if (!std::isnan(row.vsF32))
+        vsF32.push_back(row.vsF32);
+    }
+    if (ratios.empty())
+      continue;
+    out << llvm::formatv(
+        "{0}: median ratio (gmm / OpenBLAS GFLOP/s) {1:f2} over {2} row(s); "
+        "min {3:f2}, max {4:f2}",
+        dtype, median(ratios), ratios.size(),
+        *std::min_element(ratios.begin(), ratios.end()),
+        *std::max_element(ratios.begin(), ratios.end()));
+    if (!vsF32.empty())
+      out << llvm::formatv("; gmm / gmm f32: median {0:f2}, min {1:f2}, max "
+                           "{2:f2}",
+                           median(vsF32),
+                           *std::min_element(vsF32.begin(), vsF32.end()),
+                           *std::max_element(vsF32.begin(), vsF32.end()));
+    out << "\n";
+  }
   std::optional<double> busyDuring = othersBusy(runBegin, CpuSample::take());
   out << "cores busy with other processes during the run: "
       << describeOthersBusy(busyDuring)

@@ -104,6 +104,7 @@ KernelConfigRequest requestOf(const CPUPipelineOptions &options) {
   request.tileK = options.tileK;
   request.microM = options.microM;
   request.microN = options.microN;
+  request.microKernel = options.microKernel;
   return request;
 }
 
@@ -158,6 +159,8 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   ConvertVectorToLLVMPassOptions vectors;
   vectors.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
   vectors.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
+  // The bf16_dot micro-kernel's x86vector.avx512.dot.
+  vectors.x86Vector = true;
   pm.addPass(createConvertVectorToLLVMPass(vectors));
   if (options.parallel)
     pm.addPass(createConvertOpenMPToLLVMPass());

@@ -24,12 +24,14 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 #include <atomic>
@@ -600,6 +602,36 @@ llvm::Error checkExternalSymbols(ModuleOp module, StringRef entry) {
   return llvm::Error::success();
 }
 
+/// The x86 instructions that the lowered module's intrinsics need must be
+/// the host CPU's: the bf16_dot micro-kernel's vdpbf16ps
+/// (llvm.x86.avx512bf16.*) on a CPU without AVX512-BF16 would otherwise
+/// stop LLVM's instruction selection with a fatal error.
+llvm::Error checkHostFeatures(ModuleOp module, StringRef entry) {
+  static const struct {
+    StringRef prefix, feature, what;
+  } kNeeds[] = {{"llvm.x86.avx512bf16.", "avx512bf16", "AVX512-BF16"},
+                {"llvm.x86.avx512.", "avx512f", "AVX-512"}};
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  std::optional<std::string> missing;
+  module.walk([&](LLVM::CallIntrinsicOp call) {
+    StringRef name = call.getIntrin();
+    for (const auto &need : kNeeds)
+      if (name.starts_with(need.prefix) && !features.lookup(need.feature)) {
+        missing = llvm::formatv("@{0} uses {1} ('{2}'), which this CPU does "
+                                "not have; compile it for this CPU (the cpu "
+                                "pipeline's micro-kernel=fma or its "
+                                "heuristic)",
+                                entry, need.what, name)
+                      .str();
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (missing)
+    return makeError(*missing);
+  return llvm::Error::success();
+}
+
 /// Copies the memref described by `desc` (allocated, aligned, offset,
 /// sizes, strides) into a HostTensor of `spec`'s type.
 llvm::Expected<HostTensor> copyOut(const int64_t *desc, const TensorSpec &spec,
@@ -921,6 +953,8 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
       getenv("GMM_JIT_PERF") != nullptr;
   makeOpenMPRuntimeGlobal();
   if (llvm::Error error = checkExternalSymbols(*clone, name))
+    return std::move(error);
+  if (llvm::Error error = checkHostFeatures(*clone, name))
     return std::move(error);
   auto engine = ExecutionEngine::create(*clone, engineOptions);
   if (!engine)

@@ -192,7 +192,8 @@ std::string Config::describe() const {
   return os.str();
 }
 
-Config gmm::difftest::randomConfig(std::mt19937_64 &rng, int64_t maxDim) {
+Config gmm::difftest::randomConfig(std::mt19937_64 &rng, int64_t maxDim,
+                                   std::optional<ElementType> inputType) {
   Config c;
   c.mode = static_cast<int>(uniform(rng, 1, 3));
   int nb = c.mode == 3 ? uniform(rng, 1, 2) : (chance(rng, 0.3) ? 1 : 0);
@@ -340,6 +341,8 @@ Config gmm::difftest::randomConfig(std::mt19937_64 &rng, int64_t maxDim) {
     c.rhsDynamic[i] = chance(rng, 0.15);
 
   c.inputType = randomType(rng);
+  if (inputType)
+    c.inputType = *inputType;
   c.resultType = chance(rng, 0.5) ? ElementType::F32 : randomType(rng);
   c.hasInit = chance(rng, 0.3);
 

@@ -49,8 +49,12 @@ struct Config {
   std::string toMLIR(const std::string &name) const;
 };
 
-/// Draws a random valid problem with dims of at most `maxDim` elements.
-Config randomConfig(std::mt19937_64 &rng, int64_t maxDim);
+/// Draws a random valid problem with dims of at most `maxDim` elements;
+/// with `inputType`, its operands are of that type (the other draws are
+/// the same as without it).
+Config
+randomConfig(std::mt19937_64 &rng, int64_t maxDim,
+             std::optional<reference::ElementType> inputType = std::nullopt);
 
 } // namespace difftest
 } // namespace gmm

@@ -24,10 +24,12 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <chrono>
 #include <limits>
@@ -81,6 +83,22 @@ static llvm::cl::opt<mlir::gmm::KernelTarget> tileTarget(
                                 "the CPU program"),
                      clEnumValN(mlir::gmm::KernelTarget::GPU, "gpu",
                                 "the GPU-shaped program")));
+static llvm::cl::opt<mlir::gmm::MicroKernelOption> microKernel(
+    "micro-kernel",
+    llvm::cl::desc("How --pipeline=cpu's register block multiplies (default: "
+                   "gmm-configure's heuristic); with bf16-dot the test is "
+                   "skipped (exit code 77) on a CPU without AVX512-BF16"),
+    llvm::cl::init(mlir::gmm::MicroKernelOption::Auto),
+    llvm::cl::values(
+        clEnumValN(mlir::gmm::MicroKernelOption::Auto, "auto", "the heuristic"),
+        clEnumValN(mlir::gmm::MicroKernelOption::FMA, "fma", "FMA"),
+        clEnumValN(mlir::gmm::MicroKernelOption::BF16Dot, "bf16-dot",
+                   "vdpbf16ps on pairs of k for bf16 inputs")));
+static llvm::cl::opt<std::string> inputTypeOption(
+    "input-type",
+    llvm::cl::desc("The operand type of every configuration: f16, bf16, f32 "
+                   "or f64 (default: random)"),
+    llvm::cl::init(""));
 static llvm::cl::opt<int64_t>
     warpsM("warps-m",
            llvm::cl::desc("Warps per block along m, for "
@@ -352,14 +370,22 @@ int main(int argc, char **argv) {
                     "and --sim-chip are for --pipeline=cuda\n";
     return 1;
   }
-  if ((known->cuda && (microM || microN)) ||
-      (!known->cuda && (tileM || tileN || tileK || microM || microN ||
+  bool cpuOptions =
+      microM || microN || microKernel != mlir::gmm::MicroKernelOption::Auto;
+  if ((known->cuda && cpuOptions) ||
+      (!known->cuda && (tileM || tileN || tileK || cpuOptions ||
                         tileTarget != mlir::gmm::KernelTarget::CPU))) {
     if (pipelineName != "cpu") {
-      llvm::errs() << "gmm-difftest: error: --micro-m/n and --tile-target "
-                      "are for --pipeline=cpu, --tile-m/n/k for cpu and "
-                      "cuda\n";
+      llvm::errs() << "gmm-difftest: error: --micro-m/n, --micro-kernel and "
+                      "--tile-target are for --pipeline=cpu, --tile-m/n/k "
+                      "for cpu and cuda\n";
       return 1;
+    }
+    if (microKernel == mlir::gmm::MicroKernelOption::BF16Dot &&
+        !llvm::sys::getHostCPUFeatures().lookup("avx512bf16")) {
+      llvm::outs() << "SKIPPED: --micro-kernel=bf16-dot needs a CPU with "
+                      "AVX512-BF16, which this one is not\n";
+      return 77;
     }
     mlir::gmm::CPUPipelineOptions options;
     options.tileM = tileM;
@@ -367,6 +393,7 @@ int main(int argc, char **argv) {
     options.tileK = tileK;
     options.microM = microM;
     options.microN = microN;
+    options.microKernel = microKernel;
     options.tileTarget = tileTarget;
     if (failed(mlir::gmm::verifyCPUPipelineOptions(options, optionError)))
       return 1;
@@ -385,6 +412,22 @@ int main(int argc, char **argv) {
                  << ": expected end, start, both or none\n";
     return 1;
   }
+  std::optional<reference::ElementType> inputType;
+  if (!inputTypeOption.empty()) {
+    static const std::pair<const char *, reference::ElementType> kTypes[] = {
+        {"f16", reference::ElementType::F16},
+        {"bf16", reference::ElementType::BF16},
+        {"f32", reference::ElementType::F32},
+        {"f64", reference::ElementType::F64}};
+    for (auto [name, type] : kTypes)
+      if (inputTypeOption == name)
+        inputType = type;
+    if (!inputType) {
+      llvm::errs() << "gmm-difftest: error: --input-type=" << inputTypeOption
+                   << ": expected f16, bf16, f32 or f64\n";
+      return 1;
+    }
+  }
   if (numConfigs < 0 || maxDim < 1) {
     llvm::errs() << "gmm-difftest: error: --configs must be >= 0 and "
                     "--max-dim >= 1\n";
@@ -401,13 +444,13 @@ int main(int argc, char **argv) {
   auto start = std::chrono::steady_clock::now();
   for (int64_t i = firstConfig; i < firstConfig + numConfigs; ++i) {
     std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + i);
-    Config c = randomConfig(rng, maxDim);
+    Config c = randomConfig(rng, maxDim, inputType);
     // The GPU path has no f64 kernels (gmm-configure refuses them for the
     // GPU with a diagnostic), nor then the GPU-shaped program.
     bool gpuShaped = known->cuda || tileTarget == mlir::gmm::KernelTarget::GPU;
     while (gpuShaped && (c.inputType == reference::ElementType::F64 ||
                          c.resultType == reference::ElementType::F64))
-      c = randomConfig(rng, maxDim);
+      c = randomConfig(rng, maxDim, inputType);
     if (adversarial)
       makeAdversarial(c, i, rng);
     ++modeCount[c.mode];
@@ -442,6 +485,12 @@ int main(int argc, char **argv) {
     llvm::outs() << " (tiles " << tileM << "x" << tileN << "x" << tileK << ")";
   if (microM || microN)
     llvm::outs() << " (register block " << microM << "x" << microN << ")";
+  if (microKernel == mlir::gmm::MicroKernelOption::FMA)
+    llvm::outs() << " (micro-kernel fma)";
+  if (microKernel == mlir::gmm::MicroKernelOption::BF16Dot)
+    llvm::outs() << " (micro-kernel bf16-dot)";
+  if (inputType)
+    llvm::outs() << " (" << inputTypeOption << " inputs)";
   if (tileTarget != mlir::gmm::KernelTarget::CPU)
     llvm::outs() << " (tile target "
                  << mlir::gmm::stringifyKernelTarget(tileTarget) << ")";

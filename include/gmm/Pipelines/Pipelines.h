@@ -61,6 +61,21 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                          llvm::cl::desc("Accumulator lanes per row of the CPU "
                                         "register block (0: heuristic)"),
                          llvm::cl::init(0)};
+  /// How the register block multiplies: gmm-configure's heuristic, fma, or
+  /// vdpbf16ps on pairs of k for the bf16 ragged dots.
+  Option<MicroKernelOption> microKernel{
+      *this, "micro-kernel",
+      llvm::cl::desc("How the CPU register block multiplies: auto (the "
+                     "heuristic: bf16-dot for bf16 inputs on a host with "
+                     "AVX512-BF16), fma, or bf16-dot (for the bf16 ragged "
+                     "dots)"),
+      llvm::cl::init(MicroKernelOption::Auto),
+      llvm::cl::values(
+          clEnumValN(MicroKernelOption::Auto, "auto", "the heuristic"),
+          clEnumValN(MicroKernelOption::FMA, "fma",
+                     "operands packed as f32 (f64), broadcast FMAs"),
+          clEnumValN(MicroKernelOption::BF16Dot, "bf16-dot",
+                     "vdpbf16ps on pairs of k for bf16 inputs"))};
   /// What the ragged dots are configured for: GPU runs the GPU-shaped tile
   /// program (block tiles, foralls mapped to blocks) on the CPU, as the
   /// differential test does to cover what gmm-map-to-gpu maps.

@@ -4,7 +4,7 @@
 // checks on its own (whether it fits an op and a target is gmm-configure's
 // check, in test/Dialect/GMM/Transforms/configure-invalid.mlir).
 
-// expected-error @+1 {{unknown key 'tiles' in #gmm.kernel_config; expected one of target, tile, warps, stages, register_block}}
+// expected-error @+1 {{unknown key 'tiles' in #gmm.kernel_config; expected one of target, tile, warps, stages, register_block, micro_kernel}}
 #c = #gmm.kernel_config<tiles = [1, 2, 3]>
 
 // -----
@@ -19,7 +19,7 @@
 
 // -----
 
-// expected-error @+1 {{expected one of the keys target, tile, warps, stages, register_block in #gmm.kernel_config}}
+// expected-error @+1 {{expected one of the keys target, tile, warps, stages, register_block, micro_kernel in #gmm.kernel_config}}
 #c = #gmm.kernel_config<[1, 2, 3]>
 
 // -----
@@ -54,5 +54,20 @@
 
 // -----
 
-// expected-error @+1 {{#gmm.kernel_config: register_block is a CPU field, not for target = gpu}}
+// expected-error @+1 {{#gmm.kernel_config: register_block and micro_kernel are CPU fields, not for target = gpu}}
 #c = #gmm.kernel_config<target = gpu, register_block = [6, 16]>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config: register_block and micro_kernel are CPU fields, not for target = gpu}}
+#c = #gmm.kernel_config<target = gpu, micro_kernel = fma>
+
+// -----
+
+// expected-error @+1 {{unknown micro_kernel 'amx' in #gmm.kernel_config; expected fma or bf16_dot}}
+#c = #gmm.kernel_config<micro_kernel = amx>
+
+// -----
+
+// expected-error @+1 {{expected valid keyword}}
+#c = #gmm.kernel_config<micro_kernel = 3>

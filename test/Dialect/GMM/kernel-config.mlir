@@ -23,6 +23,16 @@ func.func @cpu() attributes {gmm.kernel_config = #gmm.kernel_config<register_blo
 
 // -----
 
+// The micro-kernel, with the other CPU fields or alone.
+// CHECK-LABEL: func.func @micro_kernel
+// CHECK:         a = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = bf16_dot>
+// CHECK-SAME:    b = #gmm.kernel_config<micro_kernel = fma>
+func.func @micro_kernel() attributes {a = #gmm.kernel_config<micro_kernel = bf16_dot, target = cpu, tile = [224, 256, 256], register_block = [14, 32]>, b = #gmm.kernel_config<micro_kernel = fma>} {
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @partial
 // CHECK:         a = #gmm.kernel_config<tile = [64, 64, 32]>
 // CHECK-SAME:    b = #gmm.kernel_config<warps = [1, 2]>

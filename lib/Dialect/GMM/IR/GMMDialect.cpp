@@ -127,38 +127,69 @@ StringRef mlir::gmm::stringifyKernelTarget(KernelTarget target) {
   return target == KernelTarget::GPU ? "gpu" : "cpu";
 }
 
+StringRef mlir::gmm::stringifyMicroKernel(MicroKernel kernel) {
+  return kernel == MicroKernel::BF16Dot ? "bf16_dot" : "fma";
+}
+
 namespace {
 /// The keys of #gmm.kernel_config, in the order the printer writes them.
-constexpr llvm::StringLiteral kConfigKeys[] = {"target", "tile", "warps",
-                                               "stages", "register_block"};
-enum ConfigKey { Target, Tile, Warps, Stages, RegisterBlock, NumConfigKeys };
+constexpr llvm::StringLiteral kConfigKeys[] = {
+    "target", "tile", "warps", "stages", "register_block", "micro_kernel"};
+enum ConfigKey {
+  Target,
+  Tile,
+  Warps,
+  Stages,
+  RegisterBlock,
+  MicroKernelKey,
+  NumConfigKeys
+};
 } // namespace
 
 Attribute KernelConfigAttr::parse(AsmParser &parser, Type) {
   std::optional<KernelTarget> target;
+  std::optional<MicroKernel> microKernel;
   SmallVector<int64_t> lists[NumConfigKeys];
   int64_t stages = 0;
   SMLoc loc = parser.getCurrentLocation();
-  auto parseValue = [&](size_t index) -> ParseResult {
-    if (index == Stages)
-      return parser.parseInteger(stages);
-    if (index != Target)
-      return parseIntegerList(parser, lists[index]);
+  // A keyword that is `first` or `second`: whether it is `second`.
+  auto parseChoice = [&](StringRef what, StringRef first, StringRef second,
+                         bool &isSecond) -> ParseResult {
     SMLoc valueLoc = parser.getCurrentLocation();
     StringRef name;
     if (parser.parseKeyword(&name))
       return failure();
-    if (name != "cpu" && name != "gpu")
-      return parser.emitError(valueLoc, "unknown target '")
-             << name << "' in #gmm.kernel_config; expected cpu or gpu";
-    target = name == "gpu" ? KernelTarget::GPU : KernelTarget::CPU;
+    if (name != first && name != second)
+      return parser.emitError(valueLoc, "unknown ")
+             << what << " '" << name << "' in #gmm.kernel_config; expected "
+             << first << " or " << second;
+    isSecond = name == second;
     return success();
+  };
+  auto parseValue = [&](size_t index) -> ParseResult {
+    bool isSecond = false;
+    switch (index) {
+    case Stages:
+      return parser.parseInteger(stages);
+    case Target:
+      if (parseChoice("target", "cpu", "gpu", isSecond))
+        return failure();
+      target = isSecond ? KernelTarget::GPU : KernelTarget::CPU;
+      return success();
+    case MicroKernelKey:
+      if (parseChoice("micro_kernel", "fma", "bf16_dot", isSecond))
+        return failure();
+      microKernel = isSecond ? MicroKernel::BF16Dot : MicroKernel::FMA;
+      return success();
+    default:
+      return parseIntegerList(parser, lists[index]);
+    }
   };
   if (parseKeyedFields(parser, "#gmm.kernel_config", kConfigKeys, parseValue))
     return {};
   return parser.getChecked<KernelConfigAttr>(loc, parser.getContext(), target,
                                              lists[Tile], lists[Warps], stages,
-                                             lists[RegisterBlock]);
+                                             lists[RegisterBlock], microKernel);
 }
 
 void KernelConfigAttr::print(AsmPrinter &printer) const {
@@ -179,6 +210,9 @@ void KernelConfigAttr::print(AsmPrinter &printer) const {
   if (getStages())
     printer << separator() << "stages = " << getStages();
   list("register_block", getRegisterBlock());
+  if (std::optional<MicroKernel> kernel = getMicroKernel())
+    printer << separator()
+            << "micro_kernel = " << stringifyMicroKernel(*kernel);
   printer << '>';
 }
 
@@ -186,7 +220,8 @@ LogicalResult
 KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          std::optional<KernelTarget> target,
                          ArrayRef<int64_t> tile, ArrayRef<int64_t> warps,
-                         int64_t stages, ArrayRef<int64_t> registerBlock) {
+                         int64_t stages, ArrayRef<int64_t> registerBlock,
+                         std::optional<MicroKernel> microKernel) {
   auto positive = [](ArrayRef<int64_t> values) {
     return llvm::all_of(values, [](int64_t v) { return v > 0; });
   };
@@ -207,9 +242,9 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (target == KernelTarget::CPU && (!warps.empty() || stages))
     return emitError() << "#gmm.kernel_config: warps and stages are GPU "
                           "fields, not for target = cpu";
-  if (target == KernelTarget::GPU && !registerBlock.empty())
-    return emitError() << "#gmm.kernel_config: register_block is a CPU "
-                          "field, not for target = gpu";
+  if (target == KernelTarget::GPU && (!registerBlock.empty() || microKernel))
+    return emitError() << "#gmm.kernel_config: register_block and "
+                          "micro_kernel are CPU fields, not for target = gpu";
   return success();
 }
 

@@ -40,6 +40,7 @@ struct GMMConfigure : public mlir::gmm::impl::GMMConfigureBase<GMMConfigure> {
     request.microM = microM;
     request.microN = microN;
     request.vectorBits = vectorBits;
+    request.microKernel = microKernel;
     request.chip = chip;
     // Reported at the anchor without printing the whole anchor.
     if (failed(verifyKernelConfigRequest(request, [&](const Twine &message) {

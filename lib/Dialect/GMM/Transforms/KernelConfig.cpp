@@ -28,6 +28,11 @@ int64_t hostVectorBits() {
   return 128;
 }
 
+/// Whether the host CPU has AVX512-BF16 (`vdpbf16ps`).
+bool hostHasBF16Dot() {
+  return llvm::sys::getHostCPUFeatures().lookup("avx512bf16");
+}
+
 /// The CPU's register block: `rows` rows of `lanes` accumulator lanes, two
 /// vector registers per row, sized so that the accumulators, one row of the
 /// packed rhs panel and one broadcast lhs element fill the vector registers
@@ -190,12 +195,30 @@ mlir::gmm::verifyKernelConfig(KernelConfigAttr config, Type elementType,
                               function_ref<InFlightDiagnostic()> emitError) {
   if (failed(verifyTileBounds(config, emitError)))
     return failure();
-  if (!config.isGPU())
-    return success();
   auto describe = [&](InFlightDiagnostic diag) -> InFlightDiagnostic {
     diag << "kernel configuration " << config << ": ";
     return diag;
   };
+  if (!config.isGPU()) {
+    if (config.getMicroKernelOrDefault() != MicroKernel::BF16Dot)
+      return success();
+    if (!elementType.isBF16())
+      return describe(emitError())
+             << "the bf16_dot micro-kernel takes bf16 inputs, not "
+             << elementType;
+    if (config.getRegisterBlock()[1] % kBF16DotLanes)
+      return describe(emitError())
+             << "the bf16_dot micro-kernel needs register block lanes in "
+                "multiples of "
+             << kBF16DotLanes << " (one vdpbf16ps each), not "
+             << config.getRegisterBlock()[1];
+    if (config.getTileK() % 2)
+      return describe(emitError())
+             << "the bf16_dot micro-kernel multiplies pairs of contraction "
+                "steps: the contraction block must be even, not "
+             << config.getTileK();
+    return success();
+  }
   int64_t m = config.getTileM(), n = config.getTileN(), k = config.getTileK();
   using namespace gpu_shapes;
   if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
@@ -267,6 +290,7 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
   ArrayRef<int64_t> givenTile = given ? given.getTile() : ArrayRef<int64_t>();
   SmallVector<int64_t> tile, warps, block;
   int64_t stages = 0;
+  std::optional<MicroKernel> microKernel;
   if (target == KernelTarget::GPU) {
     std::array<int64_t, 3> heuristic = defaultGPUTile(inputType);
     tile = {pick({field(givenTile, 0), request.tileM, heuristic[0]}),
@@ -289,7 +313,8 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
         ScopedDiagnosticHandler silence(ctx,
                                         [](Diagnostic &) { return success(); });
         auto trial = KernelConfigAttr::get(
-            ctx, target, tile, ArrayRef<int64_t>(candidate), stages, {});
+            ctx, target, tile, ArrayRef<int64_t>(candidate), stages, {},
+            /*microKernel=*/std::nullopt);
         if (succeeded(verifyKernelConfig(trial, inputType,
                                          maxSharedBytesPerBlock(request.chip),
                                          [&] { return op.emitOpError(); }))) {
@@ -304,9 +329,10 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
   } else {
     ArrayRef<int64_t> givenBlock =
         given ? given.getRegisterBlock() : ArrayRef<int64_t>();
-    std::array<int64_t, 2> heuristicBlock = defaultRegisterBlock(
-        accType,
-        request.vectorBits > 0 ? request.vectorBits : hostVectorBits());
+    int64_t vectorBits =
+        request.vectorBits > 0 ? request.vectorBits : hostVectorBits();
+    std::array<int64_t, 2> heuristicBlock =
+        defaultRegisterBlock(accType, vectorBits);
     block = {pick({field(givenBlock, 0), request.microM, heuristicBlock[0]}),
              pick({field(givenBlock, 1), request.microN, heuristicBlock[1]})};
     std::array<int64_t, 3> heuristic =
@@ -317,12 +343,30 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
     // A register block no taller than the tile, unless asked for.
     if (!field(givenBlock, 0) && !request.microM)
       block[0] = std::min(block[0], tile[0]);
+    // The micro-kernel: the op's, else the option's for the ops it applies
+    // to, else the heuristic's, which takes bf16_dot where it can run (and
+    // the blocks suit it) and fma elsewhere. With vector-bits given, the
+    // code is for a CPU that may not be this one: fma, which every CPU runs.
+    bool bf16DotFits =
+        inputType.isBF16() && block[1] % kBF16DotLanes == 0 && tile[2] % 2 == 0;
+    if (given && given.getMicroKernel())
+      microKernel = given.getMicroKernel();
+    else if (request.microKernel == MicroKernelOption::FMA)
+      microKernel = MicroKernel::FMA;
+    else if (request.microKernel == MicroKernelOption::BF16Dot)
+      microKernel =
+          inputType.isBF16() ? MicroKernel::BF16Dot : MicroKernel::FMA;
+    else
+      microKernel = bf16DotFits && request.vectorBits == 0 &&
+                            vectorBits == 512 && hostHasBF16Dot()
+                        ? MicroKernel::BF16Dot
+                        : MicroKernel::FMA;
   }
   auto emitError = [&] { return op.emitOpError(); };
   auto config = KernelConfigAttr::getChecked(
       function_ref<InFlightDiagnostic()>(emitError), ctx,
       std::optional<KernelTarget>(target), ArrayRef<int64_t>(tile),
-      ArrayRef<int64_t>(warps), stages, ArrayRef<int64_t>(block));
+      ArrayRef<int64_t>(warps), stages, ArrayRef<int64_t>(block), microKernel);
   if (!config)
     return failure();
   if (failed(verifyKernelConfig(

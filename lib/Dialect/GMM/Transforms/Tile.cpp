@@ -30,6 +30,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
@@ -170,10 +171,18 @@ struct RegisterBlock {
 /// one broadcast lhs element and one rhs panel row per step (k unrolled by
 /// four). Only the visit's rows and columns are written back, so nothing
 /// that reads past a group or a tile is ever seen.
+///
+/// With the bf16_dot micro-kernel (`pairs`), the panels stay bf16 and a
+/// panel row holds a pair of contraction steps, interleaved: lanes 2j and
+/// 2j + 1 are steps 2p and 2p + 1 of column (or row) j, a missing odd step
+/// zero. A step of the register block then broadcasts the lhs pair of each
+/// row (as one 32-bit value) and runs one `x86vector.avx512.dot` per 16
+/// accumulator lanes.
 struct PackedBlock {
   TileSizes tiles;
   RegisterBlock reg;
   Type accType;
+  bool pairs = false;
 
   static constexpr int64_t kUnroll = 4;
 
@@ -195,13 +204,29 @@ struct PackedBlock {
 
   int64_t rowPanels() const { return llvm::divideCeil(tiles.m, reg.mr); }
   int64_t colPanels() const { return llvm::divideCeil(tiles.n, reg.nr); }
+  /// The element type of the packed panels.
+  Type packType() const {
+    return pairs ? BFloat16Type::get(accType.getContext()) : accType;
+  }
+  /// Contraction steps per packed panel row.
+  int64_t stepsPerRow() const { return pairs ? 2 : 1; }
+  /// The accumulator vectors of a register row: one of nr lanes, or (pairs)
+  /// one per vdpbf16ps.
+  int64_t rowChunks() const { return pairs ? reg.nr / kBF16DotLanes : 1; }
+  VectorType chunkVector() const {
+    return VectorType::get({reg.nr / rowChunks()}, accType);
+  }
   VectorType rowVector() const { return VectorType::get({reg.nr}, accType); }
 
   /// An uninitialized buffer of `panels` packed panels of `width` lanes.
   Value emptyPanels(OpBuilder &b, Location loc, int64_t panels,
                     int64_t width) const {
     return tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{panels, tiles.k, width}, accType);
+        b, loc,
+        ArrayRef<int64_t>{panels,
+                          llvm::divideCeilSigned(tiles.k, stepsPerRow()),
+                          width * stepsPerRow()},
+        packType());
   }
 
   /// The lhs rows of a contraction block, row panel by row panel: [row
@@ -210,7 +235,7 @@ struct PackedBlock {
   Value emptyRowPanels(OpBuilder &b, Location loc) const {
     return tensor::EmptyOp::create(
         b, loc, ArrayRef<int64_t>{rowPanels(), reg.mr, rowBlockLength()},
-        accType);
+        packType());
   }
 
   /// Copies `rows` rows of `count` contraction elements into row panels:
@@ -244,19 +269,76 @@ struct PackedBlock {
   }
 
   /// Writes `read(kk, p)` (a vector of the panel's width) into row kk of
-  /// panel p, for kk < count and p < panels.
+  /// panel p, for kk < count and p < panels; with pairs, `read(2q, p)` and
+  /// `read(2q + 1, p)` (zero when 2q + 1 is count) interleaved into row q.
   Value
   pack(OpBuilder &b, Location loc, Value packed, Value count, Value panels,
        function_ref<Value(OpBuilder &, Location, Value, Value)> read) const {
     Value c0 = cst(b, loc, 0);
-    return loop2D(b, loc, ValueRange{c0, c0}, ValueRange{count, panels}, packed,
-                  [&](OpBuilder &b, Location loc, Value kk, Value p,
-                      Value into) -> Value {
-                    return vector::TransferWriteOp::create(
-                               b, loc, read(b, loc, kk, p), into,
-                               ValueRange{p, kk, c0}, ArrayRef<bool>{true})
-                        .getResult();
-                  });
+    if (!pairs)
+      return loop2D(b, loc, ValueRange{c0, c0}, ValueRange{count, panels},
+                    packed,
+                    [&](OpBuilder &b, Location loc, Value kk, Value p,
+                        Value into) -> Value {
+                      return vector::TransferWriteOp::create(
+                                 b, loc, read(b, loc, kk, p), into,
+                                 ValueRange{p, kk, c0}, ArrayRef<bool>{true})
+                          .getResult();
+                    });
+    Value c2 = cst(b, loc, 2);
+    Value rowCount = arith::CeilDivUIOp::create(b, loc, count, c2);
+    return loop2D(
+        b, loc, ValueRange{c0, c0}, ValueRange{rowCount, panels}, packed,
+        [&](OpBuilder &b, Location loc, Value q, Value p, Value into) -> Value {
+          Value even = arith::MulIOp::create(b, loc, q, c2);
+          Value odd = arith::AddIOp::create(b, loc, even, cst(b, loc, 1));
+          Value first = read(b, loc, even, p);
+          Value hasOdd = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, odd, count);
+          auto second = scf::IfOp::create(
+              b, loc, hasOdd,
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(b, loc, read(b, loc, odd, p));
+              },
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(b, loc,
+                                     arith::ConstantOp::create(
+                                         b, loc, b.getZeroAttr(first.getType()))
+                                         .getResult());
+              });
+          Value pair =
+              vector::InterleaveOp::create(b, loc, first, second.getResult(0));
+          return vector::TransferWriteOp::create(b, loc, pair, into,
+                                                 ValueRange{p, q, c0},
+                                                 ArrayRef<bool>{true})
+              .getResult();
+        });
+  }
+
+  /// The lhs operand of a step for one accumulator row: `lhs`, an element
+  /// in the accumulator type, broadcast; with pairs, a vector<2xbf16> pair
+  /// broadcast as one 32-bit value to the 2 x 16 lanes of a vdpbf16ps.
+  Value broadcastLhs(OpBuilder &b, Location loc, Value lhs) const {
+    if (!pairs)
+      return vector::BroadcastOp::create(b, loc, chunkVector(), lhs);
+    Type i32 = b.getI32Type();
+    Value word = vector::ExtractOp::create(
+        b, loc,
+        vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), lhs),
+        ArrayRef<int64_t>{0});
+    Value words = vector::BroadcastOp::create(
+        b, loc, VectorType::get({kBF16DotLanes}, i32), word);
+    return vector::BitCastOp::create(
+        b, loc, VectorType::get({2 * kBF16DotLanes}, packType()), words);
+  }
+
+  /// The lhs pair of a bf16_dot step: 2 elements of `panels` at `indices`.
+  Value readPair(OpBuilder &b, Location loc, Value panels,
+                 ValueRange indices) const {
+    return vector::TransferReadOp::create(
+        b, loc, VectorType::get({2}, packType()), panels, indices,
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(packType())),
+        ArrayRef<bool>{true});
   }
 
   /// Reads `width` lanes of `source` along `vectorDim` at `indices`
@@ -291,7 +373,7 @@ struct PackedBlock {
                                    map, ArrayRef<bool>{false})
                                    .getResult());
         });
-    return convertVector(b, loc, read.getResult(0), accType);
+    return convertVector(b, loc, read.getResult(0), packType());
   }
 
   /// The height of the register blocks that compute a last row panel that
@@ -306,10 +388,11 @@ struct PackedBlock {
   /// a partial last panel of r rows runs ceil(r / 4) blocks of 4 rows when
   /// they fit in the panel (else one of mr). `lhsElement(ip, i, kk)` is the
   /// lhs element of row i of row panel ip at contraction index kk, in the
-  /// accumulator type. `prefetch(jp, kk)`, when given, runs once per step
-  /// of the first row panel of each column panel (those register blocks are
-  /// peeled off so that the others carry no prefetches). Callers run it
-  /// only with rows.
+  /// accumulator type; with pairs, kk is a packed row (a pair of indices)
+  /// and the element a vector<2xbf16>. `prefetch(jp, kk)`, when given, runs
+  /// once per step (packed row kk) of the first row panel of each column
+  /// panel (those register blocks are peeled off so that the others carry
+  /// no prefetches). Callers run it only with rows.
   Value multiply(OpBuilder &b, Location loc, Value acc, Value packedRhs,
                  Value count, Value rowsUsed, Value colPanelsUsed,
                  function_ref<Value(OpBuilder &, Location, Value, Value, Value)>
@@ -319,8 +402,13 @@ struct PackedBlock {
     Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
     Value mr = cst(b, loc, reg.mr), nr = cst(b, loc, reg.nr);
     Value unroll = cst(b, loc, kUnroll);
+    // Packed rows to run: one per step, or per pair of steps.
+    Value steps =
+        pairs ? arith::CeilDivUIOp::create(b, loc, count, cst(b, loc, 2))
+                    .getResult()
+              : count;
     Value unrolled = arith::SubIOp::create(
-        b, loc, count, arith::RemUIOp::create(b, loc, count, unroll));
+        b, loc, steps, arith::RemUIOp::create(b, loc, steps, unroll));
     // Row panels computed whole, and the 4-row blocks of the last one.
     Value panelsUsed = arith::CeilDivUIOp::create(b, loc, rowsUsed, mr);
     Value tailBlocks = c0;
@@ -346,32 +434,53 @@ struct PackedBlock {
       Value col = arith::MulIOp::create(b, loc, jp, nr);
       Value row0 = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, ip, mr), first);
-      SmallVector<Value> rows, panelRows, sums;
+      // Accumulator row i's vector c is sums[i * chunks + c], at column
+      // cols[c].
+      int64_t chunks = rowChunks();
+      int64_t lanes = chunkVector().getNumElements();
+      SmallVector<Value> rows, panelRows, cols, sums;
+      for (int64_t c = 0; c < chunks; ++c)
+        cols.push_back(
+            c ? arith::AddIOp::create(b, loc, col, cst(b, loc, c * lanes))
+                    .getResult()
+              : col);
       for (int64_t i = 0; i < height; ++i) {
         Value offset = cst(b, loc, i);
         rows.push_back(arith::AddIOp::create(b, loc, row0, offset));
         panelRows.push_back(
             i ? arith::AddIOp::create(b, loc, first, offset).getResult()
               : first);
-        sums.push_back(vector::TransferReadOp::create(
-            b, loc, rowVector(), into, ValueRange{rows.back(), col},
-            arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
-            ArrayRef<bool>{true}));
+        for (Value at : cols)
+          sums.push_back(vector::TransferReadOp::create(
+              b, loc, chunkVector(), into, ValueRange{rows.back(), at},
+              arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
+              ArrayRef<bool>{true}));
       }
-      // One contraction step: a row of the rhs panel times a broadcast lhs
-      // element per accumulator row.
+      // One contraction step (pair of steps): a row of the rhs panel times
+      // a broadcast lhs element (pair) per accumulator row.
       auto step = [&](OpBuilder &b, Location loc, Value kk,
                       SmallVector<Value> &sums) {
-        Value rhsRow = vector::TransferReadOp::create(
-            b, loc, rowVector(), packedRhs, ValueRange{jp, kk, c0},
-            arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
-            ArrayRef<bool>{true});
+        int64_t width = lanes * stepsPerRow();
+        SmallVector<Value> rhs;
+        for (int64_t c = 0; c < chunks; ++c)
+          rhs.push_back(vector::TransferReadOp::create(
+              b, loc, VectorType::get({width}, packType()), packedRhs,
+              ValueRange{jp, kk, cst(b, loc, c * width)},
+              arith::ConstantOp::create(b, loc, b.getZeroAttr(packType())),
+              ArrayRef<bool>{true}));
         if (withPrefetch)
           prefetch(b, loc, jp, kk);
         for (int64_t i = 0; i < height; ++i) {
-          Value lhs = vector::BroadcastOp::create(
-              b, loc, rowVector(), lhsElement(b, loc, ip, panelRows[i], kk));
-          sums[i] = vector::FMAOp::create(b, loc, lhs, rhsRow, sums[i]);
+          Value lhs =
+              broadcastLhs(b, loc, lhsElement(b, loc, ip, panelRows[i], kk));
+          for (int64_t c = 0; c < chunks; ++c) {
+            Value &sum = sums[i * chunks + c];
+            sum = pairs ? x86vector::DotBF16Op::create(b, loc, chunkVector(),
+                                                       sum, lhs, rhs[c])
+                              .getResult()
+                        : vector::FMAOp::create(b, loc, lhs, rhs[c], sum)
+                              .getResult();
+          }
         }
       };
       auto main = scf::ForOp::create(
@@ -387,7 +496,7 @@ struct PackedBlock {
             scf::YieldOp::create(b, loc, next);
           });
       auto rest = scf::ForOp::create(
-          b, loc, unrolled, count, c1, main.getResults(),
+          b, loc, unrolled, steps, c1, main.getResults(),
           [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
             SmallVector<Value> next(in);
             step(b, loc, k, next);
@@ -395,10 +504,11 @@ struct PackedBlock {
           });
       Value out = into;
       for (int64_t i = 0; i < height; ++i)
-        out = vector::TransferWriteOp::create(b, loc, rest.getResult(i), out,
-                                              ValueRange{rows[i], col},
-                                              ArrayRef<bool>{true})
-                  .getResult();
+        for (int64_t c = 0; c < chunks; ++c)
+          out = vector::TransferWriteOp::create(
+                    b, loc, rest.getResult(i * chunks + c), out,
+                    ValueRange{rows[i], cols[c]}, ArrayRef<bool>{true})
+                    .getResult();
       return out;
     };
     // The tail blocks of row panel panelsUsed.
@@ -691,19 +801,37 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
             b, loc, args[1], panels, count, rows, colPanels,
             [&](OpBuilder &b, Location loc, Value ip, Value i,
                 Value kk) -> Value {
+              if (p.pairs)
+                return p.readPair(b, loc, lhsPanels,
+                                  ValueRange{ip, i,
+                                             arith::MulIOp::create(
+                                                 b, loc, kk, cst(b, loc, 2))});
               return tensor::ExtractOp::create(b, loc, lhsPanels,
                                                ValueRange{ip, i, kk});
             },
             [&](OpBuilder &b, Location loc, Value jp, Value kk) {
               if (!rhsBuffer || rhsTransposed)
                 return;
-              Value k = arith::AddIOp::create(b, loc, prefetchBase, kk);
               Value col = arith::AddIOp::create(
                   b, loc, colStart, arith::MulIOp::create(b, loc, jp, nr));
-              memref::PrefetchOp::create(b, loc, rhsBuffer,
-                                         ValueRange{batch, local, k, col},
-                                         /*isWrite=*/false, 3,
-                                         /*isDataCache=*/true);
+              // The rows of packed row kk: one, or a pair (the second
+              // clamped to the operand).
+              Value first = arith::MulIOp::create(b, loc, kk,
+                                                  cst(b, loc, p.stepsPerRow()));
+              for (int64_t s = 0; s < p.stepsPerRow(); ++s) {
+                Value k = arith::AddIOp::create(
+                    b, loc, prefetchBase,
+                    s ? arith::AddIOp::create(b, loc, first, cst(b, loc, s))
+                            .getResult()
+                      : first);
+                if (s)
+                  k = minIdx(b, loc, k,
+                             arith::SubIOp::create(b, loc, numK, c1));
+                memref::PrefetchOp::create(b, loc, rhsBuffer,
+                                           ValueRange{batch, local, k, col},
+                                           /*isWrite=*/false, 3,
+                                           /*isDataCache=*/true);
+              }
             });
         scf::YieldOp::create(b, loc, ValueRange{panels, acc, lhsPanels});
       });
@@ -775,13 +903,19 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                                             lhsKMajor, rowStart, p.reg.mr);
               Value rhsPanels = packOperand(args[1], colPanels, rhs, rhsBuffer,
                                             rhsKMajor, colStart, p.reg.nr);
-              Value acc =
-                  p.multiply(b, loc, args[2], rhsPanels, count, rows, colPanels,
-                             [&](OpBuilder &b, Location loc, Value ip, Value i,
-                                 Value kk) -> Value {
-                               return tensor::ExtractOp::create(
-                                   b, loc, lhsPanels, ValueRange{ip, kk, i});
-                             });
+              Value acc = p.multiply(
+                  b, loc, args[2], rhsPanels, count, rows, colPanels,
+                  [&](OpBuilder &b, Location loc, Value ip, Value i,
+                      Value kk) -> Value {
+                    if (p.pairs)
+                      return p.readPair(
+                          b, loc, lhsPanels,
+                          ValueRange{ip, kk,
+                                     arith::MulIOp::create(b, loc, i,
+                                                           cst(b, loc, 2))});
+                    return tensor::ExtractOp::create(b, loc, lhsPanels,
+                                                     ValueRange{ip, kk, i});
+                  });
               scf::YieldOp::create(b, loc,
                                    ValueRange{lhsPanels, rhsPanels, acc});
             });
@@ -1157,10 +1291,15 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
       return op.emitOpError("has no '")
              << kKernelConfigAttrName
              << "' to tile by; gmm-configure attaches one";
-    // The bounds are checked again (the attribute may have been written by
-    // hand); whether a GPU configuration suits a CUDA block is
-    // gmm-configure's and gmm-gpu-tile-kernel's to check.
-    if (failed(verifyTileBounds(config, [&] { return op.emitOpError(); })))
+    // The configuration is checked again (the attribute may have been
+    // written by hand): the bounds, and a CPU one's micro-kernel; whether a
+    // GPU configuration suits a CUDA block is gmm-configure's and
+    // gmm-gpu-tile-kernel's to check.
+    auto emitError = [&] { return op.emitOpError(); };
+    if (failed(config.isGPU()
+                   ? verifyTileBounds(config, emitError)
+                   : verifyKernelConfig(config, inputType,
+                                        /*maxSharedBytes=*/0, emitError)))
       return failure();
     bool gpu = config.isGPU();
     TileSizes sizes = {config.getTileM(), config.getTileN(), config.getTileK()};
@@ -1173,7 +1312,9 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     if (!gpu) {
       RegisterBlock reg = {config.getRegisterBlock()[0],
                            config.getRegisterBlock()[1]};
-      tiler.packed = PackedBlock{sizes, reg, accType};
+      tiler.packed =
+          PackedBlock{sizes, reg, accType,
+                      config.getMicroKernelOrDefault() == MicroKernel::BF16Dot};
       // Read-only views of the operands, for prefetches.
       auto bufferOf = [&](Value tensor) -> Value {
         auto type = cast<RankedTensorType>(tensor.getType());

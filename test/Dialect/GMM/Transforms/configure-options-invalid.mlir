@@ -39,9 +39,25 @@
 // stay within the CPU's bounds (512 x 2048 here), rather than failing on
 // tile sizes the user never gave.
 // RUN: gmm-opt %s --gmm-configure="micro-m=64 micro-n=256" 2>&1 | FileCheck %s --check-prefix=LARGEST
-// LARGEST: #gmm.kernel_config<target = cpu, tile = [512, 2048, 256], register_block = [64, 256]>
+// LARGEST: #gmm.kernel_config<target = cpu, tile = [512, 2048, 256], register_block = [64, 256], micro_kernel = fma>
+
+// The micro-kernel is an enum too.
+// RUN: not gmm-opt %s --gmm-configure=micro-kernel=amx 2>&1 | FileCheck %s --check-prefix=KERNEL
+// KERNEL: for the --micro-kernel option: Cannot find option named 'amx'!
+// Asked for on the command line, bf16_dot is checked like the op's own: an
+// odd contraction block cannot be cut into pairs (this op is f32 and takes
+// fma, so the bf16 op below is the one refused).
+// RUN: not gmm-opt %s -split-input-file --gmm-configure="micro-kernel=bf16-dot tile-k=7" 2>&1 | FileCheck %s --check-prefix=KERNEL-K
+// KERNEL-K: error: 'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = cpu, tile = [{{[0-9]+}}, {{[0-9]+}}, 7], register_block = [{{[0-9]+}}, {{[0-9]+}}], micro_kernel = bf16_dot>: the bf16_dot micro-kernel multiplies pairs of contraction steps: the contraction block must be even, not 7
 
 func.func @f(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
   return %0 : tensor<1x1x20x37xf32>
+}
+
+// -----
+
+func.func @bf16(%lhs: tensor<16x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<16x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<16x3xf32>
+  return %0 : tensor<16x3xf32>
 }

@@ -1,6 +1,8 @@
 // RUN: gmm-opt %s -split-input-file --gmm-configure=vector-bits=256 | FileCheck %s --check-prefix=AVX2
 // RUN: gmm-opt %s -split-input-file --gmm-configure=vector-bits=512 | FileCheck %s --check-prefix=AVX512
 // RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=256 tile-m=12 tile-n=32 tile-k=4 micro-m=3 micro-n=8" | FileCheck %s --check-prefix=CPU-OPTS
+// RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=512 micro-kernel=bf16-dot" | FileCheck %s --check-prefix=DOT
+// RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=512 micro-kernel=fma" | FileCheck %s --check-prefix=AVX512
 // RUN: gmm-opt %s -split-input-file --gmm-configure=target=gpu | FileCheck %s --check-prefix=GPU
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16" | FileCheck %s --check-prefix=GPU-SMALL
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu tile-m=64 warps-m=1" | FileCheck %s --check-prefix=GPU-OPTS
@@ -14,11 +16,17 @@
 // register blocks with contraction blocks of 256 f32; on the GPU a 128 x
 // 128 tile with k steps of 32 16-bit elements, 2 x 4 warps, 2 stages.
 // AVX2-LABEL: func.func @bf16
-// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16]>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16], micro_kernel = fma>}
+// With vector-bits given the code may be for another CPU: the heuristic's
+// micro-kernel is fma, which every CPU runs. micro-kernel=bf16-dot asks for
+// vdpbf16ps on the bf16 ragged dots (configure-host-bf16.mlir has the
+// heuristic on a host with AVX512-BF16).
+// DOT-LABEL: func.func @bf16
+// DOT:          {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = bf16_dot>}
 // AVX512-LABEL: func.func @bf16
-// AVX512:       {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32]>}
+// AVX512:       {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
 // CPU-OPTS-LABEL: func.func @bf16
-// CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [12, 32, 4], register_block = [3, 8]>}
+// CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [12, 32, 4], register_block = [3, 8], micro_kernel = fma>}
 // GPU-LABEL: func.func @bf16
 // GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [128, 128, 32], warps = [2, 4], stages = 2>}
 // A small tile takes fewer warps: 32 x 16 bf16 is 64 copies of 16 bytes
@@ -36,7 +44,10 @@ func.func @bf16(%lhs: tensor<1x1x20x10xbf16>, %rhs: tensor<1x3x10x37xbf16>, %gs:
 
 // -----
 
-// For f32 the GPU heuristic takes k steps of 16 (FMA, 4-element copies).
+// For f32 the GPU heuristic takes k steps of 16 (FMA, 4-element copies);
+// micro-kernel=bf16-dot leaves ragged dots of other types to fma.
+// DOT-LABEL: func.func @f32
+// DOT:          {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
 // GPU-LABEL: func.func @f32
 // GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [128, 128, 16], warps = [2, 4], stages = 2>}
 func.func @f32(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
@@ -51,9 +62,9 @@ func.func @f32(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi3
 // configuration without a target takes the pipeline's, and the other
 // target's fields are dropped.
 // AVX2-LABEL: func.func @partial
-// AVX2:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [80, 192, 256], register_block = [5, 24]>}
+// AVX2:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [80, 192, 256], register_block = [5, 24], micro_kernel = fma>}
 // CPU-OPTS-LABEL: func.func @partial
-// CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [12, 32, 4], register_block = [5, 24]>}
+// CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [12, 32, 4], register_block = [5, 24], micro_kernel = fma>}
 // GPU-LABEL: func.func @partial
 // GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [128, 128, 16], warps = [2, 4], stages = 2>}
 func.func @partial(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
@@ -65,9 +76,9 @@ func.func @partial(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<
 
 // Every field the op gives is kept, whatever the options say.
 // AVX2-LABEL: func.func @given
-// AVX2:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [64, 64, 32], register_block = [4, 8]>}
+// AVX2:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [64, 64, 32], register_block = [4, 8], micro_kernel = fma>}
 // CPU-OPTS-LABEL: func.func @given
-// CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [64, 64, 32], register_block = [4, 8]>}
+// CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [64, 64, 32], register_block = [4, 8], micro_kernel = fma>}
 // GPU-LABEL: func.func @given
 // GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [64, 64, 32], warps = [2, 2], stages = 2>}
 // GPU-OPTS-LABEL: func.func @given
@@ -75,4 +86,17 @@ func.func @partial(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<
 func.func @given(%lhs: tensor<16x4xf16>, %rhs: tensor<2x4x3xf16>, %gs: tensor<2xi32>) -> tensor<16x3xf16> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [64, 64, 32], warps = [2, 2], stages = 2, register_block = [4, 8]>} : tensor<16x4xf16>, tensor<2x4x3xf16>, tensor<2xi32> -> tensor<16x3xf16>
   return %0 : tensor<16x3xf16>
+}
+
+// -----
+
+// The op's micro-kernel wins over the option, and the option applies to
+// the op's other given fields.
+// DOT-LABEL: func.func @micro_kernel_given
+// DOT:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
+// DOT:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [64, 64, 32], register_block = [2, 32], micro_kernel = bf16_dot>}
+func.func @micro_kernel_given(%lhs: tensor<16x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2xi32>) -> (tensor<16x3xf32>, tensor<16x3xf32>) {
+  %a = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<micro_kernel = fma>} : tensor<16x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<16x3xf32>
+  %b = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [64, 64, 32], register_block = [2, 32]>} : tensor<16x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<16x3xf32>
+  return %a, %b : tensor<16x3xf32>, tensor<16x3xf32>
 }

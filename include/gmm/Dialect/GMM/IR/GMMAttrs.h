@@ -20,6 +20,23 @@ enum class KernelTarget : uint8_t { CPU, GPU };
 
 /// "cpu" or "gpu".
 StringRef stringifyKernelTarget(KernelTarget target);
+
+/// The CPU's micro-kernel: how a register block multiplies.
+enum class MicroKernel : uint8_t {
+  /// The operands are packed in the accumulator type; one broadcast lhs
+  /// element times one packed rhs row per contraction step (FMA).
+  FMA,
+  /// bf16 operands stay bf16, packed as pairs of contraction steps; one
+  /// AVX512-BF16 `vdpbf16ps` adds two steps' products per lane.
+  BF16Dot
+};
+
+/// "fma" or "bf16_dot".
+StringRef stringifyMicroKernel(MicroKernel kernel);
+
+/// What the pipelines' `micro-kernel` option asks for: the heuristic's
+/// choice, or one micro-kernel for every ragged dot it applies to.
+enum class MicroKernelOption : uint8_t { Auto, FMA, BF16Dot };
 } // namespace gmm
 } // namespace mlir
 

@@ -80,12 +80,21 @@ def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {
       steps ahead of the math.
     - `register_block = [rows, lanes]` (cpu): the micro-kernel's block of
       accumulators.
+    - `micro_kernel` (cpu): how the register block multiplies. `fma` (the
+      default when the field is absent): the operands are packed converted
+      to the accumulator type, and each contraction step is one FMA of a
+      broadcast lhs element with a packed rhs row. `bf16_dot`: bf16 operands
+      stay bf16 and are packed as pairs of contraction steps, and each
+      `vdpbf16ps` (AVX512-BF16, through `x86vector.avx512.dot`) adds two
+      steps' products into 16 f32 lanes; it takes bf16 inputs, lanes in
+      multiples of 16 and an even `k`, and a CPU with AVX512-BF16 to run.
 
     Examples:
 
     ```mlir
     #gmm.kernel_config<target = gpu, tile = [128, 128, 32], warps = [2, 4], stages = 2>
-    #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16]>
+    #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16], micro_kernel = fma>
+    #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = bf16_dot>
     #gmm.kernel_config<tile = [64, 64, 32]>   // a partial request, completed by gmm-configure
     ```
 
@@ -100,7 +109,8 @@ def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {
     ArrayRefParameter<"int64_t", "tile sizes m, n, k">:$tile,
     ArrayRefParameter<"int64_t", "warps along rows and columns">:$warps,
     "int64_t":$stages,
-    ArrayRefParameter<"int64_t", "register block rows and lanes">:$registerBlock
+    ArrayRefParameter<"int64_t", "register block rows and lanes">:$registerBlock,
+    "std::optional<::mlir::gmm::MicroKernel>":$microKernel
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -112,6 +122,10 @@ def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {
     int64_t getTileM() const { return getTile()[0]; }
     int64_t getTileN() const { return getTile()[1]; }
     int64_t getTileK() const { return getTile()[2]; }
+    /// The CPU's micro-kernel (fma when the field is absent).
+    ::mlir::gmm::MicroKernel getMicroKernelOrDefault() const {
+      return getMicroKernel().value_or(::mlir::gmm::MicroKernel::FMA);
+    }
   }];
 }
 

@@ -132,10 +132,16 @@ def GMMConfigure : Pass<"gmm-configure"> {
          leave three vector registers free (6 x 16 f32 for AVX2, 14 x 32
          for AVX-512; the width is `vector-bits`, by default the host
          CPU's) and a cache tile of 16 x 8 register blocks with contraction
-         blocks of 256 f32 (128 f64) elements (96 x 128 x 256 on AVX2).
+         blocks of 256 f32 (128 f64) elements (96 x 128 x 256 on AVX2);
+         the micro-kernel `bf16_dot` for bf16 inputs when the code is for
+         the host (`vector-bits` = 0), whose vectors are 512 bits and which
+         has AVX512-BF16, and the register block and contraction block suit
+         it; else `fma`.
 
     The check reports, at the op and in terms of the configuration, a tile
     too large for the target, a register block taller than its tile, and
+    a `bf16_dot` micro-kernel for inputs other than bf16, lanes that are
+    not a multiple of 16 or an odd contraction block, and
     for the GPU an element type without a kernel (f64), a tile that does
     not split over the warps and the mma.sync (or FMA) shapes, copies that
     do not spread evenly over the block's threads, a number of stages
@@ -179,6 +185,19 @@ def GMMConfigure : Pass<"gmm-configure"> {
            "CPU: the vector width the heuristic sizes the register block "
            "for (0: the host CPU's widest, 512 with AVX-512, 256 with AVX2 "
            "and FMA, else 128)">,
+    Option<"microKernel", "micro-kernel", "::mlir::gmm::MicroKernelOption",
+           /*default=*/"::mlir::gmm::MicroKernelOption::Auto",
+           "CPU: how the register block multiplies",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::gmm::MicroKernelOption::Auto, "auto",
+                        "bf16_dot for bf16 inputs when compiling for the "
+                        "host (vector-bits=0) and it has AVX-512 and "
+                        "AVX512-BF16, else fma"),
+             clEnumValN(::mlir::gmm::MicroKernelOption::FMA, "fma",
+                        "operands packed as f32 (f64), broadcast FMAs"),
+             clEnumValN(::mlir::gmm::MicroKernelOption::BF16Dot, "bf16-dot",
+                        "vdpbf16ps on pairs of k for the bf16 ragged dots "
+                        "(others: fma)"))}]>,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "GPU: the chip (sm_80, sm_90, ...), whose limit bounds a block's "
            "shared memory (empty: the 48 KiB every chip gives statically)">
@@ -241,7 +260,8 @@ def GMMTile : Pass<"gmm-tile"> {
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::vector::VectorDialect",
+    "::mlir::x86vector::X86VectorDialect"
   ];
 }
 

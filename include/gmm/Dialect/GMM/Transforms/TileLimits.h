@@ -78,6 +78,10 @@ constexpr TileLimits kGPUTileLimits = {"a CUDA block", 65536, 1024, 0, 0};
 /// registers.
 constexpr int64_t kMaxRegisterRows = 64, kMaxRegisterLanes = 256;
 
+/// The f32 lanes of one `vdpbf16ps` (512 bits) of the bf16_dot
+/// micro-kernel, which takes register blocks of whole instructions.
+constexpr int64_t kBF16DotLanes = 16;
+
 /// A CUDA block has at most 1024 threads: 32 warps.
 constexpr int64_t kMaxWarpsPerBlock = 32;
 
