@@ -259,13 +259,13 @@ struct PackedBlock {
                   });
   }
 
-  /// The zeroed accumulator buffer of a visit.
-  Value zeroAccumulators(OpBuilder &b, Location loc) const {
-    Value empty = tensor::EmptyOp::create(
+  /// The accumulator buffer of a visit, uninitialized: the first
+  /// contraction block's register blocks start from zero and write every
+  /// accumulator that is stored, and `store` writes zeros when no block ran.
+  Value emptyAccumulators(OpBuilder &b, Location loc) const {
+    return tensor::EmptyOp::create(
         b, loc, ArrayRef<int64_t>{rowPanels() * reg.mr, colPanels() * reg.nr},
         accType);
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
-    return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
   }
 
   /// Writes `read(kk, p)` (a vector of the panel's width) into row kk of
@@ -393,8 +393,9 @@ struct PackedBlock {
   /// once per step (packed row kk) of the first row panel of each column
   /// panel (those register blocks are peeled off so that the others carry
   /// no prefetches). Callers run it only with rows.
-  Value multiply(OpBuilder &b, Location loc, Value acc, Value packedRhs,
-                 Value count, Value rowsUsed, Value colPanelsUsed,
+  Value multiply(OpBuilder &b, Location loc, Value acc, Value firstBlock,
+                 Value packedRhs, Value count, Value rowsUsed,
+                 Value colPanelsUsed,
                  function_ref<Value(OpBuilder &, Location, Value, Value, Value)>
                      lhsElement,
                  function_ref<void(OpBuilder &, Location, Value, Value)>
@@ -450,12 +451,29 @@ struct PackedBlock {
         panelRows.push_back(
             i ? arith::AddIOp::create(b, loc, first, offset).getResult()
               : first);
-        for (Value at : cols)
-          sums.push_back(vector::TransferReadOp::create(
-              b, loc, chunkVector(), into, ValueRange{rows.back(), at},
-              arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
-              ArrayRef<bool>{true}));
       }
+      // The first contraction block starts from zero, the others from what
+      // the blocks before left.
+      SmallVector<Type> sumTypes(height * chunks, chunkVector());
+      auto start = scf::IfOp::create(b, loc, sumTypes, firstBlock,
+                                     /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(start.thenBlock());
+        Value zero =
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(chunkVector()));
+        scf::YieldOp::create(b, loc, SmallVector<Value>(sumTypes.size(), zero));
+        b.setInsertionPointToStart(start.elseBlock());
+        SmallVector<Value> loaded;
+        for (Value row : rows)
+          for (Value at : cols)
+            loaded.push_back(vector::TransferReadOp::create(
+                b, loc, chunkVector(), into, ValueRange{row, at},
+                arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
+                ArrayRef<bool>{true}));
+        scf::YieldOp::create(b, loc, loaded);
+      }
+      sums.append(start.getResults().begin(), start.getResults().end());
       // One contraction step (pair of steps): a row of the rhs panel times
       // a broadcast lhs element (pair) per accumulator row.
       auto step = [&](OpBuilder &b, Location loc, Value kk,
@@ -571,9 +589,10 @@ struct PackedBlock {
   }
 
   /// Writes the accumulators' first `rows` x `cols` entries into `slice`
-  /// (adding its values when accumulating), one register row at a time.
-  Value store(OpBuilder &b, Location loc, Value acc, Value slice, Value rows,
-              Value cols, bool accumulate) const {
+  /// (adding its values when accumulating), one register row at a time;
+  /// zeros instead where `computed` is false (no contraction block ran).
+  Value store(OpBuilder &b, Location loc, Value acc, Value computed,
+              Value slice, Value rows, Value cols, bool accumulate) const {
     Value c0 = cst(b, loc, 0);
     Value nr = cst(b, loc, reg.nr);
     // Whole vectors (all panels but a partial last one) are stored unmasked.
@@ -586,10 +605,13 @@ struct PackedBlock {
           [&](OpBuilder &b, Location loc, Value r, Value p,
               Value into) -> Value {
             Value col = arith::MulIOp::create(b, loc, p, nr);
-            Value sum = vector::TransferReadOp::create(
-                b, loc, rowVector(), acc, ValueRange{r, col},
-                arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
-                ArrayRef<bool>{true});
+            Value sum = arith::SelectOp::create(
+                b, loc, computed,
+                vector::TransferReadOp::create(
+                    b, loc, rowVector(), acc, ValueRange{r, col},
+                    arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
+                    ArrayRef<bool>{true}),
+                arith::ConstantOp::create(b, loc, b.getZeroAttr(rowVector())));
             if (accumulate) {
               Value old = vector::TransferReadOp::create(
                   b, loc, VectorType::get({reg.nr}, outType), into,
@@ -737,7 +759,7 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
   Value lastRow = arith::SubIOp::create(
       b, loc, arith::AddIOp::create(b, loc, rowStart, rows), c1);
   Value init[] = {p.emptyPanels(b, loc, p.colPanels(), p.reg.nr),
-                  p.zeroAccumulators(b, loc), p.emptyRowPanels(b, loc)};
+                  p.emptyAccumulators(b, loc), p.emptyRowPanels(b, loc)};
   Value rowsPacked = arith::MulIOp::create(b, loc, rowPanels, mr);
   // A visit without rows (past the schedule's count) computes nothing: its
   // contraction loop runs no blocks, and no rows are stored.
@@ -797,8 +819,10 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
                              arith::AddIOp::create(b, loc, k0, c)},
                   3, p.reg.nr);
             });
+        Value firstBlock = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq, k0, cst(b, loc, 0));
         Value acc = p.multiply(
-            b, loc, args[1], panels, count, rows, colPanels,
+            b, loc, args[1], firstBlock, panels, count, rows, colPanels,
             [&](OpBuilder &b, Location loc, Value ip, Value i,
                 Value kk) -> Value {
               if (p.pairs)
@@ -835,7 +859,10 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
             });
         scf::YieldOp::create(b, loc, ValueRange{panels, acc, lhsPanels});
       });
-  return p.store(b, loc, kLoop.getResult(1), slice, rows, cols,
+  // Without a contraction block (k = 0) the rows are zero.
+  Value computed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                         numK, cst(b, loc, 0));
+  return p.store(b, loc, kLoop.getResult(1), computed, slice, rows, cols,
                  static_cast<bool>(op.getInit()));
 }
 
@@ -857,7 +884,7 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
   Value colPanels = arith::CeilDivSIOp::create(b, loc, cols, nr);
   Value init[] = {p.emptyPanels(b, loc, p.rowPanels(), p.reg.mr),
                   p.emptyPanels(b, loc, p.colPanels(), p.reg.nr),
-                  p.zeroAccumulators(b, loc)};
+                  p.emptyAccumulators(b, loc)};
   auto kcLoop = scf::ForOp::create(
       b, loc, c0, numKc, c1, init,
       [&](OpBuilder &b, Location loc, Value kc, ValueRange outer) {
@@ -903,8 +930,15 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                                             lhsKMajor, rowStart, p.reg.mr);
               Value rhsPanels = packOperand(args[1], colPanels, rhs, rhsBuffer,
                                             rhsKMajor, colStart, p.reg.nr);
+              Value firstBlock = arith::AndIOp::create(
+                  b, loc,
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kc,
+                                        c0),
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r0,
+                                        kStart));
               Value acc = p.multiply(
-                  b, loc, args[2], rhsPanels, count, rows, colPanels,
+                  b, loc, args[2], firstBlock, rhsPanels, count, rows,
+                  colPanels,
                   [&](OpBuilder &b, Location loc, Value ip, Value i,
                       Value kk) -> Value {
                     if (p.pairs)
@@ -921,7 +955,12 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
             });
         scf::YieldOp::create(b, loc, krLoop.getResults());
       });
-  return p.store(b, loc, kcLoop.getResult(2), slice, rows, cols,
+  // A group without rows (or no other contraction index) has a zero slice.
+  Value computed = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kStart, kEnd),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, numKc, c0));
+  return p.store(b, loc, kcLoop.getResult(2), computed, slice, rows, cols,
                  static_cast<bool>(op.getInit()));
 }
 

@@ -24,6 +24,7 @@
 // CHECK-DAG:     %[[C10:.+]] = arith.constant 10 : index
 // CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C37:.+]] = arith.constant 37 : index
+// CHECK-DAG:     %[[ZV:.+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
 // CHECK:         %[[RHSBUF:.+]] = bufferization.to_buffer %[[RHS]] read_only : tensor<1x3x10x37xf32> to memref<1x3x10x37xf32, strided<[?, ?, ?, ?], offset: ?>>
 // CHECK:         linalg.fill
 // CHECK:         gmm.tile_schedule {{.*}} tile_size = 12
@@ -34,12 +35,14 @@
 // CHECK:           %[[RP:.+]] = arith.ceildivsi %[[R]]#1, %[[C6]]
 // CHECK:           %[[CP:.+]] = arith.ceildivsi %[[COLS]], %[[C16]]
 // CHECK:           %[[PANELS:.+]] = tensor.empty() : tensor<2x4x16xf32>
+// The accumulators are not zero-filled: the first contraction block's
+// register blocks start from zero.
 // CHECK:           %[[ACC0:.+]] = tensor.empty() : tensor<12x32xf32>
-// CHECK:           %[[ZERO:.+]] = linalg.fill {{.*}} outs(%[[ACC0]] : tensor<12x32xf32>)
+// CHECK-NOT:       linalg.fill
 // CHECK:           %[[ROWS0:.+]] = tensor.empty() : tensor<2x6x16xf32>
 // CHECK:           %[[HAS:.+]] = arith.cmpi sgt, %[[R]]#1, %{{.+}}
 // CHECK:           %[[KEND:.+]] = arith.select %[[HAS]], %[[C10]], %{{.+}}
-// CHECK:           %[[K:.+]]:3 = scf.for %[[K0:.+]] = %{{.+}} to %[[KEND]] step %[[C4]] iter_args(%{{.+}} = %[[PANELS]], %{{.+}} = %[[ZERO]], %{{.+}} = %[[ROWS0]])
+// CHECK:           %[[K:.+]]:3 = scf.for %[[K0:.+]] = %{{.+}} to %[[KEND]] step %[[C4]] iter_args(%{{.+}} = %[[PANELS]], %{{.+}} = %[[ACC0]], %{{.+}} = %[[ROWS0]])
 // CHECK:             %[[COUNT:.+]] = arith.minsi %{{.+}}, %[[C4]]
 // CHECK:             %[[PACKED:.+]] = scf.for %[[KK:.+]] = %{{.+}} to %[[COUNT]]
 // CHECK:               scf.for %[[JP:.+]] = %{{.+}} to %[[CP]]
@@ -57,6 +60,7 @@
 // CHECK:                 vector.transfer_read %[[LHS]]{{.*}} {in_bounds = [true]} : tensor<1x1x20x10xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_read %[[LHS]]{{.*}}, %{{.+}} : tensor<1x1x20x10xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x6x16xf32>
+// CHECK:             %[[FIRSTK:.+]] = arith.cmpi eq, %[[K0]], %c0
 // CHECK:             %[[UNROLLED:.+]] = arith.subi %[[COUNT]], %{{.+}}
 // The visit's rows: whole panels of 6, and a partial last one in 4-row
 // blocks when they fit in it (else it is computed whole).
@@ -73,8 +77,11 @@
 // CHECK-NEXT:            %[[ANYWHOLE:.+]] = arith.cmpi ne, %[[WHOLE]], %c0
 // CHECK-NEXT:            scf.if %[[ANYWHOLE]] -> (tensor<12x32xf32>) {
 // CHECK:                   %[[COL:.+]] = arith.muli %[[JP2]], %[[C16]]
-// CHECK-COUNT-6:           vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
-// CHECK:                   %[[MAIN:.+]]:6 = scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
+// CHECK-NEXT:              %[[START:.+]]:6 = scf.if %[[FIRSTK]] -> (vector<16xf32>,
+// CHECK-NEXT:                scf.yield %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]] :
+// CHECK-NEXT:              } else {
+// CHECK-COUNT-6:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK:                   %[[MAIN:.+]]:6 = scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]] iter_args(%{{.+}} = %[[START]]#0,
 // CHECK:                     vector.transfer_read %[[PACKED]]{{.*}} {in_bounds = [true]} : tensor<2x4x16xf32>, vector<16xf32>
 // CHECK:                     memref.prefetch %[[RHSBUF]]
 // CHECK:                     %[[X:.+]] = tensor.extract %[[LP]]
@@ -221,7 +228,8 @@ func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x
 // AVX2:           %[[B:.+]]:2 = scf.if
 // AVX2:           tensor.empty() : tensor<16x256x6xf32>
 // AVX2:           tensor.empty() : tensor<8x256x16xf32>
-// AVX2:           linalg.fill {{.*}} -> tensor<96x128xf32>
+// AVX2:           tensor.empty() : tensor<96x128xf32>
+// AVX2-NOT:       linalg.fill
 // AVX2:           scf.for %{{.+}} = %[[B]]#0 to %[[B]]#1 step %[[C256]]
 // AVX2:             %[[LP:.+]] = scf.for %[[KK:.+]] = %c0{{(_[0-9]+)?}} to
 // AVX2:               %[[ROW:.+]] = arith.addi %{{.+}}, %[[KK]]
