@@ -156,6 +156,8 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   transfers.enableFullUnroll(options.tileTarget != KernelTarget::GPU);
   pm.addPass(createConvertVectorToSCFPass(transfers));
   pm.addPass(createCanonicalizerPass());
+  if (options.emulateBF16Dot)
+    pm.addPass(createGMMEmulateBF16Dot());
   ConvertVectorToLLVMPassOptions vectors;
   vectors.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
   vectors.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;

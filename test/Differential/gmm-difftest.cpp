@@ -86,8 +86,9 @@ static llvm::cl::opt<mlir::gmm::KernelTarget> tileTarget(
 static llvm::cl::opt<mlir::gmm::MicroKernelOption> microKernel(
     "micro-kernel",
     llvm::cl::desc("How --pipeline=cpu's register block multiplies (default: "
-                   "gmm-configure's heuristic); with bf16-dot the test is "
-                   "skipped (exit code 77) on a CPU without AVX512-BF16"),
+                   "gmm-configure's heuristic); bf16-dot on a CPU without "
+                   "AVX512-BF16 computes vdpbf16ps with f32 FMAs "
+                   "(gmm-to-cpu's emulate-bf16-dot)"),
     llvm::cl::init(mlir::gmm::MicroKernelOption::Auto),
     llvm::cl::values(
         clEnumValN(mlir::gmm::MicroKernelOption::Auto, "auto", "the heuristic"),
@@ -370,6 +371,7 @@ int main(int argc, char **argv) {
                     "and --sim-chip are for --pipeline=cuda\n";
     return 1;
   }
+  bool emulatedBF16Dot = false;
   bool cpuOptions =
       microM || microN || microKernel != mlir::gmm::MicroKernelOption::Auto;
   if ((known->cuda && cpuOptions) ||
@@ -381,13 +383,11 @@ int main(int argc, char **argv) {
                       "for cpu and cuda\n";
       return 1;
     }
-    if (microKernel == mlir::gmm::MicroKernelOption::BF16Dot &&
-        !llvm::sys::getHostCPUFeatures().lookup("avx512bf16")) {
-      llvm::outs() << "SKIPPED: --micro-kernel=bf16-dot needs a CPU with "
-                      "AVX512-BF16, which this one is not\n";
-      return 77;
-    }
     mlir::gmm::CPUPipelineOptions options;
+    // Without the instruction, the same code with vdpbf16ps emulated.
+    emulatedBF16Dot = microKernel == mlir::gmm::MicroKernelOption::BF16Dot &&
+                      !llvm::sys::getHostCPUFeatures().lookup("avx512bf16");
+    options.emulateBF16Dot = emulatedBF16Dot;
     options.tileM = tileM;
     options.tileN = tileN;
     options.tileK = tileK;
@@ -488,7 +488,9 @@ int main(int argc, char **argv) {
   if (microKernel == mlir::gmm::MicroKernelOption::FMA)
     llvm::outs() << " (micro-kernel fma)";
   if (microKernel == mlir::gmm::MicroKernelOption::BF16Dot)
-    llvm::outs() << " (micro-kernel bf16-dot)";
+    llvm::outs() << (emulatedBF16Dot ? " (micro-kernel bf16-dot, vdpbf16ps "
+                                       "emulated: this CPU has no AVX512-BF16)"
+                                     : " (micro-kernel bf16-dot)");
   if (inputType)
     llvm::outs() << " (" << inputTypeOption << " inputs)";
   if (tileTarget != mlir::gmm::KernelTarget::CPU)

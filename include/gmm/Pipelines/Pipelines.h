@@ -76,6 +76,15 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "operands packed as f32 (f64), broadcast FMAs"),
           clEnumValN(MicroKernelOption::BF16Dot, "bf16-dot",
                      "vdpbf16ps on pairs of k for bf16 inputs"))};
+  /// Compute the bf16_dot micro-kernel's vdpbf16ps with f32 FMAs
+  /// (gmm-emulate-bf16-dot), so that its code runs on CPUs without
+  /// AVX512-BF16: for testing it there, slower than the fma micro-kernel.
+  Option<bool> emulateBF16Dot{
+      *this, "emulate-bf16-dot",
+      llvm::cl::desc("Compute the bf16-dot micro-kernel's vdpbf16ps with f32 "
+                     "FMAs (the same results), so that it runs on CPUs "
+                     "without AVX512-BF16 (for testing; slower than fma)"),
+      llvm::cl::init(false)};
   /// What the ragged dots are configured for: GPU runs the GPU-shaped tile
   /// program (block tiles, foralls mapped to blocks) on the CPU, as the
   /// differential test does to cover what gmm-map-to-gpu maps.

@@ -301,4 +301,40 @@ def GMMMaterializeMetadata : Pass<"gmm-materialize-metadata"> {
   ];
 }
 
+def GMMEmulateBF16Dot : Pass<"gmm-emulate-bf16-dot"> {
+  let summary = "Compute x86vector.avx512.dot (vdpbf16ps) with f32 FMAs, for CPUs without AVX512-BF16";
+  let description = [{
+    Rewrites every `x86vector.avx512.dot %acc, %a, %b` (the `bf16_dot`
+    micro-kernel's `vdpbf16ps`) into portable vector code with the
+    instruction's results: `a` and `b` are extended to f32 and split into
+    their even and odd elements (`vector.deinterleave`), and lane `i`
+    becomes `fma(a[2i], b[2i], fma(a[2i+1], b[2i+1], acc[i]))`, the order
+    in which AVX512-BF16 adds the two products (each product of two bf16
+    values is exact in f32, so only the two additions round, as in the
+    instruction). The instruction flushes denormal inputs and results to
+    zero, which the emulation does not.
+
+    The `bf16_dot` code (its packing of interleaved pairs of k, its
+    micro-kernel) then runs on any CPU, more slowly than the `fma`
+    micro-kernel: it is for testing that code where the instruction is
+    missing (`gmm-to-cpu{emulate-bf16-dot}`; the differential test uses
+    it on such CPUs), not for speed.
+
+    ```mlir
+    %d = x86vector.avx512.dot %acc, %a, %b : vector<32xbf16> -> vector<16xf32>
+    // becomes
+    %wa = arith.extf %a : vector<32xbf16> to vector<32xf32>
+    %wb = arith.extf %b : vector<32xbf16> to vector<32xf32>
+    %ae, %ao = vector.deinterleave %wa : vector<32xf32> -> vector<16xf32>
+    %be, %bo = vector.deinterleave %wb : vector<32xf32> -> vector<16xf32>
+    %odd = vector.fma %ao, %bo, %acc : vector<16xf32>
+    %d = vector.fma %ae, %be, %odd : vector<16xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // GMM_DIALECT_GMM_TRANSFORMS_PASSES_TD
