@@ -174,7 +174,11 @@ void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma,
   pm.addNestedPass<func::FuncOp>(createGMMGPUForwardBuffers());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createGMMGPUMapBlocks());
-  pm.addNestedPass<func::FuncOp>(createGMMGPUTileKernel());
+  // The tile kernel: shared-memory stages, the epilogue's staging, the
+  // warps' share of the math.
+  pm.addNestedPass<func::FuncOp>(createGMMGPUPromoteOperands());
+  pm.addNestedPass<func::FuncOp>(createGMMGPUStageEpilogue());
+  pm.addNestedPass<func::FuncOp>(createGMMGPUDistributeWarps());
   pm.addNestedPass<func::FuncOp>(createGMMGPUAsyncCopies());
   pm.addNestedPass<func::FuncOp>(createGMMGPUPipelineStages());
   if (convertMma) {

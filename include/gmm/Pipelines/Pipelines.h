@@ -197,7 +197,8 @@ void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
 
 /// `gmm-map-to-gpu`: the GPU mapping of a bufferized tile program, as the
 /// gmm-to-ptx pipeline runs it: gmm-gpu-forward-buffers, canonicalize,
-/// gmm-gpu-map-blocks, gmm-gpu-tile-kernel, gmm-gpu-async-copies,
+/// gmm-gpu-map-blocks, gmm-gpu-promote-operands, gmm-gpu-stage-epilogue,
+/// gmm-gpu-distribute-warps, gmm-gpu-async-copies,
 /// gmm-gpu-pipeline-stages, then (with `convertMma`)
 /// gmm-gpu-vector-to-mma-sync, gmm-gpu-lower-kernel-vectors and
 /// gmm-gpu-swizzle-shared-memory, then gmm-gpu-partition-host and

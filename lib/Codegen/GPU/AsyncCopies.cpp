@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // gmm-gpu-async-copies: upstream's nvgpu::createAsyncGroups on each
-// gpu.launch. The staging copies gmm-gpu-tile-kernel writes as 1-D
+// gpu.launch. The staging copies gmm-gpu-promote-operands writes as 1-D
 // transfer_read (global, masked by a create_mask) / transfer_write (shared)
 // pairs become nvgpu.device_async_copy ops, each run of them one group that
 // is waited for right after it.

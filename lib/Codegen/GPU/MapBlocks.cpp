@@ -128,8 +128,9 @@ LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
     return forall.emitOpError("gmm-gpu-map-blocks expects a GPU kernel "
                               "configuration, not ")
            << config;
-  // The element type is checked with the contraction (gmm-gpu-tile-kernel);
-  // what the launch itself depends on is checked here.
+  // The element type is checked with the contraction
+  // (gmm-gpu-promote-operands); what the launch itself depends on is checked
+  // here.
   if (failed(
           gmm::verifyTileBounds(config, [&] { return forall.emitOpError(); })))
     return failure();

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // gmm-gpu-pipeline-stages: each scf.for marked gmm.pipeline_stages = s
-// (gmm-gpu-tile-kernel's k loop) is split at its first gpu.barrier into a
+// (gmm-gpu-promote-operands's k loop) is split at its first gpu.barrier into a
 // copy part (the ops before it: staging step j into stage j mod s) and a
 // compute part (the rest), and software-pipelined with upstream's
 // scf::pipelineForLoop so that the copies run s - 1 steps ahead of the math.

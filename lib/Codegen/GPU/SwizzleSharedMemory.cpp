@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // gmm-gpu-swizzle-shared-memory: the accesses of each workgroup view that
-// gmm-gpu-tile-kernel marks (unpadded 16-bit stages) get their 16-byte chunk
-// index permuted per row, so that ldmatrix's eight row reads and a quarter
-// warp's cp.async writes fall in distinct banks (Passes.td).
+// gmm-gpu-promote-operands marks (unpadded 16-bit stages) get their 16-byte
+// chunk index permuted per row, so that ldmatrix's eight row reads and a
+// quarter warp's cp.async writes fall in distinct banks (Passes.td).
 //
 // Upstream has the same idea in nvgpu::optimizeSharedMemoryReadsAndWrites,
 // but it refuses any parent op that holds a memref.subview (it does no alias

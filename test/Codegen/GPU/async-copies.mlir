@@ -4,7 +4,7 @@
 // after it; the replaced reads and masks are erased.
 // RUN: gmm-opt %s -split-input-file --gmm-gpu-async-copies | FileCheck %s
 
-// gmm-gpu-tile-kernel's staging of a bf16 lhs (16-byte chunks, masked by the
+// gmm-gpu-promote-operands's staging of a bf16 lhs (16-byte chunks, masked by the
 // elements left) and an f32 rhs (4 elements, 16 bytes, unmasked): one run of
 // two copies, L1 bypassed, the mask's count as the source elements; the
 // element-wise copy after the next op with memory effects is not a vector

@@ -2,7 +2,7 @@
 // configuration becomes a gpu.launch of its iterations (one block each, the
 // last forall dimension fastest) with the configuration's warps, under an
 // scf.if that skips an empty grid; the forall body is cloned as it is and
-// the launch carries the configuration for gmm-gpu-tile-kernel. Input: the
+// the launch carries the configuration for the tile kernel's passes. Input: the
 // @bf16 program of tile-kernel.mlir before gmm-gpu-map-blocks. Errors are in
 // tile-kernel-invalid.mlir.
 

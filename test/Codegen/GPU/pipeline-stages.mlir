@@ -4,7 +4,7 @@
 // so that the copies run stages - 1 steps ahead of the math.
 // RUN: gmm-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect --gmm-gpu-pipeline-stages | FileCheck %s
 
-// Three stages of cp.async copies, as gmm-gpu-tile-kernel and
+// Three stages of cp.async copies, as gmm-gpu-promote-operands and
 // gmm-gpu-async-copies make them, with a dynamic trip count: the prologue
 // copies steps 0 and 1 (predicated on the trip count: a copy of a step past
 // the end reads 0 elements) without waiting; iteration j copies step j + 2
@@ -113,7 +113,7 @@ func.func @two_groups(%src: memref<64x32xbf16>, %trips: index, %tid: index) {
 
 // -----
 
-// Element-wise staging (gmm-gpu-tile-kernel's path for unaligned operands):
+// Element-wise staging (gmm-gpu-promote-operands's path for unaligned operands):
 // the load and the store of a step past the end are skipped, the load's
 // value zero instead.
 // CHECK-LABEL: func.func @elementwise(

@@ -1,11 +1,15 @@
-// What gmm-gpu-map-blocks and gmm-gpu-tile-kernel refuse, each an error at
-// the op (a launch has its forall's location). Inputs handcrafted after the
-// generated tile programs of tile-kernel.mlir before gmm-gpu-map-blocks (one
-// tile forall, its k loop, one block write): the tile kernel's own input is
-// this forall body in a launch. Errors reached from ragged dots through
+// What gmm-gpu-map-blocks and the tile kernel's passes refuse in the tile
+// program they are given (gmm-gpu-promote-operands its contraction,
+// gmm-gpu-stage-epilogue its block write), each an error at the op (a launch
+// has its forall's location). Inputs handcrafted after the generated tile
+// programs of tile-kernel.mlir before gmm-gpu-map-blocks (one tile forall,
+// its k loop, one block write): the tile kernel's own input is this forall
+// body in a launch. What the later two passes refuse in IR that is not
+// what the pass before them makes is in stage-epilogue-invalid.mlir and
+// distribute-warps-invalid.mlir; errors reached from ragged dots through
 // gmm-map-to-gpu are in invalid.mlir.
 
-// RUN: gmm-opt %s -split-input-file -verify-diagnostics --gmm-gpu-map-blocks --gmm-gpu-tile-kernel
+// RUN: gmm-opt %s -split-input-file -verify-diagnostics --gmm-gpu-map-blocks --gmm-gpu-promote-operands --gmm-gpu-stage-epilogue --gmm-gpu-distribute-warps
 
 // A CPU configuration is not mapped onto the GPU.
 func.func @cpu_config(%out: memref<64x32xf32>) {
@@ -24,7 +28,7 @@ func.func @cpu_config(%out: memref<64x32xf32>) {
 func.func @no_contraction(%out: memref<64x32xf32>) {
   %c0 = arith.constant 0 : index
   %zero = arith.constant dense<0.0> : vector<32x32xf32>
-  // expected-error @+1 {{'gpu.launch' op gmm-gpu-tile-kernel expects one vector.contract per tile loop (the block contraction of gmm-tile), found 0}}
+  // expected-error @+1 {{'gpu.launch' op gmm-gpu-promote-operands expects one vector.contract per tile loop (the block contraction of gmm-tile), found 0}}
   scf.forall (%i) in (2) {
     vector.transfer_write %zero, %out[%c0, %c0] : vector<32x32xf32>, memref<64x32xf32>
   } {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [1, 2], stages = 2>}
@@ -40,7 +44,7 @@ func.func @two_contractions(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, 
   %c32 = arith.constant 32 : index
   %pad = arith.constant 0.0 : bf16
   %zero = arith.constant dense<0.0> : vector<32x32xf32>
-  // expected-error @+1 {{'gpu.launch' op gmm-gpu-tile-kernel expects one vector.contract per tile loop (the block contraction of gmm-tile), found 2}}
+  // expected-error @+1 {{'gpu.launch' op gmm-gpu-promote-operands expects one vector.contract per tile loop (the block contraction of gmm-tile), found 2}}
   scf.forall (%i) in (2) {
     %row = arith.muli %i, %c32 : index
     %acc = scf.for %k = %c0 to %c32 step %c16 iter_args(%a = %zero) -> (vector<32x32xf32>) {
@@ -73,7 +77,7 @@ func.func @transposed_rhs(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, %o
       %y = vector.transfer_read %rhs[%c0, %k], %pad : memref<32x32xbf16>, vector<32x16xbf16>
       %xf = arith.extf %x : vector<32x16xbf16> to vector<32x16xf32>
       %yf = arith.extf %y : vector<32x16xbf16> to vector<32x16xf32>
-      // expected-error @+1 {{'vector.contract' op gmm-gpu-tile-kernel expects an (m, k) x (k, n) -> (m, n) addition}}
+      // expected-error @+1 {{'vector.contract' op gmm-gpu-promote-operands expects an (m, k) x (k, n) -> (m, n) addition}}
       %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %xf, %yf, %a : vector<32x16xf32>, vector<32x16xf32> into vector<32x32xf32>
       scf.yield %r : vector<32x32xf32>
     }
@@ -98,7 +102,7 @@ func.func @max_contraction(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, %
       %y = vector.transfer_read %rhs[%k, %c0], %pad : memref<32x32xbf16>, vector<16x32xbf16>
       %xf = arith.extf %x : vector<32x16xbf16> to vector<32x16xf32>
       %yf = arith.extf %y : vector<16x32xbf16> to vector<16x32xf32>
-      // expected-error @+1 {{'vector.contract' op gmm-gpu-tile-kernel expects an (m, k) x (k, n) -> (m, n) addition}}
+      // expected-error @+1 {{'vector.contract' op gmm-gpu-promote-operands expects an (m, k) x (k, n) -> (m, n) addition}}
       %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<maxnumf>} %xf, %yf, %a : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
       scf.yield %r : vector<32x32xf32>
     }
@@ -122,7 +126,7 @@ func.func @constant_operand(%rhs: memref<32x32xbf16>, %out: memref<64x32xf32>) {
     %acc = scf.for %k = %c0 to %c32 step %c16 iter_args(%a = %zero) -> (vector<32x32xf32>) {
       %y = vector.transfer_read %rhs[%k, %c0], %pad : memref<32x32xbf16>, vector<16x32xbf16>
       %yf = arith.extf %y : vector<16x32xbf16> to vector<16x32xf32>
-      // expected-error @+1 {{'vector.contract' op gmm-gpu-tile-kernel expects the contraction's operands to be (masked, extended) transfer_reads of buffers}}
+      // expected-error @+1 {{'vector.contract' op gmm-gpu-promote-operands expects the contraction's operands to be (masked, extended) transfer_reads of buffers}}
       %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ones, %yf, %a : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
       scf.yield %r : vector<32x32xf32>
     }
@@ -149,7 +153,7 @@ func.func @masked_read(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, %out:
       %y = vector.transfer_read %rhs[%k, %c0], %pad : memref<32x32xbf16>, vector<16x32xbf16>
       %xf = arith.extf %x : vector<32x16xbf16> to vector<32x16xf32>
       %yf = arith.extf %y : vector<16x32xbf16> to vector<16x32xf32>
-      // expected-error @+1 {{'vector.contract' op gmm-gpu-tile-kernel expects the contraction's operands to be (masked, extended) transfer_reads of buffers}}
+      // expected-error @+1 {{'vector.contract' op gmm-gpu-promote-operands expects the contraction's operands to be (masked, extended) transfer_reads of buffers}}
       %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %xf, %yf, %a : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
       scf.yield %r : vector<32x32xf32>
     }
@@ -177,7 +181,7 @@ func.func @select_not_zero(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, %
       %y = vector.transfer_read %rhs[%k, %c0], %pad : memref<32x32xbf16>, vector<16x32xbf16>
       %xf = arith.extf %xm : vector<32x16xbf16> to vector<32x16xf32>
       %yf = arith.extf %y : vector<16x32xbf16> to vector<16x32xf32>
-      // expected-error @+1 {{'vector.contract' op gmm-gpu-tile-kernel expects the contraction's operands to be (masked, extended) transfer_reads of buffers}}
+      // expected-error @+1 {{'vector.contract' op gmm-gpu-promote-operands expects the contraction's operands to be (masked, extended) transfer_reads of buffers}}
       %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %xf, %yf, %a : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
       scf.yield %r : vector<32x32xf32>
     }
@@ -305,7 +309,7 @@ func.func @two_iter_args(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, %ou
       %y = vector.transfer_read %rhs[%k, %c0], %pad : memref<32x32xbf16>, vector<16x32xbf16>
       %xf = arith.extf %x : vector<32x16xbf16> to vector<32x16xf32>
       %yf = arith.extf %y : vector<16x32xbf16> to vector<16x32xf32>
-      // expected-error @+1 {{'vector.contract' op gmm-gpu-tile-kernel expects the accumulator to be carried by the contraction loop}}
+      // expected-error @+1 {{'vector.contract' op gmm-gpu-promote-operands expects the accumulator to be carried by the contraction loop}}
       %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %xf, %yf, %a : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
       %n1 = arith.addi %n, %c1 : index
       scf.yield %r, %n1 : vector<32x32xf32>, index
@@ -332,7 +336,7 @@ func.func @acc_not_yielded(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, %
       %y = vector.transfer_read %rhs[%k, %c0], %pad : memref<32x32xbf16>, vector<16x32xbf16>
       %xf = arith.extf %x : vector<32x16xbf16> to vector<32x16xf32>
       %yf = arith.extf %y : vector<16x32xbf16> to vector<16x32xf32>
-      // expected-error @+1 {{'vector.contract' op gmm-gpu-tile-kernel expects the accumulator to be carried by the contraction loop}}
+      // expected-error @+1 {{'vector.contract' op gmm-gpu-promote-operands expects the accumulator to be carried by the contraction loop}}
       %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %xf, %yf, %a : vector<32x16xf32>, vector<16x32xf32> into vector<32x32xf32>
       %s = arith.negf %r : vector<32x32xf32>
       scf.yield %s : vector<32x32xf32>
@@ -351,7 +355,7 @@ func.func @two_writes(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, %out: 
   %c32 = arith.constant 32 : index
   %pad = arith.constant 0.0 : bf16
   %zero = arith.constant dense<0.0> : vector<32x32xf32>
-  // expected-error @+1 {{'gpu.launch' op gmm-gpu-tile-kernel expects one 2-D block write per tile loop}}
+  // expected-error @+1 {{'gpu.launch' op gmm-gpu-stage-epilogue expects one 2-D block write per tile loop}}
   scf.forall (%i) in (2) {
     %row = arith.muli %i, %c32 : index
     %acc = scf.for %k = %c0 to %c32 step %c16 iter_args(%a = %zero) -> (vector<32x32xf32>) {
@@ -377,7 +381,7 @@ func.func @transposed_write(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, 
   %c32 = arith.constant 32 : index
   %pad = arith.constant 0.0 : bf16
   %zero = arith.constant dense<0.0> : vector<32x32xf32>
-  // expected-error @+1 {{'gpu.launch' op gmm-gpu-tile-kernel expects one 2-D block write per tile loop}}
+  // expected-error @+1 {{'gpu.launch' op gmm-gpu-stage-epilogue expects one 2-D block write per tile loop}}
   scf.forall (%i) in (2) {
     %row = arith.muli %i, %c32 : index
     %acc = scf.for %k = %c0 to %c32 step %c16 iter_args(%a = %zero) -> (vector<32x32xf32>) {
@@ -453,7 +457,7 @@ func.func @dynamic_step(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, %out
   %zero = arith.constant dense<0.0> : vector<32x32xf32>
   scf.forall (%i) in (2) {
     %row = arith.muli %i, %c32 : index
-    // expected-error @+1 {{'scf.for' op gmm-gpu-tile-kernel expects a contraction loop with a constant step}}
+    // expected-error @+1 {{'scf.for' op gmm-gpu-promote-operands expects a contraction loop with a constant step}}
     %acc = scf.for %k = %c0 to %c32 step %step iter_args(%a = %zero) -> (vector<32x32xf32>) {
       %x = vector.transfer_read %lhs[%row, %k], %pad : memref<64x32xbf16>, vector<32x16xbf16>
       %y = vector.transfer_read %rhs[%k, %c0], %pad : memref<32x32xbf16>, vector<16x32xbf16>
@@ -490,7 +494,7 @@ func.func @foreign_epilogue(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf16>, 
     }
     %b = vector.transfer_read %bias[%row, %c0], %padf : memref<64x32xf32>, vector<32x32xf32>
     %sum = arith.addf %acc, %b : vector<32x32xf32>
-    // expected-error @+1 {{'vector.transfer_write' op gmm-gpu-tile-kernel cannot replay the block epilogue (expected elementwise ops and reads of the written block)}}
+    // expected-error @+1 {{'vector.transfer_write' op gmm-gpu-stage-epilogue cannot replay the block epilogue (expected elementwise ops and reads of the written block)}}
     vector.transfer_write %sum, %out[%row, %c0] : vector<32x32xf32>, memref<64x32xf32>
   } {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [1, 2], stages = 2>}
   return
@@ -516,7 +520,7 @@ func.func @transposing_epilogue(%lhs: memref<64x32xbf16>, %rhs: memref<32x32xbf1
       scf.yield %r : vector<32x32xf32>
     }
     %t = vector.transpose %acc, [1, 0] : vector<32x32xf32> to vector<32x32xf32>
-    // expected-error @+1 {{'vector.transfer_write' op gmm-gpu-tile-kernel cannot replay the block epilogue (expected elementwise ops and reads of the written block)}}
+    // expected-error @+1 {{'vector.transfer_write' op gmm-gpu-stage-epilogue cannot replay the block epilogue (expected elementwise ops and reads of the written block)}}
     vector.transfer_write %t, %out[%row, %c0] : vector<32x32xf32>, memref<64x32xf32>
   } {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [1, 2], stages = 2>}
   return

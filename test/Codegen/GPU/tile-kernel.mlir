@@ -1,13 +1,16 @@
-// gmm-gpu-tile-kernel alone: the block contraction of each tile kernel (the
-// gpu.launch gmm-gpu-map-blocks made) is rebuilt (shared-memory stages, warp
-// math, epilogue); the host ops around it stay. Inputs: one mode-1
+// The tile kernel's three passes together, gmm-gpu-promote-operands,
+// gmm-gpu-stage-epilogue and gmm-gpu-distribute-warps: the block contraction
+// of each tile kernel (the gpu.launch gmm-gpu-map-blocks made) is rebuilt
+// (shared-memory stages, warp math, epilogue); the host ops around it stay.
+// Each pass alone, from its own input, is in promote-operands.mlir,
+// stage-epilogue.mlir and distribute-warps.mlir. Inputs: one mode-1
 // gmm.ragged_dot each, through (module wrapper dropped)
 //   gmm-opt --gmm-normalize --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16 [stages=3]" --gmm-tile --gmm-materialize-metadata --canonicalize --cse --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse --gmm-gpu-forward-buffers --canonicalize --gmm-gpu-map-blocks
-// RUN: gmm-opt %s -split-input-file -verify-diagnostics --gmm-gpu-tile-kernel | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -verify-diagnostics --gmm-gpu-promote-operands --gmm-gpu-stage-epilogue --gmm-gpu-distribute-warps | FileCheck %s
 // What the later passes do is not done here: no ldmatrix or mma.sync (that
 // is gmm-gpu-vector-to-mma-sync), no device allocations, copies or memsets
 // (gmm-gpu-partition-host), and no tile forall is left.
-// RUN: gmm-opt %s -split-input-file --gmm-gpu-tile-kernel | FileCheck %s --check-prefix=LATER
+// RUN: gmm-opt %s -split-input-file --gmm-gpu-promote-operands --gmm-gpu-stage-epilogue --gmm-gpu-distribute-warps | FileCheck %s --check-prefix=LATER
 // LATER-NOT: nvgpu.ldmatrix
 // LATER-NOT: nvgpu.mma.sync
 // LATER-NOT: gpu.alloc

@@ -13,11 +13,11 @@
 namespace mlir {
 namespace gmm {
 
-/// The unit attribute gmm-gpu-tile-kernel puts on a workgroup view whose rows
-/// it stores unpadded, for gmm-gpu-swizzle-shared-memory to swizzle.
+/// The unit attribute gmm-gpu-promote-operands puts on a workgroup view whose
+/// rows it stores unpadded, for gmm-gpu-swizzle-shared-memory to swizzle.
 constexpr StringLiteral kSwizzleAttrName = "gmm.swizzle";
 
-/// The integer attribute gmm-gpu-tile-kernel puts on a contraction loop it
+/// The integer attribute gmm-gpu-promote-operands puts on a contraction loop it
 /// builds unpipelined: its stages, for gmm-gpu-pipeline-stages.
 constexpr StringLiteral kPipelineStagesAttrName = "gmm.pipeline_stages";
 

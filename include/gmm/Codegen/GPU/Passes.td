@@ -71,7 +71,7 @@ def GMMGPUMapBlocks : Pass<"gmm-gpu-map-blocks", "::mlir::func::FuncOp"> {
     variables and the forall body is cloned as it is: the schedule lookups,
     the visit's rows, the empty-visit branch, the block contraction and its
     write. The launch carries `gmm.kernel = "tile"` and the configuration,
-    for `gmm-gpu-tile-kernel`.
+    for `gmm-gpu-promote-operands`.
 
     Upstream's block mapping (`mapForallToBlocksImpl`, a transform-dialect
     utility) maps each forall dimension to a grid dimension of an existing
@@ -85,54 +85,116 @@ def GMMGPUMapBlocks : Pass<"gmm-gpu-map-blocks", "::mlir::func::FuncOp"> {
   ];
 }
 
-def GMMGPUTileKernel : Pass<"gmm-gpu-tile-kernel", "::mlir::func::FuncOp"> {
-  let summary = "Rebuild each tile kernel's block contraction around "
-                "shared-memory stages, warps and an epilogue";
+def GMMGPUPromoteOperands : Pass<"gmm-gpu-promote-operands",
+                                  "::mlir::func::FuncOp"> {
+  let summary = "Stage each tile kernel's operand tiles in shared memory, "
+                "multi-buffered";
   let description = [{
-    For every `gpu.launch` that carries a `gmm.kernel_config` (made by
+    The first of the three passes that build a tile kernel (then
+    `gmm-gpu-stage-epilogue` and `gmm-gpu-distribute-warps`). For every
+    `gpu.launch` that carries a `gmm.kernel_config` (made by
     `gmm-gpu-map-blocks`), whose body holds one (m, k) x (k, n) -> (m, n)
     `vector.contract` of (masked, extended) `vector.transfer_read`s of
-    buffers, in a k loop of constant step or alone, and one 2-D block write:
+    buffers, in a k loop of constant step or alone:
 
-    - promotion with multi-buffering: the lhs and rhs tiles get the
-      configuration's `stages` (2 to 4) stages in one workgroup buffer (a
-      workgroup attribution of the launch up to 48 KiB,
-      `gpu.dynamic_shared_memory` with the launch's
-      `dynamic_shared_memory_size` above). Rows of 16-bit tiles that are a
-      power of two of at least two 16-byte chunks are stored unpadded and
-      their views marked `gmm.swizzle` (for `gmm-gpu-swizzle-shared-memory`);
-      other rows are padded by 16 bytes;
+    - the lhs and rhs tiles get the configuration's `stages` (2 to 4) stages
+      in one workgroup buffer (a workgroup attribution of the launch up to
+      48 KiB, `gpu.dynamic_shared_memory` with the launch's
+      `dynamic_shared_memory_size` above), sized for the epilogue's staging
+      as well. Rows of 16-bit tiles that are a power of two of at least two
+      16-byte chunks are stored unpadded and their views marked
+      `gmm.swizzle` (for `gmm-gpu-swizzle-shared-memory`); other rows are
+      padded by 16 bytes. Each tile is stored in its source's orientation
+      and read through a transposing view when needed;
     - the contraction loop runs over steps j and copies step j into stage
-      j mod `stages` before a `gpu.barrier`, then computes it: operands
-      whose rows are 16-byte aligned and contiguous as 16-byte chunks, each
-      a 1-D `vector.transfer_read` masked by a `vector.create_mask` of the
-      elements inside the operand and the group's k range, and a
-      `vector.transfer_write` into the stage (`gmm-gpu-async-copies` makes
-      them `cp.async`); other operands element by element, zeros past the
-      ends. The loop is marked `gmm.pipeline_stages` for
-      `gmm-gpu-pipeline-stages`, and is correct as it is, unpipelined;
-    - the configuration's warps share the tile. For f16 and bf16 inputs
-      each warp accumulates m16n8k16 `vector.contract`s in f32 read from the
-      workgroup views (`gmm-gpu-vector-to-mma-sync` turns them into
-      `nvgpu.ldmatrix` and `nvgpu.mma.sync`). For f32 inputs each lane
-      accumulates a block of the warp tile with `vector.outerproduct`s of a
-      staged column and row (`gmm-gpu-lower-kernel-vectors` turns them into
-      FMAs);
-    - the epilogue goes through shared memory one warp row at a time and
-      replays the tile program's epilogue (add `init`, convert to the result
-      type, masked write) on 4-element chunks, so rows of other groups and
-      columns past n are never written.
+      j mod `stages`, spread over the block's threads, before a
+      `gpu.barrier`: operands whose rows are 16-byte aligned and contiguous
+      as 16-byte chunks, each a 1-D `vector.transfer_read` masked by a
+      `vector.create_mask` of the elements inside the operand and the
+      group's k range, and a `vector.transfer_write` into the stage
+      (`gmm-gpu-async-copies` makes them `cp.async`); other operands element
+      by element, zeros past the ends. Then the block's contraction of the
+      stage (one `vector.contract` of the whole staged tiles, into a
+      tile_m x tile_n f32 block that starts from zero) and a barrier. The
+      loop is marked `gmm.pipeline_stages` for `gmm-gpu-pipeline-stages`,
+      and is correct as it is, unpipelined;
+    - an initial accumulator (the block's `init`, folded into the tile
+      program's contraction) is added to the loop's result instead.
 
     The configuration is checked again against the contraction and the
     launch (the IR may have been written by hand); a mismatch is an error
-    before anything is rewritten. The configuration attribute is removed
-    from the built kernel.
+    before anything is rewritten. The configuration stays on the launch for
+    the two passes after it.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def GMMGPUStageEpilogue : Pass<"gmm-gpu-stage-epilogue",
+                                "::mlir::func::FuncOp"> {
+  let summary = "Write each tile kernel's block through shared memory, one "
+                "warp row at a time";
+  let description = [{
+    The second of the three passes that build a tile kernel (after
+    `gmm-gpu-promote-operands`, before `gmm-gpu-distribute-warps`). In each
+    `gpu.launch` carrying a `gmm.kernel_config`, the block that the staged
+    contraction loop accumulates reaches the result through the tile
+    program's epilogue (elementwise ops: add `init`, convert to the result
+    type) and one 2-D `vector.transfer_write` of the visit's rows. That
+    write becomes, after draining the copies (`nvvm.cp.async.wait.group 0`
+    and a barrier, since the staging reuses the stages' bytes), for each
+    warp row of the tile (tile_m / warps_m rows): a block-level
+    `vector.transfer_write` of those rows of the block into an f32 view of
+    the workgroup buffer (rows padded by 4 elements), a barrier, every
+    thread's replay of the epilogue on 4-element row chunks of the view,
+    each written masked to the result (so rows of other groups and columns
+    past n are never written), and a barrier.
+
+    An epilogue that is not elementwise ops and reads of the written block
+    is an error before anything is rewritten.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def GMMGPUDistributeWarps : Pass<"gmm-gpu-distribute-warps",
+                                  "::mlir::func::FuncOp"> {
+  let summary = "Share each tile kernel's block contraction among its warps";
+  let description = [{
+    The last of the three passes that build a tile kernel (after
+    `gmm-gpu-promote-operands` and `gmm-gpu-stage-epilogue`). In each
+    `gpu.launch` carrying a `gmm.kernel_config`, the staged contraction
+    loop's block accumulator becomes the configuration's warps' own:
+
+    - for f16 and bf16 inputs each warp accumulates its warp tile
+      (tile_m / warps_m x tile_n / warps_n) as 16 x 8 f32 fragments with
+      m16n8k16 `vector.contract`s of sub-blocks of the stage's workgroup
+      views (`gmm-gpu-vector-to-mma-sync` turns them into `nvgpu.ldmatrix`
+      and `nvgpu.mma.sync`);
+    - for f32 inputs each lane of a warp (4 x 8 lanes) accumulates a block
+      of the warp tile with `vector.outerproduct`s of a staged column and
+      row (`gmm-gpu-lower-kernel-vectors` turns them into FMAs);
+    - the epilogue's staging of warp row p becomes the writes of their
+      fragments by the warps of that row (`scf.if` on the warp's row).
+
+    The configuration is then spent and removed from the launch; constants
+    are folded and hoisted, which the vector lowering relies on.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];
@@ -153,7 +215,7 @@ def GMMGPUAsyncCopies : Pass<"gmm-gpu-async-copies"> {
     (`nvgpu.device_async_wait`, all groups) right after it. The replaced
     reads and masks are erased.
 
-    Example: `gmm-gpu-tile-kernel`'s staging of one bf16 chunk,
+    Example: `gmm-gpu-promote-operands`'s staging of one bf16 chunk,
 
     ```mlir
     %m = vector.create_mask %avail : vector<8xi1>
@@ -175,7 +237,7 @@ def GMMGPUPipelineStages : Pass<"gmm-gpu-pipeline-stages"> {
   let summary = "Software-pipeline each staged contraction loop so that its "
                 "copies run stages - 1 steps ahead of its math";
   let description = [{
-    Each `scf.for` marked `gmm.pipeline_stages = s` (`gmm-gpu-tile-kernel`'s
+    Each `scf.for` marked `gmm.pipeline_stages = s` (`gmm-gpu-promote-operands`'s
     contraction loop, after `gmm-gpu-async-copies`) is split at its first
     `gpu.barrier`: the ops before it copy step j into stage j mod s, the
     rest compute step j. Upstream's `scf::pipelineForLoop` then issues the
@@ -248,7 +310,7 @@ def GMMGPUSwizzleSharedMemory : Pass<"gmm-gpu-swizzle-shared-memory"> {
   let summary = "Swizzle the unpadded shared-memory stages of each kernel "
                 "so that ldmatrix and cp.async are free of bank conflicts";
   let description = [{
-    `gmm-gpu-tile-kernel` stores the rows of a staged 16-bit tile unpadded when
+    `gmm-gpu-promote-operands` stores the rows of a staged 16-bit tile unpadded when
     they are a power of two of at least two 16-byte chunks, and marks the
     stage's workgroup view `gmm.swizzle`. This pass permutes the 16-byte
     chunk of every access to such a view by its row: chunk `c` of row `r`

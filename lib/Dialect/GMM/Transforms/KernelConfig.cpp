@@ -85,15 +85,15 @@ int64_t pick(std::initializer_list<int64_t> values) {
 int64_t gpuSharedBytes(KernelConfigAttr config, int64_t elementBytes) {
   using namespace gpu_shapes;
   int64_t m = config.getTileM(), n = config.getTileN(), k = config.getTileK();
-  // Either orientation may be staged (gmm-gpu-tile-kernel stores a tile the
-  // way its source is laid out).
+  // Either orientation may be staged (gmm-gpu-promote-operands stores a tile
+  // the way its source is laid out).
   auto staged = [&](int64_t rows, int64_t cols) {
     return std::max(rows * stagedRowElements(cols, elementBytes),
                     cols * stagedRowElements(rows, elementBytes));
   };
   int64_t operands =
       config.getStages() * (staged(m, k) + staged(k, n)) * elementBytes;
-  int64_t epilogue = (m / config.getWarps()[0]) * (n + kOutChunk) * 4;
+  int64_t epilogue = epilogueStagingBytes(m, n, config.getWarps()[0]);
   return std::max(operands, epilogue);
 }
 

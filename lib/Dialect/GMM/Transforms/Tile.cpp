@@ -643,7 +643,7 @@ struct Tiler {
   /// gmm-gpu-map-blocks always finds the forall.
   bool gpu = false;
   /// The op's configuration; on the GPU it goes onto the tile foralls for
-  /// gmm-gpu-map-blocks (which puts it on the launch for gmm-gpu-tile-kernel).
+  /// gmm-gpu-map-blocks (which puts it on the launch for the tile kernel's passes).
   KernelConfigAttr config;
   /// The CPU's packed program (target=cpu).
   std::optional<PackedBlock> packed;
@@ -1333,7 +1333,7 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
     // The configuration is checked again (the attribute may have been
     // written by hand): the bounds, and a CPU one's micro-kernel; whether a
     // GPU configuration suits a CUDA block is gmm-configure's and
-    // gmm-gpu-tile-kernel's to check.
+    // gmm-gpu-promote-operands' to check.
     auto emitError = [&] { return op.emitOpError(); };
     if (failed(config.isGPU()
                    ? verifyTileBounds(config, emitError)

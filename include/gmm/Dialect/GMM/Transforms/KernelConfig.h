@@ -7,8 +7,8 @@
 // The one place where a ragged dot's #gmm.kernel_config is chosen (the op's
 // own fields, then the pipeline's options, then a heuristic for the target
 // and the element types) and checked against what the target's code can do.
-// gmm-configure calls it for every ragged dot; gmm-tile and gmm-gpu-tile-kernel
-// read the result.
+// gmm-configure calls it for every ragged dot; gmm-tile and
+// gmm-gpu-promote-operands read the result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,7 +83,7 @@ LogicalResult verifyKernelConfig(KernelConfigAttr config, Type elementType,
                                  int64_t maxSharedBytes,
                                  function_ref<InFlightDiagnostic()> emitError);
 
-/// The GPU kernel's shapes, shared by the checks and gmm-gpu-tile-kernel.
+/// The GPU kernel's shapes, shared by the checks and the tile kernel's passes.
 namespace gpu_shapes {
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kChunkBytes = 16;
@@ -98,6 +98,14 @@ constexpr int64_t kOutChunk = 4;
 /// The threads of a block of `warpsM` x `warpsN` warps.
 constexpr int64_t threadsPerBlock(int64_t warpsM, int64_t warpsN) {
   return warpsM * warpsN * kWarpSize;
+}
+
+/// The bytes of the epilogue's staging in shared memory: the f32
+/// accumulators of one warp row of the tile (tileM / warpsM rows), rows
+/// padded by one chunk of kOutChunk.
+constexpr int64_t epilogueStagingBytes(int64_t tileM, int64_t tileN,
+                                       int64_t warpsM) {
+  return (tileM / warpsM) * (tileN + kOutChunk) * 4;
 }
 
 /// Whether rows of `inner` elements of `elementBytes` bytes are staged

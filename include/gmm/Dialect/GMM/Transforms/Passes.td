@@ -115,7 +115,7 @@ def GMMConfigure : Pass<"gmm-configure"> {
     Attaches a complete `#gmm.kernel_config` to every `gmm.ragged_dot` as
     its `gmm.kernel_config` attribute, and checks it for the op. This is
     the one place where tile sizes, warps, pipeline stages and the CPU's
-    register block are decided; `gmm-tile` and `gmm-gpu-tile-kernel` read the
+    register block are decided; `gmm-tile` and the GPU tile kernel's passes read the
     attribute and nothing else. Each field comes from, in this order:
 
     1. the op's own `gmm.kernel_config`, which may be partial (for example

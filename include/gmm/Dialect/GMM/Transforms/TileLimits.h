@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The largest tiles each target takes. gmm-configure checks the kernel
-// configurations it makes against them, and gmm-tile and gmm-gpu-tile-kernel
+// configurations it makes against them, and gmm-tile and gmm-gpu-promote-operands
 // check the configuration they are given again before they build anything:
 // every later product of tile sizes then fits in int64_t.
 //
@@ -70,7 +70,7 @@ constexpr TileLimits kCPUTileLimits = {"the CPU cache tiles", 1 << 20, 4096, 0,
                                        4096};
 /// A CUDA block keeps its accumulators in the registers of at most 1024
 /// threads and stages k steps of both operands in shared memory
-/// (gmm-gpu-tile-kernel checks the exact fit within these bounds).
+/// (gmm-gpu-promote-operands checks the exact fit within these bounds).
 constexpr TileLimits kGPUTileLimits = {"a CUDA block", 65536, 1024, 0, 0};
 
 /// The largest CPU register block (micro-m x micro-n) the options take: the

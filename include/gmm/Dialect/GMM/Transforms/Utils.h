@@ -14,7 +14,7 @@ namespace gmm {
 
 /// acc += lhs * rhs as a vector.contract over lhs [m, k], rhs [k, n] and
 /// acc [m, n]: the block contraction of the tile program (gmm-tile) and of
-/// the GPU warp tiles (gmm-gpu-tile-kernel).
+/// the GPU tile kernels (gmm-gpu-promote-operands, gmm-gpu-distribute-warps).
 Value buildMatmulContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                              Value acc);
 
