@@ -203,6 +203,16 @@ struct PackedBlock {
   }
 
   int64_t rowPanels() const { return llvm::divideCeil(tiles.m, reg.mr); }
+  /// Mode 1 packs the lhs rows of a visit a row block at a time: at most
+  /// kRowBlockPanels row panels (96 rows of 6 on AVX2, 224 of 14 on
+  /// AVX-512), whose packed contraction block stays in the L2 cache while
+  /// every column panel of the packed rhs block runs over it. The rhs block
+  /// is packed once per visit and contraction block, so a visit taller than
+  /// a row block packs it once for all its row blocks.
+  static constexpr int64_t kRowBlockPanels = 16;
+  int64_t rowBlockPanels() const {
+    return std::min(rowPanels(), kRowBlockPanels);
+  }
   int64_t colPanels() const { return llvm::divideCeil(tiles.n, reg.nr); }
   /// The element type of the packed panels.
   Type packType() const {
@@ -229,12 +239,13 @@ struct PackedBlock {
         packType());
   }
 
-  /// The lhs rows of a contraction block, row panel by row panel: [row
-  /// panels, mr, tile_k rounded up to whole vectors of nr lanes].
+  /// The lhs rows of a row block and a contraction block, row panel by row
+  /// panel: [row panels of a row block, mr, tile_k rounded up to whole
+  /// vectors of nr lanes].
   int64_t rowBlockLength() const { return llvm::alignTo(tiles.k, reg.nr); }
   Value emptyRowPanels(OpBuilder &b, Location loc) const {
     return tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{rowPanels(), reg.mr, rowBlockLength()},
+        b, loc, ArrayRef<int64_t>{rowBlockPanels(), reg.mr, rowBlockLength()},
         packType());
   }
 
@@ -383,18 +394,19 @@ struct PackedBlock {
   static constexpr int64_t kTailRows = 4;
 
   /// Adds the product of the packed panels' first `count` rows to the
-  /// accumulators of the first `rowsUsed` rows and the column panels below
-  /// `colPanelsUsed`. Row panels of mr rows run an mr x nr register block;
-  /// a partial last panel of r rows runs ceil(r / 4) blocks of 4 rows when
-  /// they fit in the panel (else one of mr). `lhsElement(ip, i, kk)` is the
-  /// lhs element of row i of row panel ip at contraction index kk, in the
-  /// accumulator type; with pairs, kk is a packed row (a pair of indices)
-  /// and the element a vector<2xbf16>. `prefetch(jp, kk)`, when given, runs
-  /// once per step (packed row kk) of the first row panel of each column
+  /// accumulators of `rowsUsed` rows from `rowOffset` on (row panel ip of the
+  /// packed lhs is accumulator rows rowOffset + ip * mr ...) and the column
+  /// panels below `colPanelsUsed`. Row panels of mr rows run an mr x nr
+  /// register block; a partial last panel of r rows runs ceil(r / 4) blocks of
+  /// 4 rows when they fit in the panel (else one of mr). `lhsElement(ip, i,
+  /// kk)` is the lhs element of row i of row panel ip at contraction index kk,
+  /// in the accumulator type; with pairs, kk is a packed row (a pair of
+  /// indices) and the element a vector<2xbf16>. `prefetch(jp, kk)`, when given,
+  /// runs once per step (packed row kk) of the first row panel of each column
   /// panel (those register blocks are peeled off so that the others carry
   /// no prefetches). Callers run it only with rows.
   Value multiply(OpBuilder &b, Location loc, Value acc, Value firstBlock,
-                 Value packedRhs, Value count, Value rowsUsed,
+                 Value packedRhs, Value count, Value rowOffset, Value rowsUsed,
                  Value colPanelsUsed,
                  function_ref<Value(OpBuilder &, Location, Value, Value, Value)>
                      lhsElement,
@@ -434,7 +446,10 @@ struct PackedBlock {
                      bool withPrefetch) -> Value {
       Value col = arith::MulIOp::create(b, loc, jp, nr);
       Value row0 = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, ip, mr), first);
+          b, loc,
+          arith::AddIOp::create(b, loc, rowOffset,
+                                arith::MulIOp::create(b, loc, ip, mr)),
+          first);
       // Accumulator row i's vector c is sums[i * chunks + c], at column
       // cols[c].
       int64_t chunks = rowChunks();
@@ -643,7 +658,8 @@ struct Tiler {
   /// gmm-gpu-map-blocks always finds the forall.
   bool gpu = false;
   /// The op's configuration; on the GPU it goes onto the tile foralls for
-  /// gmm-gpu-map-blocks (which puts it on the launch for the tile kernel's passes).
+  /// gmm-gpu-map-blocks (which puts it on the launch for the tile kernel's
+  /// passes).
   KernelConfigAttr config;
   /// The CPU's packed program (target=cpu).
   std::optional<PackedBlock> packed;
@@ -804,59 +820,93 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
         Value prefetchBase =
             minIdx(b, loc, arith::AddIOp::create(b, loc, k0, tileK),
                    arith::SubIOp::create(b, loc, numK, count));
-        // The visit's lhs rows (rows past it repeat its last row), copied
-        // so that the register block's rows are 1 KiB apart rather than a
-        // row of the lhs (4 KiB or a multiple for the usual k, which maps
-        // them all to one L1 set).
-        Value lhsPanels = p.packRows(
-            b, loc, args[2], rowsPacked, count,
-            [&](OpBuilder &b, Location loc, Value r, Value c) {
-              Value at = minIdx(
-                  b, loc, arith::AddIOp::create(b, loc, rowStart, r), lastRow);
-              return p.readLanes(
-                  b, loc, lhs,
-                  ValueRange{batch, row, at,
-                             arith::AddIOp::create(b, loc, k0, c)},
-                  3, p.reg.nr);
-            });
         Value firstBlock = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::eq, k0, cst(b, loc, 0));
-        Value acc = p.multiply(
-            b, loc, args[1], firstBlock, panels, count, rows, colPanels,
-            [&](OpBuilder &b, Location loc, Value ip, Value i,
-                Value kk) -> Value {
-              if (p.pairs)
-                return p.readPair(b, loc, lhsPanels,
-                                  ValueRange{ip, i,
-                                             arith::MulIOp::create(
-                                                 b, loc, kk, cst(b, loc, 2))});
-              return tensor::ExtractOp::create(b, loc, lhsPanels,
-                                               ValueRange{ip, i, kk});
-            },
-            [&](OpBuilder &b, Location loc, Value jp, Value kk) {
-              if (!rhsBuffer || rhsTransposed)
-                return;
-              Value col = arith::AddIOp::create(
-                  b, loc, colStart, arith::MulIOp::create(b, loc, jp, nr));
-              // The rows of packed row kk: one, or a pair (the second
-              // clamped to the operand).
-              Value first = arith::MulIOp::create(b, loc, kk,
-                                                  cst(b, loc, p.stepsPerRow()));
-              for (int64_t s = 0; s < p.stepsPerRow(); ++s) {
-                Value k = arith::AddIOp::create(
-                    b, loc, prefetchBase,
-                    s ? arith::AddIOp::create(b, loc, first, cst(b, loc, s))
-                            .getResult()
-                      : first);
-                if (s)
-                  k = minIdx(b, loc, k,
-                             arith::SubIOp::create(b, loc, numK, c1));
-                memref::PrefetchOp::create(b, loc, rhsBuffer,
-                                           ValueRange{batch, local, k, col},
-                                           /*isWrite=*/false, 3,
-                                           /*isDataCache=*/true);
-              }
-            });
+        // One row block of the visit: `blockRows` lhs rows from row m0 on
+        // packed, `usedRows` of them computed.
+        auto rowBlock = [&](OpBuilder &b, Location loc, Value m0,
+                            Value blockRows, Value usedRows, Value acc,
+                            Value lhsBuffer) -> std::pair<Value, Value> {
+          Value blockStart = arith::AddIOp::create(b, loc, rowStart, m0);
+          // The visit's lhs rows (rows past it repeat its last row), copied
+          // so that the register block's rows are 1 KiB apart rather than a
+          // row of the lhs (4 KiB or a multiple for the usual k, which maps
+          // them all to one L1 set).
+          Value lhsPanels = p.packRows(
+              b, loc, lhsBuffer, blockRows, count,
+              [&](OpBuilder &b, Location loc, Value r, Value c) {
+                Value at =
+                    minIdx(b, loc, arith::AddIOp::create(b, loc, blockStart, r),
+                           lastRow);
+                return p.readLanes(
+                    b, loc, lhs,
+                    ValueRange{batch, row, at,
+                               arith::AddIOp::create(b, loc, k0, c)},
+                    3, p.reg.nr);
+              });
+          Value next = p.multiply(
+              b, loc, acc, firstBlock, panels, count, m0, usedRows, colPanels,
+              [&](OpBuilder &b, Location loc, Value ip, Value i,
+                  Value kk) -> Value {
+                if (p.pairs)
+                  return p.readPair(
+                      b, loc, lhsPanels,
+                      ValueRange{
+                          ip, i,
+                          arith::MulIOp::create(b, loc, kk, cst(b, loc, 2))});
+                return tensor::ExtractOp::create(b, loc, lhsPanels,
+                                                 ValueRange{ip, i, kk});
+              },
+              [&](OpBuilder &b, Location loc, Value jp, Value kk) {
+                if (!rhsBuffer || rhsTransposed)
+                  return;
+                Value col = arith::AddIOp::create(
+                    b, loc, colStart, arith::MulIOp::create(b, loc, jp, nr));
+                // The rows of packed row kk: one, or a pair (the second
+                // clamped to the operand).
+                Value first = arith::MulIOp::create(
+                    b, loc, kk, cst(b, loc, p.stepsPerRow()));
+                for (int64_t s = 0; s < p.stepsPerRow(); ++s) {
+                  Value k = arith::AddIOp::create(
+                      b, loc, prefetchBase,
+                      s ? arith::AddIOp::create(b, loc, first, cst(b, loc, s))
+                              .getResult()
+                        : first);
+                  if (s)
+                    k = minIdx(b, loc, k,
+                               arith::SubIOp::create(b, loc, numK, c1));
+                  memref::PrefetchOp::create(b, loc, rhsBuffer,
+                                             ValueRange{batch, local, k, col},
+                                             /*isWrite=*/false, 3,
+                                             /*isDataCache=*/true);
+                }
+              });
+          return {next, lhsPanels};
+        };
+        Value acc, lhsPanels;
+        if (p.rowPanels() <= PackedBlock::kRowBlockPanels) {
+          std::tie(acc, lhsPanels) = rowBlock(
+              b, loc, cst(b, loc, 0), rowsPacked, rows, args[1], args[2]);
+        } else {
+          // A visit taller than a row block: the packed rhs block serves
+          // each row block in turn.
+          Value blockRows = cst(b, loc, p.rowBlockPanels() * p.reg.mr);
+          auto rowLoop = scf::ForOp::create(
+              b, loc, cst(b, loc, 0), rowsPacked, blockRows,
+              ValueRange{args[1], args[2]},
+              [&](OpBuilder &b, Location loc, Value m0, ValueRange in) {
+                auto [next, packedRows] = rowBlock(
+                    b, loc, m0,
+                    minIdx(b, loc, blockRows,
+                           arith::SubIOp::create(b, loc, rowsPacked, m0)),
+                    minIdx(b, loc, blockRows,
+                           arith::SubIOp::create(b, loc, rows, m0)),
+                    in[0], in[1]);
+                scf::YieldOp::create(b, loc, ValueRange{next, packedRows});
+              });
+          acc = rowLoop.getResult(0);
+          lhsPanels = rowLoop.getResult(1);
+        }
         scf::YieldOp::create(b, loc, ValueRange{panels, acc, lhsPanels});
       });
   // Without a contraction block (k = 0) the rows are zero.
@@ -937,7 +987,7 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r0,
                                         kStart));
               Value acc = p.multiply(
-                  b, loc, args[2], firstBlock, rhsPanels, count, rows,
+                  b, loc, args[2], firstBlock, rhsPanels, count, c0, rows,
                   colPanels,
                   [&](OpBuilder &b, Location loc, Value ip, Value i,
                       Value kk) -> Value {

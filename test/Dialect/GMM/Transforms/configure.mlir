@@ -12,11 +12,12 @@
 // target.
 
 // The heuristics: on the CPU a register block of two vectors of lanes and
-// as many rows as leave three registers free, and a cache tile of 16 x 8
-// register blocks with contraction blocks of 256 f32; on the GPU a 128 x
+// as many rows as leave three registers free, and a cache tile of 64 x 32
+// register blocks below AVX-512 (16 x 8 with it) with contraction blocks of
+// 256 f32; on the GPU a 128 x
 // 128 tile with k steps of 32 16-bit elements, 2 x 4 warps, 2 stages.
 // AVX2-LABEL: func.func @bf16
-// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
 // With vector-bits given the code may be for another CPU: the heuristic's
 // micro-kernel is fma, which every CPU runs. micro-kernel=bf16-dot asks for
 // vdpbf16ps on the bf16 ragged dots (configure-host-bf16.mlir has the
@@ -62,7 +63,7 @@ func.func @f32(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi3
 // configuration without a target takes the pipeline's, and the other
 // target's fields are dropped.
 // AVX2-LABEL: func.func @partial
-// AVX2:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [80, 192, 256], register_block = [5, 24], micro_kernel = fma>}
+// AVX2:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [320, 768, 256], register_block = [5, 24], micro_kernel = fma>}
 // CPU-OPTS-LABEL: func.func @partial
 // CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [12, 32, 4], register_block = [5, 24], micro_kernel = fma>}
 // GPU-LABEL: func.func @partial
@@ -99,4 +100,26 @@ func.func @micro_kernel_given(%lhs: tensor<16x4xbf16>, %rhs: tensor<2x4x3xbf16>,
   %a = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<micro_kernel = fma>} : tensor<16x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<16x3xf32>
   %b = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [64, 64, 32], register_block = [2, 32]>} : tensor<16x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<16x3xf32>
   return %a, %b : tensor<16x3xf32>, tensor<16x3xf32>
+}
+
+// -----
+
+// Mode 2's visits are tiles of a group's [k, n] result, accumulated over
+// its rows: the large visits below AVX-512 only when the groups average at
+// least 256 rows (statically; here 512), else those of 16 x 8 register
+// blocks (here 64 rows per group, and rows not known).
+// AVX2-LABEL: func.func @weight_gradient
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16], micro_kernel = fma>}
+// AVX512-LABEL: func.func @weight_gradient
+// AVX512-COUNT-3: {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
+func.func @weight_gradient(%x: tensor<1024x4xf32>, %dy: tensor<1024x3xf32>, %gs: tensor<2xi32>,
+                           %x16: tensor<1024x4xf32>, %dy16: tensor<1024x3xf32>, %gs16: tensor<16xi32>,
+                           %xd: tensor<?x4xf32>, %dyd: tensor<?x3xf32>)
+    -> (tensor<2x4x3xf32>, tensor<16x4x3xf32>, tensor<2x4x3xf32>) {
+  %a = gmm.ragged_dot %x, %dy, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0], rhs_group_dimensions = []> : tensor<1024x4xf32>, tensor<1024x3xf32>, tensor<2xi32> -> tensor<2x4x3xf32>
+  %b = gmm.ragged_dot %x16, %dy16, %gs16 dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0], rhs_group_dimensions = []> : tensor<1024x4xf32>, tensor<1024x3xf32>, tensor<16xi32> -> tensor<16x4x3xf32>
+  %c = gmm.ragged_dot %xd, %dyd, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0], rhs_group_dimensions = []> : tensor<?x4xf32>, tensor<?x3xf32>, tensor<2xi32> -> tensor<2x4x3xf32>
+  return %a, %b, %c : tensor<2x4x3xf32>, tensor<16x4x3xf32>, tensor<2x4x3xf32>
 }

@@ -2,7 +2,7 @@
 // RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=AVX2
 // RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=512" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=AVX512
 // RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256 micro-m=3 micro-n=8" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=MICRO
-// RUN: gmm-opt %s -split-input-file -gmm-configure="micro-m=3 micro-n=8" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=ATTR
+// RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256 micro-m=3 micro-n=8" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=ATTR
 
 // The CPU's packed program (target=cpu). A visit of tile_m rows and tile_n
 // columns accumulates into a buffer of its own, one contraction block of
@@ -53,6 +53,9 @@
 // CHECK:                 } else {
 // CHECK:                   vector.transfer_read %[[RHS]]{{.*}}, %{{.+}} : tensor<1x3x10x37xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_write %[[ROW]], %{{.+}}[%[[JP]], %[[KK]], %{{.+}}] {in_bounds = [true]} : vector<16xf32>, tensor<2x4x16xf32>
+// CHECK:             %[[FIRSTK:.+]] = arith.cmpi eq, %[[K0]], %c0
+// The visit's 12 rows are one row block (at most 16 panels): its lhs rows
+// are packed once per contraction block, with no loop over row blocks.
 // CHECK:             %[[LP:.+]] = scf.for
 // CHECK:               scf.for
 // CHECK:                 arith.divui %{{.+}}, %[[C6]]
@@ -60,7 +63,6 @@
 // CHECK:                 vector.transfer_read %[[LHS]]{{.*}} {in_bounds = [true]} : tensor<1x1x20x10xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_read %[[LHS]]{{.*}}, %{{.+}} : tensor<1x1x20x10xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x6x16xf32>
-// CHECK:             %[[FIRSTK:.+]] = arith.cmpi eq, %[[K0]], %c0
 // CHECK:             %[[UNROLLED:.+]] = arith.subi %[[COUNT]], %{{.+}}
 // The visit's rows: whole panels of 6, and a partial last one in 4-row
 // blocks when they fit in it (else it is computed whole).
@@ -130,15 +132,29 @@
 // CHECK:           scf.forall.in_parallel
 // CHECK:             tensor.parallel_insert_slice %[[TAIL]] into %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS]]]
 
-// The heuristic for 256-bit vectors: 6 x 16 register blocks, visits of 96
-// rows and 128 columns, contraction blocks of 256.
+// The heuristic for 256-bit vectors: 6 x 16 register blocks, visits of 384
+// rows and 512 columns, contraction blocks of 256. The rhs block is packed
+// once per contraction block, then the visit's rows run a row block of 96
+// (16 panels) at a time: the lhs rows of a row block are packed (into a
+// buffer of one row block), and its register blocks accumulate into the
+// visit's rows m0 + ip * 6 + i.
 // AVX2-LABEL: func.func @mode1
-// AVX2:         gmm.tile_schedule {{.*}} tile_size = 96
-// AVX2:         tensor.empty() : tensor<8x256x16xf32>
-// AVX2:         tensor.empty() : tensor<96x128xf32>
-// AVX2-COUNT-6: vector.transfer_read {{.*}} : tensor<96x128xf32>, vector<16xf32>
-// AVX2-NOT:     vector.transfer_read {{.*}} : tensor<96x128xf32>, vector<16xf32>
-// AVX2:         scf.for
+// AVX2-DAG:     %[[C96:.+]] = arith.constant 96 : index
+// AVX2:         gmm.tile_schedule {{.*}} tile_size = 384
+// AVX2:         %[[RHSP:.+]] = tensor.empty() : tensor<32x256x16xf32>
+// AVX2:         %[[ACC0:.+]] = tensor.empty() : tensor<384x512xf32>
+// AVX2:         %[[LHSP:.+]] = tensor.empty() : tensor<16x6x256xf32>
+// AVX2:         scf.for %[[K0:.+]] = %c0{{(_[0-9]+)?}} to %{{.+}} step %c256 iter_args(%{{.+}} = %[[RHSP]], %{{.+}} = %[[ACC0]], %{{.+}} = %[[LHSP]])
+// AVX2:           scf.for
+// AVX2:             vector.transfer_write {{.*}} : vector<16xf32>, tensor<32x256x16xf32>
+// AVX2:           scf.for %[[M0:.+]] = %c0{{(_[0-9]+)?}} to %[[PACKED:.+]] step %[[C96]] iter_args(%[[ACC:.+]] = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<384x512xf32>, tensor<16x6x256xf32>)
+// AVX2:             scf.for
+// AVX2:               vector.transfer_write {{.*}} : vector<16xf32>, tensor<16x6x256xf32>
+// AVX2:             scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %{{.+}} step %c1{{(_[0-9]+)?}} iter_args(%{{.+}} = %[[ACC]]) -> (tensor<384x512xf32>)
+// AVX2:               %[[FIRSTROW:.+]] = arith.addi %[[M0]], %{{.+}} : index
+// AVX2-COUNT-6:       vector.transfer_read {{.*}} : tensor<384x512xf32>, vector<16xf32>
+// AVX2-NOT:           vector.transfer_read {{.*}} : tensor<384x512xf32>, vector<16xf32>
+// AVX2:               scf.for
 
 // For 512-bit vectors: 14 x 32 (28 zmm accumulators), visits of 224 x 256.
 // AVX512-LABEL: func.func @mode1
@@ -149,12 +165,14 @@
 // AVX512:         scf.for
 
 // A register block of the options' size: 3 x 8; the default cache tiles
-// are sized from it (48 x 64).
+// are sized from it (192 x 256 for 256-bit vectors: row blocks of 16 panels
+// of 3 rows).
 // MICRO-LABEL: func.func @mode1
-// MICRO:         gmm.tile_schedule {{.*}} tile_size = 48
-// MICRO:         tensor.empty() : tensor<8x256x8xf32>
-// MICRO:         tensor.empty() : tensor<48x64xf32>
-// MICRO-COUNT-3: vector.transfer_read {{.*}} : tensor<48x64xf32>, vector<8xf32>
+// MICRO:         gmm.tile_schedule {{.*}} tile_size = 192
+// MICRO:         tensor.empty() : tensor<32x256x8xf32>
+// MICRO:         tensor.empty() : tensor<192x256xf32>
+// MICRO:         tensor.empty() : tensor<16x3x256xf32>
+// MICRO-COUNT-3: vector.transfer_read {{.*}} : tensor<192x256xf32>, vector<8xf32>
 // MICRO:         scf.for
 // MICRO-COUNT-12: vector.fma {{.*}} : vector<8xf32>
 func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
@@ -193,13 +211,16 @@ func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x
 // -----
 
 // The op's register block wins over the options (and, like the options,
-// sizes the default cache tiles: 5 x 24 gives visits of 80 x 192).
+// sizes the default cache tiles: 5 x 24 gives visits of 320 x 768 for
+// 256-bit vectors, in row blocks of 80; the packed lhs rows are 256 rounded
+// up to whole vectors of 24 lanes).
 
 // ATTR-LABEL: func.func @register_block_attribute
-// ATTR:         gmm.tile_schedule {{.*}} tile_size = 80
-// ATTR:         tensor.empty() : tensor<8x256x24xf32>
-// ATTR:         tensor.empty() : tensor<80x192xf32>
-// ATTR-COUNT-5: vector.transfer_read {{.*}} : tensor<80x192xf32>, vector<24xf32>
+// ATTR:         gmm.tile_schedule {{.*}} tile_size = 320
+// ATTR:         tensor.empty() : tensor<32x256x24xf32>
+// ATTR:         tensor.empty() : tensor<320x768xf32>
+// ATTR:         tensor.empty() : tensor<16x5x264xf32>
+// ATTR-COUNT-5: vector.transfer_read {{.*}} : tensor<320x768xf32>, vector<24xf32>
 // ATTR:         scf.for
 func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<register_block = [5, 24]>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
@@ -208,8 +229,9 @@ func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x
 
 // -----
 
-// Mode 2: no zero fill of the result (every local group's slice is
-// written); for each index of the other contracting dimensions, blocks of
+// Mode 2, two groups of 8 rows on average (fewer than 256, so the small
+// visits of 16 x 8 register blocks, 96 x 128): no zero fill of the result
+// (every local group's slice is written); for each index of the other contracting dimensions, blocks of
 // the group's rows [start, end) in steps of tile_k, each packing both
 // operands (the lhs along its free dimension into panels of 6 rows), then
 // the micro-kernel reads its lhs elements from the lhs panels. Both packings

@@ -131,8 +131,11 @@ def GMMConfigure : Pass<"gmm-configure"> {
        - cpu: a register block of two vectors of lanes and as many rows as
          leave three vector registers free (6 x 16 f32 for AVX2, 14 x 32
          for AVX-512; the width is `vector-bits`, by default the host
-         CPU's) and a cache tile of 16 x 8 register blocks with contraction
-         blocks of 256 f32 (128 f64) elements (96 x 128 x 256 on AVX2);
+         CPU's) and a cache tile of 64 x 32 register blocks below AVX-512
+         (384 x 512 on AVX2, which gmm-tile computes in row blocks of 16
+         register rows; in mode 2 only when the groups average at least 256
+         rows) or 16 x 8 (96 x 128 on AVX2, 224 x 256 on AVX-512), with
+         contraction blocks of 256 f32 (128 f64) elements;
          the micro-kernel `bf16_dot` for bf16 inputs when the code is for
          the host (`vector-bits` = 0), whose vectors are 512 bits and which
          has AVX512-BF16, and the register block and contraction block suit
@@ -237,7 +240,10 @@ def GMMTile : Pass<"gmm-tile"> {
     `mr x nr` accumulators (one rhs panel row and `mr` broadcast lhs
     elements per step, k unrolled by four) runs over every pair of panels
     (a partial last row panel runs blocks of 4 rows, as many as it needs);
-    the rhs panel rows of the next block are prefetched meanwhile.
+    the rhs panel rows of the next block are prefetched meanwhile. In mode
+    1 a visit taller than 16 register rows is computed a row block of 16
+    register rows at a time against the one packed rhs block, each row
+    block packing its own lhs rows.
 
     For `target = gpu` the tile is a thread-block tile computed as one
     register block by vector contractions, which `gmm-map-to-gpu` turns into
