@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The largest tiles each target takes. gmm-configure checks the kernel
-// configurations it makes against them, and gmm-tile and gmm-gpu-promote-operands
-// check the configuration they are given again before they build anything:
-// every later product of tile sizes then fits in int64_t.
+// configurations it makes against them, and gmm-tile and
+// gmm-gpu-promote-operands check the configuration they are given again before
+// they build anything: every later product of tile sizes then fits in int64_t.
 //
 //===----------------------------------------------------------------------===//
 
