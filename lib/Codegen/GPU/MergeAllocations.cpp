@@ -243,9 +243,10 @@ SmallVector<SmallVector<Temporary>> groupTemporaries(func::FuncOp func) {
     return WalkResult::advance();
   });
   SmallVector<SmallVector<Temporary>> groups;
-  for (auto &[block, list] : temporaries) {
+  for (auto &entry : temporaries) {
+    Block *block = entry.first;
     SmallVector<Temporary> group;
-    for (Temporary t : list) {
+    for (Temporary t : entry.second) {
       // A size used in this block is defined in it, in an enclosing block
       // (before it) or is a block argument.
       bool sized = !group.empty() &&
