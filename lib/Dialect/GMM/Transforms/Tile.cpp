@@ -343,6 +343,23 @@ struct PackedBlock {
         b, loc, VectorType::get({2 * kBF16DotLanes}, packType()), words);
   }
 
+  /// A vector of bf16 as f32, through its bits: each 16-bit pattern
+  /// shifted into the high half of a 32-bit word (exact, as arith.extf).
+  static Value widenBF16Bits(OpBuilder &b, Location loc, Value v) {
+    auto type = cast<VectorType>(v.getType());
+    auto vectorOf = [&](Type element) {
+      return VectorType::get(type.getShape(), element);
+    };
+    Value bits = arith::BitcastOp::create(b, loc, vectorOf(b.getI16Type()), v);
+    Value wide = arith::ExtUIOp::create(b, loc, vectorOf(b.getI32Type()), bits);
+    Value sixteen = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(vectorOf(b.getI32Type()),
+                               b.getI32IntegerAttr(16).getValue()));
+    Value high = arith::ShLIOp::create(b, loc, wide, sixteen);
+    return arith::BitcastOp::create(b, loc, vectorOf(b.getF32Type()), high);
+  }
+
   /// The lhs pair of a bf16_dot step: 2 elements of `panels` at `indices`.
   Value readPair(OpBuilder &b, Location loc, Value panels,
                  ValueRange indices) const {
@@ -368,23 +385,28 @@ struct PackedBlock {
         b, loc, arith::CmpIPredicate::sle,
         arith::AddIOp::create(b, loc, indices[vectorDim], cst(b, loc, width)),
         dim(b, loc, source, vectorDim));
+    // Each branch converts what it read, and the masked one widens bf16
+    // with integer operations rather than arith.extf. A vector of bf16 that
+    // crosses blocks is legalized lane by lane on CPUs without AVX512-BF16
+    // (each lane kept as f32 and truncated back by a call of __truncsfbf2),
+    // and LLVM sinks two identical conversions into the block after the
+    // branches, leaving a phi of bf16 vectors.
+    auto readAndYield = [&](OpBuilder &b, Location loc, bool inBounds) {
+      Value lanes =
+          vector::TransferReadOp::create(b, loc, vectorType, source, indices,
+                                         pad, map, ArrayRef<bool>{inBounds});
+      bool widenBits =
+          !inBounds && type.getElementType().isBF16() && packType().isF32();
+      scf::YieldOp::create(b, loc,
+                           widenBits
+                               ? widenBF16Bits(b, loc, lanes)
+                               : convertVector(b, loc, lanes, packType()));
+    };
     auto read = scf::IfOp::create(
         b, loc, whole,
-        [&](OpBuilder &b, Location loc) {
-          scf::YieldOp::create(b, loc,
-                               vector::TransferReadOp::create(
-                                   b, loc, vectorType, source, indices, pad,
-                                   map, ArrayRef<bool>{true})
-                                   .getResult());
-        },
-        [&](OpBuilder &b, Location loc) {
-          scf::YieldOp::create(b, loc,
-                               vector::TransferReadOp::create(
-                                   b, loc, vectorType, source, indices, pad,
-                                   map, ArrayRef<bool>{false})
-                                   .getResult());
-        });
-    return convertVector(b, loc, read.getResult(0), packType());
+        [&](OpBuilder &b, Location loc) { readAndYield(b, loc, true); },
+        [&](OpBuilder &b, Location loc) { readAndYield(b, loc, false); });
+    return read.getResult(0);
   }
 
   /// The height of the register blocks that compute a last row panel that

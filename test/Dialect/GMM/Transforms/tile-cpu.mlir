@@ -185,20 +185,35 @@ func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // bf16 operands, rhs stored [B, G, N, K] and init: the op's tile sizes win
 // (4 x 8 x 3, so a register block of 4 rows); the panels are read along
 // the rhs's n dimension (a permuted, masked read), converted to f32 when
-// packed, and not prefetched; the lhs rows are converted when packed too;
-// the store adds init's values.
+// packed, and not prefetched; the lhs rows are converted when packed too.
+// A masked read (the operand's last vector) is widened through its bits,
+// the unmasked one by arith.extf, each inside its branch, so that no bf16
+// vector leaves a branch. The store adds init's values.
 
 // CHECK-LABEL: func.func @mode1_transposed_rhs_init
 // CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<2x3x7x5xbf16>, %[[RHS:[a-z0-9]+]]: tensor<2x4x6x5xbf16>, %{{.+}}: tensor<2x3x4xi64>, %[[INIT:[a-z0-9]+]]: tensor<2x3x7x6xf32>
+// CHECK-DAG:     %[[SIXTEEN:.+]] = arith.constant dense<16> : vector<16xi32>
 // CHECK-NOT:     memref.prefetch
 // CHECK:         scf.for {{.*}} iter_args(%{{.+}} = %[[INIT]])
 // CHECK:           gmm.tile_schedule {{.*}} tile_size = 4
 // CHECK:           tensor.empty() : tensor<1x3x16xf32>
 // CHECK:           tensor.empty() : tensor<4x16xf32>
 // CHECK:           %[[W:.+]] = vector.transfer_read %[[RHS]]{{.*}} {permutation_map = #{{.*}}} : tensor<2x4x6x5xbf16>, vector<16xbf16>
-// CHECK:           arith.extf %[[W]] : vector<16xbf16> to vector<16xf32>
-// CHECK:           vector.transfer_read %[[LHS]]{{.*}} : tensor<2x3x7x5xbf16>, vector<16xbf16>
-// CHECK:           arith.extf %{{.+}} : vector<16xbf16> to vector<16xf32>
+// CHECK-NEXT:      %[[WBITS:.+]] = arith.bitcast %[[W]] : vector<16xbf16> to vector<16xi16>
+// CHECK-NEXT:      %[[WWIDE:.+]] = arith.extui %[[WBITS]] : vector<16xi16> to vector<16xi32>
+// CHECK-NEXT:      %[[WHIGH:.+]] = arith.shli %[[WWIDE]], %[[SIXTEEN]] : vector<16xi32>
+// CHECK-NEXT:      arith.bitcast %[[WHIGH]] : vector<16xi32> to vector<16xf32>
+// CHECK:           scf.if %{{.+}} -> (vector<16xf32>) {
+// CHECK-NEXT:        %[[A:.+]] = vector.transfer_read %[[LHS]]{{.*}} {in_bounds = [true]} : tensor<2x3x7x5xbf16>, vector<16xbf16>
+// CHECK-NEXT:        %[[AWIDE:.+]] = arith.extf %[[A]] : vector<16xbf16> to vector<16xf32>
+// CHECK-NEXT:        scf.yield %[[AWIDE]] : vector<16xf32>
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        %[[AM:.+]] = vector.transfer_read %[[LHS]]{{.*}} : tensor<2x3x7x5xbf16>, vector<16xbf16>
+// CHECK-NEXT:        %[[ABITS:.+]] = arith.bitcast %[[AM]] : vector<16xbf16> to vector<16xi16>
+// CHECK-NEXT:        %[[AMWIDE:.+]] = arith.extui %[[ABITS]] : vector<16xi16> to vector<16xi32>
+// CHECK-NEXT:        %[[AHIGH:.+]] = arith.shli %[[AMWIDE]], %[[SIXTEEN]] : vector<16xi32>
+// CHECK-NEXT:        %[[AF32:.+]] = arith.bitcast %[[AHIGH]] : vector<16xi32> to vector<16xf32>
+// CHECK-NEXT:        scf.yield %[[AF32]] : vector<16xf32>
 // CHECK:           vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x4x16xf32>
 // CHECK-COUNT-4:   vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<16xf32>
 // CHECK:           %[[OLD:.+]] = vector.transfer_read %{{.+}} : tensor<?x6xf32>, vector<16xf32>
