@@ -1,0 +1,63 @@
+"""Combines runs of `gmm-bench-cpu --format=json` into one JSON of the same
+form: per row (shape, group sizes, mode, operand type), the median run's
+figures by ratio, and `ratios`, every run's ratio in order. Rows missing from
+a run are combined over the runs that have them. The machine's fields (CPU,
+OpenBLAS, threads, peaks) come from the first run.
+
+    python3 bench/combine-runs.py run1.json run2.json run3.json > combined.json
+    build/venv/bin/python bench/plot-bench.py combined.json chart.png
+"""
+
+import json
+import statistics
+import sys
+
+
+def key(row):
+    return (row["shape"], row["sizes"], row["mode"], row.get("dtype", "f32"))
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit(__doc__)
+    runs = []
+    for path in argv[1:]:
+        with open(path) as f:
+            runs.append(json.load(f))
+    order, by_key = [], {}
+    for run in runs:
+        for row in run["rows"]:
+            k = key(row)
+            if k not in by_key:
+                order.append(k)
+                by_key[k] = []
+            by_key[k].append(row)
+    rows = []
+    for k in order:
+        same = by_key[k]
+        # The run whose ratio is the median (the lower one of two middles),
+        # so that a row's times, throughputs and ratio come from one run.
+        ranked = sorted(same, key=lambda r: r["ratio"])
+        median = dict(ranked[(len(ranked) - 1) // 2])
+        median["ratios"] = [r["ratio"] for r in same]
+        median["matches"] = all(r.get("matches", True) for r in same)
+        rows.append(median)
+    combined = {k: v for k, v in runs[0].items() if k != "rows"}
+    combined["note"] = (
+        f"median of {len(runs)} runs of gmm-bench-cpu --format=json (each "
+        "itself the median of its timed calls) by ratio; ratios lists every "
+        "run's ratio"
+    )
+    combined["rows"] = rows
+    ratios = [r["ratio"] for r in rows]
+    print(
+        f"{len(rows)} rows from {len(runs)} runs; median ratio "
+        f"{statistics.median(ratios):.2f}",
+        file=sys.stderr,
+    )
+    json.dump(combined, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main(sys.argv)
