@@ -395,12 +395,9 @@ struct PackedBlock {
       Value lanes =
           vector::TransferReadOp::create(b, loc, vectorType, source, indices,
                                          pad, map, ArrayRef<bool>{inBounds});
-      bool widenBits =
-          !inBounds && type.getElementType().isBF16() && packType().isF32();
-      scf::YieldOp::create(b, loc,
-                           widenBits
-                               ? widenBF16Bits(b, loc, lanes)
-                               : convertVector(b, loc, lanes, packType()));
+      if (!inBounds && type.getElementType().isBF16() && !packType().isBF16())
+        lanes = widenBF16Bits(b, loc, lanes);
+      scf::YieldOp::create(b, loc, convertVector(b, loc, lanes, packType()));
     };
     auto read = scf::IfOp::create(
         b, loc, whole,
