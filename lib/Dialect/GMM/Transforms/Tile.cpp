@@ -417,7 +417,9 @@ struct PackedBlock {
   /// packed lhs is accumulator rows rowOffset + ip * mr ...) and the column
   /// panels below `colPanelsUsed`. Row panels of mr rows run an mr x nr
   /// register block; a partial last panel of r rows runs ceil(r / 4) blocks of
-  /// 4 rows when they fit in the panel (else one of mr). `lhsElement(ip, i,
+  /// 4 rows when they fit in the panel (else one of mr), or, when that
+  /// computes fewer rows, the last whole panel's rows and the r rows all run
+  /// 4-row blocks (8 rows: 4 + 4 rather than 6 + 4). `lhsElement(ip, i,
   /// kk)` is the lhs element of row i of row panel ip at contraction index kk,
   /// in the accumulator type; with pairs, kk is a packed row (a pair of
   /// indices) and the element a vector<2xbf16>. `prefetch(jp, kk)`, when given,
@@ -441,22 +443,42 @@ struct PackedBlock {
               : count;
     Value unrolled = arith::SubIOp::create(
         b, loc, steps, arith::RemUIOp::create(b, loc, steps, unroll));
-    // Row panels computed whole, and the 4-row blocks of the last one.
+    // Row panels computed whole (from the first), then the 4-row blocks
+    // of the rows after them.
     Value panelsUsed = arith::CeilDivUIOp::create(b, loc, rowsUsed, mr);
     Value tailBlocks = c0;
     if (reg.mr > kTailRows) {
+      Value four = cst(b, loc, kTailRows);
+      auto times4 = [&](Value blocks) -> Value {
+        return arith::MulIOp::create(b, loc, blocks, four);
+      };
+      Value full = arith::DivUIOp::create(b, loc, rowsUsed, mr);
       Value rem = arith::RemUIOp::create(b, loc, rowsUsed, mr);
-      Value blocks =
-          arith::CeilDivUIOp::create(b, loc, rem, cst(b, loc, kTailRows));
-      Value fits = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ule,
-          arith::MulIOp::create(b, loc, blocks, cst(b, loc, kTailRows)), mr);
-      tailBlocks = arith::SelectOp::create(b, loc, fits, blocks, c0);
-      Value tailPanel = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                              tailBlocks, c0);
-      panelsUsed = arith::SubIOp::create(
-          b, loc, panelsUsed,
-          arith::SelectOp::create(b, loc, tailPanel, c1, c0));
+      // The rem rows after the full panels as 4-row blocks, when they fit
+      // in a panel (else as one more whole panel): rows computed past the
+      // full panels.
+      Value blocks = arith::CeilDivUIOp::create(b, loc, rem, four);
+      Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                         times4(blocks), mr);
+      Value extra = arith::SelectOp::create(b, loc, fits, times4(blocks), mr);
+      // Or the last full panel's rows and the rem rows all as 4-row blocks,
+      // when that computes fewer rows: 8 rows as two blocks of 4 rather
+      // than a panel of 6 and a block of 4 (a fifth of a decode step's
+      // multiplications, with about 8 rows per group).
+      Value stolen = arith::CeilDivUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, rem, mr), four);
+      Value steal = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, full, c0),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                times4(stolen),
+                                arith::AddIOp::create(b, loc, mr, extra)));
+      tailBlocks = arith::SelectOp::create(
+          b, loc, steal, stolen,
+          arith::SelectOp::create(b, loc, fits, blocks, c0));
+      panelsUsed = arith::SelectOp::create(
+          b, loc, steal, arith::SubIOp::create(b, loc, full, c1),
+          arith::SelectOp::create(b, loc, fits, full, panelsUsed));
     }
     // Row panel ip's rows first, first + 1, ...: `height` of them, with
     // column panel jp.
@@ -479,12 +501,23 @@ struct PackedBlock {
             c ? arith::AddIOp::create(b, loc, col, cst(b, loc, c * lanes))
                     .getResult()
               : col);
+      // Row i of the block is row first + i of panel ip, which a tail
+      // block's rows past the panel's mr continue into the next panel.
+      SmallVector<Value> rowPanels;
       for (int64_t i = 0; i < height; ++i) {
         Value offset = cst(b, loc, i);
         rows.push_back(arith::AddIOp::create(b, loc, row0, offset));
-        panelRows.push_back(
+        Value inPanel =
             i ? arith::AddIOp::create(b, loc, first, offset).getResult()
-              : first);
+              : first;
+        if (height == reg.mr) {
+          rowPanels.push_back(ip);
+          panelRows.push_back(inPanel);
+          continue;
+        }
+        rowPanels.push_back(arith::AddIOp::create(
+            b, loc, ip, arith::DivUIOp::create(b, loc, inPanel, mr)));
+        panelRows.push_back(arith::RemUIOp::create(b, loc, inPanel, mr));
       }
       // The first contraction block starts from zero, the others from what
       // the blocks before left.
@@ -523,8 +556,8 @@ struct PackedBlock {
         if (withPrefetch)
           prefetch(b, loc, jp, kk);
         for (int64_t i = 0; i < height; ++i) {
-          Value lhs =
-              broadcastLhs(b, loc, lhsElement(b, loc, ip, panelRows[i], kk));
+          Value lhs = broadcastLhs(
+              b, loc, lhsElement(b, loc, rowPanels[i], panelRows[i], kk));
           for (int64_t c = 0; c < chunks; ++c) {
             Value &sum = sums[i * chunks + c];
             sum = pairs ? x86vector::DotBF16Op::create(b, loc, chunkVector(),

@@ -64,17 +64,29 @@
 // CHECK:                 vector.transfer_read %[[LHS]]{{.*}}, %{{.+}} : tensor<1x1x20x10xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x6x16xf32>
 // CHECK:             %[[UNROLLED:.+]] = arith.subi %[[COUNT]], %{{.+}}
-// The visit's rows: whole panels of 6, and a partial last one in 4-row
-// blocks when they fit in it (else it is computed whole).
+// The visit's rows: whole panels of 6, then the rows after them in 4-row
+// blocks when they fit in a panel (else as one more whole panel); or, when
+// that computes fewer rows (7 or 8 rows: 4 + 4 rather than 6 + 4), the last
+// whole panel's rows join the 4-row blocks.
 // CHECK-NEXT:          %[[PANELS:.+]] = arith.ceildivui %[[R]]#1, %[[C6]]
+// CHECK-NEXT:          %[[FULL:.+]] = arith.divui %[[R]]#1, %[[C6]]
 // CHECK-NEXT:          %[[REM:.+]] = arith.remui %[[R]]#1, %[[C6]]
 // CHECK-NEXT:          %[[BLOCKS:.+]] = arith.ceildivui %[[REM]], %[[C4]]
 // CHECK-NEXT:          %[[TAILROWS:.+]] = arith.muli %[[BLOCKS]], %[[C4]]
 // CHECK-NEXT:          %[[FITS:.+]] = arith.cmpi ule, %[[TAILROWS]], %[[C6]]
-// CHECK-NEXT:          %[[TAIL:.+]] = arith.select %[[FITS]], %[[BLOCKS]], %c0
-// CHECK-NEXT:          %[[ANYTAIL:.+]] = arith.cmpi ne, %[[TAIL]], %c0
-// CHECK-NEXT:          %[[LESS:.+]] = arith.select %[[ANYTAIL]], %c1, %c0
-// CHECK-NEXT:          %[[WHOLE:.+]] = arith.subi %[[PANELS]], %[[LESS]]
+// CHECK-NEXT:          %[[EXTRA:.+]] = arith.select %[[FITS]], %[[TAILROWS]], %[[C6]]
+// CHECK-NEXT:          %[[REM6:.+]] = arith.addi %[[REM]], %[[C6]]
+// CHECK-NEXT:          %[[STOLEN:.+]] = arith.ceildivui %[[REM6]], %[[C4]]
+// CHECK-NEXT:          %[[ANYFULL:.+]] = arith.cmpi ne, %[[FULL]], %c0
+// CHECK-NEXT:          %[[STOLENROWS:.+]] = arith.muli %[[STOLEN]], %[[C4]]
+// CHECK-NEXT:          %[[KEPTROWS:.+]] = arith.addi %[[EXTRA]], %[[C6]]
+// CHECK-NEXT:          %[[FEWER:.+]] = arith.cmpi ult, %[[STOLENROWS]], %[[KEPTROWS]]
+// CHECK-NEXT:          %[[STEAL:.+]] = arith.andi %[[ANYFULL]], %[[FEWER]]
+// CHECK-NEXT:          %[[KEPT:.+]] = arith.select %[[FITS]], %[[BLOCKS]], %c0
+// CHECK-NEXT:          %[[TAIL:.+]] = arith.select %[[STEAL]], %[[STOLEN]], %[[KEPT]]
+// CHECK-NEXT:          %[[LESS:.+]] = arith.subi %[[FULL]], %c1
+// CHECK-NEXT:          %[[NOSTEAL:.+]] = arith.select %[[FITS]], %[[FULL]], %[[PANELS]]
+// CHECK-NEXT:          %[[WHOLE:.+]] = arith.select %[[STEAL]], %[[LESS]], %[[NOSTEAL]]
 // CHECK-NEXT:          scf.for %[[JP2:.+]] = %{{.+}} to %[[CP]]
 // CHECK-NEXT:            %[[ANYWHOLE:.+]] = arith.cmpi ne, %[[WHOLE]], %c0
 // CHECK-NEXT:            scf.if %[[ANYWHOLE]] -> (tensor<12x32xf32>) {
@@ -101,16 +113,26 @@
 // CHECK-NOT:                   memref.prefetch
 // CHECK-COUNT-24:              vector.fma
 // CHECK:                     scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]]
-// The partial panel's 4-row blocks, rows 4t .. 4t + 3 of panel WHOLE.
+// The 4-row blocks, rows 4t .. 4t + 3 after the WHOLE panels: row i of
+// the block is lhs row panel WHOLE + (4t + i) / 6, row (4t + i) % 6.
 // CHECK:                   scf.for %[[T:.+]] = %c0{{(_[0-9]+)?}} to %[[TAIL]]
 // CHECK-NEXT:                %[[FIRST:.+]] = arith.muli %[[T]], %[[C4]]
 // CHECK-NEXT:                %[[BASE:.+]] = arith.muli %[[WHOLE]], %[[C6]]
 // CHECK-NEXT:                %[[TROW:.+]] = arith.addi %[[BASE]], %[[FIRST]]
+// CHECK-NEXT:                %[[P0:.+]] = arith.divui %[[FIRST]], %[[C6]]
+// CHECK-NEXT:                %[[IP0:.+]] = arith.addi %[[WHOLE]], %[[P0]]
+// CHECK-NEXT:                %[[I0:.+]] = arith.remui %[[FIRST]], %[[C6]]
+// CHECK-NEXT:                %[[TROW1:.+]] = arith.addi %[[TROW]], %c1
+// CHECK-NEXT:                %[[FIRST1:.+]] = arith.addi %[[FIRST]], %c1
+// CHECK-NEXT:                %[[P1:.+]] = arith.divui %[[FIRST1]], %[[C6]]
+// CHECK-NEXT:                %[[IP1:.+]] = arith.addi %[[WHOLE]], %[[P1]]
+// CHECK-NEXT:                %[[I1:.+]] = arith.remui %[[FIRST1]], %[[C6]]
 // CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
 // CHECK:                     scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
 // CHECK-NOT:                   memref.prefetch
-// CHECK:                       tensor.extract %[[LP]][%[[WHOLE]], %[[FIRST]], %{{.+}}]
-// CHECK-COUNT-16:              vector.fma
+// CHECK:                       tensor.extract %[[LP]][%[[IP0]], %[[I0]], %{{.+}}]
+// CHECK:                       tensor.extract %[[LP]][%[[IP1]], %[[I1]], %{{.+}}]
+// CHECK-COUNT-15:              vector.fma
 // CHECK:                     scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]]
 // CHECK-COUNT-4:               vector.fma
 // CHECK:                     vector.transfer_write %{{.+}}, %{{.+}}[%[[TROW]], %[[COL]]] {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
