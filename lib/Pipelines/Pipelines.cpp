@@ -145,8 +145,10 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   addBufferization(pm);
   pm.addPass(createForallToParallelLoopPass());
-  if (options.parallel)
+  if (options.parallel) {
     pm.addPass(createConvertSCFToOpenMPPass());
+    pm.addPass(createGMMScheduleVisits());
+  }
   // 2-D transfers become 1-D (masked) vector loads and stores, unrolled. The
   // GPU-shaped program's whole-tile transfers (a test of the tile program
   // on the CPU) become loops over rows instead: unrolled, each masked row

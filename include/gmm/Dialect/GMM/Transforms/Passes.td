@@ -343,4 +343,37 @@ def GMMEmulateBF16Dot : Pass<"gmm-emulate-bf16-dot"> {
   ];
 }
 
+def GMMScheduleVisits : Pass<"gmm-schedule-visits"> {
+  let summary = "Hand out the visit loops' iterations to OpenMP threads one at a time";
+  let description = [{
+    Gives every `omp.wsloop` without a schedule clause `schedule(dynamic)`
+    (chunks of one iteration): each thread takes the next iteration when
+    it is done with its last one. In `gmm-to-cpu` (after
+    `convert-scf-to-openmp`) these loops are the parallel loops over a
+    ragged dot's tile visits, whose iterations differ in work: a group's
+    last visit has fewer rows, and a weight gradient's visits (mode 2)
+    contract over their group's rows, so their work follows the group
+    sizes. Without a schedule clause the OpenMP runtime splits the
+    iterations statically into one contiguous range per thread, and a
+    thread whose range holds the larger groups finishes last while the
+    others wait. A visit takes from tens of microseconds to milliseconds,
+    so taking one from the runtime at a time costs little.
+
+    A loop that already has a schedule keeps it.
+
+    ```mlir
+    omp.wsloop {
+      omp.loop_nest (%v) : index = (%c0) to (%visits) step (%c1) { ... }
+    }
+    // becomes
+    omp.wsloop schedule(dynamic) {
+      omp.loop_nest (%v) : index = (%c0) to (%visits) step (%c1) { ... }
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::omp::OpenMPDialect"
+  ];
+}
+
 #endif // GMM_DIALECT_GMM_TRANSFORMS_PASSES_TD

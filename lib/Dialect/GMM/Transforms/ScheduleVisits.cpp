@@ -1,0 +1,41 @@
+//===- ScheduleVisits.cpp - dynamic schedule for the visit loops ----------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// gmm-schedule-visits: the OpenMP loops over tile visits hand out one
+// iteration at a time (schedule(dynamic)), so that visits of unequal work
+// (partial visits, a weight gradient's groups) do not leave threads idle
+// at the end of a static split.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Dialect/GMM/Transforms/Passes.h"
+
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+
+namespace mlir {
+namespace gmm {
+#define GEN_PASS_DEF_GMMSCHEDULEVISITS
+#include "gmm/Dialect/GMM/Transforms/Passes.h.inc"
+} // namespace gmm
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+struct GMMScheduleVisits
+    : public mlir::gmm::impl::GMMScheduleVisitsBase<GMMScheduleVisits> {
+  void runOnOperation() override {
+    auto dynamic = omp::ClauseScheduleKindAttr::get(
+        &getContext(), omp::ClauseScheduleKind::Dynamic);
+    getOperation()->walk([&](omp::WsloopOp loop) {
+      if (!loop.getScheduleKindAttr())
+        loop.setScheduleKindAttr(dynamic);
+    });
+  }
+};
+
+} // namespace
