@@ -14,7 +14,7 @@
 // CHECK-NOT:     memref.copy {{.*}}f32
 // CHECK:         scf.forall
 // CHECK:           memref.alloc() {{.*}} : memref<8x256x16xf32>
-// CHECK:           memref.alloc() {{.*}} : memref<96x128xf32>
+// CHECK:           memref.alloc() {{.*}} : memref<8x96x16xf32>
 // CHECK-NOT:     memref.copy {{.*}}f32
 // CHECK:         return
 func.func @mode1(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x48xf32>, %gs: tensor<4xi32>, %out: memref<64x48xf32>) {

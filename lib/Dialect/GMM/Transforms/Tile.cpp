@@ -273,9 +273,13 @@ struct PackedBlock {
   /// The accumulator buffer of a visit, uninitialized: the first
   /// contraction block's register blocks start from zero and write every
   /// accumulator that is stored, and `store` writes zeros when no block ran.
+  /// It is stored column panel by column panel, [column panel, row, nr]:
+  /// the register blocks of one column panel run down its rows, so that
+  /// each contraction block reads and writes their accumulators in one
+  /// contiguous stream rather than one row of nr lanes every tile_n lanes.
   Value emptyAccumulators(OpBuilder &b, Location loc) const {
     return tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{rowPanels() * reg.mr, colPanels() * reg.nr},
+        b, loc, ArrayRef<int64_t>{colPanels(), rowPanels() * reg.mr, reg.nr},
         accType);
   }
 
@@ -434,7 +438,7 @@ struct PackedBlock {
                  function_ref<void(OpBuilder &, Location, Value, Value)>
                      prefetch = {}) const {
     Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
-    Value mr = cst(b, loc, reg.mr), nr = cst(b, loc, reg.nr);
+    Value mr = cst(b, loc, reg.mr);
     Value unroll = cst(b, loc, kUnroll);
     // Packed rows to run: one per step, or per pair of steps.
     Value steps =
@@ -485,22 +489,18 @@ struct PackedBlock {
     auto block = [&](OpBuilder &b, Location loc, Value jp, Value ip,
                      Value first, Value into, int64_t height,
                      bool withPrefetch) -> Value {
-      Value col = arith::MulIOp::create(b, loc, jp, nr);
       Value row0 = arith::AddIOp::create(
           b, loc,
           arith::AddIOp::create(b, loc, rowOffset,
                                 arith::MulIOp::create(b, loc, ip, mr)),
           first);
-      // Accumulator row i's vector c is sums[i * chunks + c], at column
-      // cols[c].
+      // Accumulator row i's vector c is sums[i * chunks + c], at lane
+      // cols[c] of the column panel.
       int64_t chunks = rowChunks();
       int64_t lanes = chunkVector().getNumElements();
       SmallVector<Value> rows, panelRows, cols, sums;
       for (int64_t c = 0; c < chunks; ++c)
-        cols.push_back(
-            c ? arith::AddIOp::create(b, loc, col, cst(b, loc, c * lanes))
-                    .getResult()
-              : col);
+        cols.push_back(cst(b, loc, c * lanes));
       // Row i of the block is row first + i of panel ip, which a tail
       // block's rows past the panel's mr continue into the next panel.
       SmallVector<Value> rowPanels;
@@ -535,7 +535,7 @@ struct PackedBlock {
         for (Value row : rows)
           for (Value at : cols)
             loaded.push_back(vector::TransferReadOp::create(
-                b, loc, chunkVector(), into, ValueRange{row, at},
+                b, loc, chunkVector(), into, ValueRange{jp, row, at},
                 arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
                 ArrayRef<bool>{true}));
         scf::YieldOp::create(b, loc, loaded);
@@ -592,7 +592,7 @@ struct PackedBlock {
         for (int64_t c = 0; c < chunks; ++c)
           out = vector::TransferWriteOp::create(
                     b, loc, rest.getResult(i * chunks + c), out,
-                    ValueRange{rows[i], cols[c]}, ArrayRef<bool>{true})
+                    ValueRange{jp, rows[i], cols[c]}, ArrayRef<bool>{true})
                     .getResult();
       return out;
     };
@@ -675,7 +675,7 @@ struct PackedBlock {
             Value sum = arith::SelectOp::create(
                 b, loc, computed,
                 vector::TransferReadOp::create(
-                    b, loc, rowVector(), acc, ValueRange{r, col},
+                    b, loc, rowVector(), acc, ValueRange{p, r, c0},
                     arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
                     ArrayRef<bool>{true}),
                 arith::ConstantOp::create(b, loc, b.getZeroAttr(rowVector())));

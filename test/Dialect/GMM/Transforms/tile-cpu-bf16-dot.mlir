@@ -12,7 +12,7 @@
 // CHECK-LABEL: func.func @mode1
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<32xbf16>
 // CHECK:         %[[RHS_PANELS:.*]] = tensor.empty() : tensor<2x3x64xbf16>
-// CHECK:         %[[ACC:.*]] = tensor.empty() : tensor<28x64xf32>
+// CHECK:         %[[ACC:.*]] = tensor.empty() : tensor<2x28x32xf32>
 // CHECK:         %[[LHS_PANELS:.*]] = tensor.empty() : tensor<2x14x32xbf16>
 // CHECK:         scf.for %[[K0:.*]] = %c0 to %{{.*}} step %c6
 // CHECK:           %[[COUNT:.*]] = arith.minsi %{{.*}}, %c6 : index
@@ -65,7 +65,7 @@ func.func @mode1_f32(%lhs: tensor<40x11xf32>, %rhs: tensor<3x11x70xf32>, %gs: te
 // CHECK-LABEL: func.func @mode2
 // CHECK:         tensor.empty() : tensor<2x3x4xbf16>
 // CHECK:         tensor.empty() : tensor<1x3x64xbf16>
-// CHECK:         tensor.empty() : tensor<4x32xf32>
+// CHECK:         tensor.empty() : tensor<1x4x32xf32>
 // CHECK:             vector.interleave %{{.*}}, %{{.*}} : vector<2xbf16> -> vector<4xbf16>
 // CHECK:             vector.interleave %{{.*}}, %{{.*}} : vector<32xbf16> -> vector<64xbf16>
 // CHECK:             scf.for %[[STEP:.*]] = %c0 to %{{.*}} step %c4

@@ -37,7 +37,7 @@
 // CHECK:           %[[PANELS:.+]] = tensor.empty() : tensor<2x4x16xf32>
 // The accumulators are not zero-filled: the first contraction block's
 // register blocks start from zero.
-// CHECK:           %[[ACC0:.+]] = tensor.empty() : tensor<12x32xf32>
+// CHECK:           %[[ACC0:.+]] = tensor.empty() : tensor<2x12x16xf32>
 // CHECK-NOT:       linalg.fill
 // CHECK:           %[[ROWS0:.+]] = tensor.empty() : tensor<2x6x16xf32>
 // CHECK:           %[[HAS:.+]] = arith.cmpi sgt, %[[R]]#1, %{{.+}}
@@ -89,12 +89,15 @@
 // CHECK-NEXT:          %[[WHOLE:.+]] = arith.select %[[STEAL]], %[[LESS]], %[[NOSTEAL]]
 // CHECK-NEXT:          scf.for %[[JP2:.+]] = %{{.+}} to %[[CP]]
 // CHECK-NEXT:            %[[ANYWHOLE:.+]] = arith.cmpi ne, %[[WHOLE]], %c0
-// CHECK-NEXT:            scf.if %[[ANYWHOLE]] -> (tensor<12x32xf32>) {
-// CHECK:                   %[[COL:.+]] = arith.muli %[[JP2]], %[[C16]]
+// The accumulators are stored column panel by column panel: row r of
+// column panel JP2 is [JP2, r, 0].
+// CHECK-NEXT:            scf.if %[[ANYWHOLE]] -> (tensor<2x12x16xf32>) {
 // CHECK-NEXT:              %[[START:.+]]:6 = scf.if %[[FIRSTK]] -> (vector<16xf32>,
 // CHECK-NEXT:                scf.yield %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]] :
 // CHECK-NEXT:              } else {
-// CHECK-COUNT-6:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK-NEXT:                vector.transfer_read %{{.+}}[%[[JP2]], %c0{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}], %{{.+}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
+// CHECK-NEXT:                vector.transfer_read %{{.+}}[%[[JP2]], %c1{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}], %{{.+}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
+// CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
 // CHECK:                   %[[MAIN:.+]]:6 = scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]] iter_args(%{{.+}} = %[[START]]#0,
 // CHECK:                     vector.transfer_read %[[PACKED]]{{.*}} {in_bounds = [true]} : tensor<2x4x16xf32>, vector<16xf32>
 // CHECK:                     memref.prefetch %[[RHSBUF]]
@@ -104,11 +107,11 @@
 // CHECK-COUNT-23:            vector.fma
 // CHECK:                   %[[REST:.+]]:6 = scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]] step %{{.+}} iter_args(%{{.+}} = %[[MAIN]]#0,
 // CHECK-COUNT-6:             vector.fma
-// CHECK:                   vector.transfer_write %[[REST]]#0, {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
-// CHECK-COUNT-5:           vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// CHECK:                   vector.transfer_write %[[REST]]#0, {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
+// CHECK-COUNT-5:           vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
 // The other whole row panels: the same register block without prefetches.
 // CHECK:                   scf.for %{{.+}} = %c1{{(_[0-9]+)?}} to %[[WHOLE]]
-// CHECK-COUNT-6:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK-COUNT-6:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
 // CHECK:                     scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
 // CHECK-NOT:                   memref.prefetch
 // CHECK-COUNT-24:              vector.fma
@@ -127,7 +130,7 @@
 // CHECK-NEXT:                %[[P1:.+]] = arith.divui %[[FIRST1]], %[[C6]]
 // CHECK-NEXT:                %[[IP1:.+]] = arith.addi %[[WHOLE]], %[[P1]]
 // CHECK-NEXT:                %[[I1:.+]] = arith.remui %[[FIRST1]], %[[C6]]
-// CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
 // CHECK:                     scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
 // CHECK-NOT:                   memref.prefetch
 // CHECK:                       tensor.extract %[[LP]][%[[IP0]], %[[I0]], %{{.+}}]
@@ -135,19 +138,21 @@
 // CHECK-COUNT-15:              vector.fma
 // CHECK:                     scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]]
 // CHECK-COUNT-4:               vector.fma
-// CHECK:                     vector.transfer_write %{{.+}}, %{{.+}}[%[[TROW]], %[[COL]]] {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
-// CHECK-COUNT-3:             vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<12x32xf32>
+// CHECK:                     vector.transfer_write %{{.+}}, %{{.+}}[%[[JP2]], %[[TROW]], %c0{{(_[0-9]+)?}}] {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
+// CHECK-COUNT-3:             vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
 // Without a whole panel the tail's blocks are the first and prefetch.
 // CHECK:                 } else {
 // CHECK-NEXT:              scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %[[TAIL]]
-// CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
+// CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
 // CHECK:                     scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
 // CHECK:                       memref.prefetch %[[RHSBUF]]
 // CHECK:           %[[WHOLES:.+]] = arith.divsi %[[COLS]], %[[C16]]
-// CHECK:           %[[STORED:.+]] = scf.for %{{.+}} = %{{.+}} to %[[R]]#1 {{.*}} iter_args(%{{.+}} = %[[SLICE]])
-// CHECK:             scf.for %{{.+}} = %{{.+}} to %[[WHOLES]]
-// CHECK:               vector.transfer_read %[[K]]#1{{.*}} {in_bounds = [true]} : tensor<12x32xf32>, vector<16xf32>
-// CHECK:               vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<?x?xf32>
+// Row SR of column panel SP: accumulators [SP, SR, 0], output [SR, SP * 16].
+// CHECK:           %[[STORED:.+]] = scf.for %[[SR:.+]] = %{{.+}} to %[[R]]#1 {{.*}} iter_args(%{{.+}} = %[[SLICE]])
+// CHECK:             scf.for %[[SP:.+]] = %{{.+}} to %[[WHOLES]]
+// CHECK-NEXT:          %[[SCOL:.+]] = arith.muli %[[SP]], %[[C16]]
+// CHECK-NEXT:          %[[SV:.+]] = vector.transfer_read %[[K]]#1[%[[SP]], %[[SR]], %c0{{(_[0-9]+)?}}], %{{.+}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
+// CHECK-NEXT:          vector.transfer_write %[[SV]], %{{.+}}[%[[SR]], %[[SCOL]]] {in_bounds = [true]} : vector<16xf32>, tensor<?x?xf32>
 // CHECK:           %[[TAIL:.+]] = scf.for %{{.+}} = %{{.+}} to %[[R]]#1 {{.*}} iter_args(%{{.+}} = %[[STORED]])
 // CHECK:             scf.for %{{.+}} = %[[WHOLES]] to %[[CP]]
 // CHECK:               vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : vector<16xf32>, tensor<?x?xf32>
@@ -164,26 +169,26 @@
 // AVX2-DAG:     %[[C96:.+]] = arith.constant 96 : index
 // AVX2:         gmm.tile_schedule {{.*}} tile_size = 384
 // AVX2:         %[[RHSP:.+]] = tensor.empty() : tensor<32x256x16xf32>
-// AVX2:         %[[ACC0:.+]] = tensor.empty() : tensor<384x512xf32>
+// AVX2:         %[[ACC0:.+]] = tensor.empty() : tensor<32x384x16xf32>
 // AVX2:         %[[LHSP:.+]] = tensor.empty() : tensor<16x6x256xf32>
 // AVX2:         scf.for %[[K0:.+]] = %c0{{(_[0-9]+)?}} to %{{.+}} step %c256 iter_args(%{{.+}} = %[[RHSP]], %{{.+}} = %[[ACC0]], %{{.+}} = %[[LHSP]])
 // AVX2:           scf.for
 // AVX2:             vector.transfer_write {{.*}} : vector<16xf32>, tensor<32x256x16xf32>
-// AVX2:           scf.for %[[M0:.+]] = %c0{{(_[0-9]+)?}} to %[[PACKED:.+]] step %[[C96]] iter_args(%[[ACC:.+]] = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<384x512xf32>, tensor<16x6x256xf32>)
+// AVX2:           scf.for %[[M0:.+]] = %c0{{(_[0-9]+)?}} to %[[PACKED:.+]] step %[[C96]] iter_args(%[[ACC:.+]] = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<32x384x16xf32>, tensor<16x6x256xf32>)
 // AVX2:             scf.for
 // AVX2:               vector.transfer_write {{.*}} : vector<16xf32>, tensor<16x6x256xf32>
-// AVX2:             scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %{{.+}} step %c1{{(_[0-9]+)?}} iter_args(%{{.+}} = %[[ACC]]) -> (tensor<384x512xf32>)
+// AVX2:             scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %{{.+}} step %c1{{(_[0-9]+)?}} iter_args(%{{.+}} = %[[ACC]]) -> (tensor<32x384x16xf32>)
 // AVX2:               %[[FIRSTROW:.+]] = arith.addi %[[M0]], %{{.+}} : index
-// AVX2-COUNT-6:       vector.transfer_read {{.*}} : tensor<384x512xf32>, vector<16xf32>
-// AVX2-NOT:           vector.transfer_read {{.*}} : tensor<384x512xf32>, vector<16xf32>
+// AVX2-COUNT-6:       vector.transfer_read {{.*}} : tensor<32x384x16xf32>, vector<16xf32>
+// AVX2-NOT:           vector.transfer_read {{.*}} : tensor<32x384x16xf32>, vector<16xf32>
 // AVX2:               scf.for
 
 // For 512-bit vectors: 14 x 32 (28 zmm accumulators), visits of 224 x 256.
 // AVX512-LABEL: func.func @mode1
 // AVX512:         gmm.tile_schedule {{.*}} tile_size = 224
 // AVX512:         tensor.empty() : tensor<8x256x32xf32>
-// AVX512:         tensor.empty() : tensor<224x256xf32>
-// AVX512-COUNT-14: vector.transfer_read {{.*}} : tensor<224x256xf32>, vector<32xf32>
+// AVX512:         tensor.empty() : tensor<8x224x32xf32>
+// AVX512-COUNT-14: vector.transfer_read {{.*}} : tensor<8x224x32xf32>, vector<32xf32>
 // AVX512:         scf.for
 
 // A register block of the options' size: 3 x 8; the default cache tiles
@@ -192,9 +197,9 @@
 // MICRO-LABEL: func.func @mode1
 // MICRO:         gmm.tile_schedule {{.*}} tile_size = 192
 // MICRO:         tensor.empty() : tensor<32x256x8xf32>
-// MICRO:         tensor.empty() : tensor<192x256xf32>
+// MICRO:         tensor.empty() : tensor<32x192x8xf32>
 // MICRO:         tensor.empty() : tensor<16x3x256xf32>
-// MICRO-COUNT-3: vector.transfer_read {{.*}} : tensor<192x256xf32>, vector<8xf32>
+// MICRO-COUNT-3: vector.transfer_read {{.*}} : tensor<32x192x8xf32>, vector<8xf32>
 // MICRO:         scf.for
 // MICRO-COUNT-12: vector.fma {{.*}} : vector<8xf32>
 func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
@@ -219,7 +224,7 @@ func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK:         scf.for {{.*}} iter_args(%{{.+}} = %[[INIT]])
 // CHECK:           gmm.tile_schedule {{.*}} tile_size = 4
 // CHECK:           tensor.empty() : tensor<1x3x16xf32>
-// CHECK:           tensor.empty() : tensor<4x16xf32>
+// CHECK:           tensor.empty() : tensor<1x4x16xf32>
 // CHECK:           %[[W:.+]] = vector.transfer_read %[[RHS]]{{.*}} {permutation_map = #{{.*}}} : tensor<2x4x6x5xbf16>, vector<16xbf16>
 // CHECK-NEXT:      %[[WBITS:.+]] = arith.bitcast %[[W]] : vector<16xbf16> to vector<16xi16>
 // CHECK-NEXT:      %[[WWIDE:.+]] = arith.extui %[[WBITS]] : vector<16xi16> to vector<16xi32>
@@ -237,7 +242,7 @@ func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK-NEXT:        %[[AF32:.+]] = arith.bitcast %[[AHIGH]] : vector<16xi32> to vector<16xf32>
 // CHECK-NEXT:        scf.yield %[[AF32]] : vector<16xf32>
 // CHECK:           vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x4x16xf32>
-// CHECK-COUNT-4:   vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<16xf32>
+// CHECK-COUNT-4:   vector.transfer_read %{{.+}}[%c0{{(_[0-9]+)?}}, %c{{[0-3]}}{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}], %{{.+}} : tensor<1x4x16xf32>, vector<16xf32>
 // CHECK:           %[[OLD:.+]] = vector.transfer_read %{{.+}} : tensor<?x6xf32>, vector<16xf32>
 // CHECK:           arith.addf %{{.+}}, %[[OLD]] : vector<16xf32>
 func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x4x6x5xbf16>, %gs: tensor<2x3x4xi64>, %init: tensor<2x3x7x6xf32>) -> tensor<2x3x7x6xf32> {
@@ -255,9 +260,9 @@ func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x
 // ATTR-LABEL: func.func @register_block_attribute
 // ATTR:         gmm.tile_schedule {{.*}} tile_size = 320
 // ATTR:         tensor.empty() : tensor<32x256x24xf32>
-// ATTR:         tensor.empty() : tensor<320x768xf32>
+// ATTR:         tensor.empty() : tensor<32x320x24xf32>
 // ATTR:         tensor.empty() : tensor<16x5x264xf32>
-// ATTR-COUNT-5: vector.transfer_read {{.*}} : tensor<320x768xf32>, vector<24xf32>
+// ATTR-COUNT-5: vector.transfer_read {{.*}} : tensor<32x320x24xf32>, vector<24xf32>
 // ATTR:         scf.for
 func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<register_block = [5, 24]>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
@@ -287,7 +292,7 @@ func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x
 // AVX2:           %[[B:.+]]:2 = scf.if
 // AVX2:           tensor.empty() : tensor<16x256x6xf32>
 // AVX2:           tensor.empty() : tensor<8x256x16xf32>
-// AVX2:           tensor.empty() : tensor<96x128xf32>
+// AVX2:           tensor.empty() : tensor<8x96x16xf32>
 // AVX2-NOT:       linalg.fill
 // AVX2:           scf.for %{{.+}} = %[[B]]#0 to %[[B]]#1 step %[[C256]]
 // AVX2:             %[[LP:.+]] = scf.for %[[KK:.+]] = %c0{{(_[0-9]+)?}} to
