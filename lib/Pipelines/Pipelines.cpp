@@ -65,6 +65,17 @@ void addBufferization(OpPassManager &pm) {
   pm.addPass(gmm::createGMMForwardDestinations());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(options));
+  // The CPU tile program writes a visit's slice of the result inside its
+  // loops, under conditions (the last contraction block, a column panel
+  // inside the slice or not), and canonicalization has given the slice a
+  // more static type than the conditions' results (tensor<?x48xf32> for
+  // tensor<?x?xf32>). After bufferization the conditions yield casts of the
+  // slice's buffer: CSE merges them, canonicalization folds the conditions
+  // and loops that then yield their own buffer, and the copy that inserts
+  // the slice into the result becomes a copy of a buffer onto itself, which
+  // folds away (test/Pipelines/cpu-in-place.mlir).
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   // Clones that the deallocation pipeline keeps (e.g. for returned function
   // arguments) become allocations and copies.

@@ -44,42 +44,27 @@ std::array<int64_t, 2> defaultRegisterBlock(Type accType, int64_t vectorBits) {
   return {(registers - 3) / 2, 2 * lanes};
 }
 
-/// Whether a ragged dot's CPU visits are large (below AVX-512, see
-/// defaultCPUTile): in mode 1 always; in mode 2, whose visits are tiles of
-/// the [k, n] result of one group, accumulated over the group's rows, when
-/// the groups average at least 256 rows (statically). With fewer, the
-/// accumulators of a large tile (768 KiB) leave the cache between the few
-/// rows that update them: Qwen3-like mode 2 (32 rows per group) took 600-770
-/// ms with them against 520-575 ms without, where 8 groups of 1024 rows
-/// took 245-254 ms against 269-278 ms (two threads, a Zen 3).
-bool largeCPUVisits(RaggedDotOp op) {
-  if (op.getMode() != RaggedDotMode::Contracting)
-    return true;
-  int64_t rows = op.getLhs().getType().getDimSize(op.getLhsRaggedDimension());
-  int64_t groups = op.getNumGroups();
-  return !ShapedType::isDynamic(rows) && !ShapedType::isDynamic(groups) &&
-         groups > 0 && rows / groups >= 256;
-}
-
 /// The CPU's cache blocks around the register block, contraction blocks of
-/// 256 f32 (128 f64) elements. Below AVX-512 (AVX2, SSE), with `large`
-/// visits, a visit of 64 register rows (four row blocks of 16, which
-/// gmm-tile packs one at a time in mode 1, each staying in the L2 cache) and
-/// 32 register columns: the packed rhs block (tile_k x tile_n, 512 KiB of
-/// f32 on AVX2) is then packed once for 384 rows rather than 96, and each
-/// row block's packed lhs serves 512 columns rather than 128 (on a Zen 3,
-/// one thread, 8 groups of 1024 x 1024 x 1024: 530 to 480-493 ms).
-/// Otherwise, and with AVX-512 (the blocks last measured on such a CPU, a
-/// Zen 4), a visit of 16 register rows by 8 register columns (96 x 128 on
-/// AVX2, 224 x 256 on AVX-512).
-std::array<int64_t, 3> defaultCPUTile(Type accType,
-                                      std::array<int64_t, 2> block,
-                                      int64_t vectorBits, bool large) {
+/// 256 f32 (128 f64) elements. Below AVX-512 (AVX2, SSE), a visit of 64
+/// register rows (four row blocks of 16, which gmm-tile packs one at a time
+/// in mode 1, each staying in the L2 cache) and 32 register columns: the
+/// packed rhs block (tile_k x tile_n, 512 KiB of f32 on AVX2) is then packed
+/// once for 384 rows rather than 96, and each row block's packed lhs serves
+/// 512 columns rather than 128 (on a Zen 3, one thread, 8 groups of 1024 x
+/// 1024 x 1024: 530 to 480-493 ms). Mode 2 takes them too, whatever its
+/// groups' rows: its last contraction block writes the result directly, so
+/// a group of at most 256 rows never touches the visit's 768 KiB of
+/// accumulators (Qwen3-like mode 2, 32 rows per group, two threads of a Zen
+/// 3: 472-512 ms with visits of 96 x 128, 414-423 ms with these). With
+/// AVX-512 (the blocks last measured on such a CPU, a Zen 4), a visit of 16
+/// register rows by 8 register columns (224 x 256).
+std::array<int64_t, 3>
+defaultCPUTile(Type accType, std::array<int64_t, 2> block, int64_t vectorBits) {
   // A block past the bounds (the op's, refused by the checks that follow)
   // must not overflow the heuristic's products first.
   block[0] = std::min(block[0], kMaxRegisterRows);
   block[1] = std::min(block[1], kMaxRegisterLanes);
-  bool wide = large && vectorBits < 512;
+  bool wide = vectorBits < 512;
   std::array<int64_t, 3> tile = {
       (wide ? 64 : 16) * block[0], (wide ? 32 : 8) * block[1],
       accType.getIntOrFloatBitWidth() > 32 ? 128 : 256};
@@ -363,8 +348,8 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
         defaultRegisterBlock(accType, vectorBits);
     block = {pick({field(givenBlock, 0), request.microM, heuristicBlock[0]}),
              pick({field(givenBlock, 1), request.microN, heuristicBlock[1]})};
-    std::array<int64_t, 3> heuristic = defaultCPUTile(
-        accType, {block[0], block[1]}, vectorBits, largeCPUVisits(op));
+    std::array<int64_t, 3> heuristic =
+        defaultCPUTile(accType, {block[0], block[1]}, vectorBits);
     tile = {pick({field(givenTile, 0), request.tileM, heuristic[0]}),
             pick({field(givenTile, 1), request.tileN, heuristic[1]}),
             pick({field(givenTile, 2), request.tileK, heuristic[2]})};

@@ -161,6 +161,17 @@ struct RegisterBlock {
   int64_t mr, nr;
 };
 
+/// Where a visit's last contraction block writes: the visit's `rows` x
+/// `cols` slice of the result, when `last` (an i1) holds. Its register
+/// blocks then write their sums there directly (converted to the result's
+/// type, added to its values when `accumulate`), rather than into the
+/// accumulators for a pass that copies them out after the last block: a
+/// visit of one contraction block never touches its accumulators.
+struct Output {
+  Value slice, last, rows, cols;
+  bool accumulate;
+};
+
 /// The CPU program of a visit: it computes a tile_m x tile_n block of the
 /// result in a local accumulator buffer, one contraction block of tile_k
 /// at a time. For each block, the rhs rows are packed into panels of `nr`
@@ -228,15 +239,23 @@ struct PackedBlock {
   }
   VectorType rowVector() const { return VectorType::get({reg.nr}, accType); }
 
+  /// A new, uninitialized buffer of the visit's own. Not a tensor.empty:
+  /// CSE merges equal ones, and two buffers of a visit with the same shape
+  /// (say accumulators and packed rows when tile_m is the row block's
+  /// length) would then be bufferized into one allocation.
+  static Value scratch(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                       Type elementType) {
+    return bufferization::AllocTensorOp::create(
+        b, loc, RankedTensorType::get(shape, elementType), ValueRange{});
+  }
+
   /// An uninitialized buffer of `panels` packed panels of `width` lanes.
   Value emptyPanels(OpBuilder &b, Location loc, int64_t panels,
                     int64_t width) const {
-    return tensor::EmptyOp::create(
-        b, loc,
-        ArrayRef<int64_t>{panels,
-                          llvm::divideCeilSigned(tiles.k, stepsPerRow()),
-                          width * stepsPerRow()},
-        packType());
+    return scratch(b, loc,
+                   {panels, llvm::divideCeilSigned(tiles.k, stepsPerRow()),
+                    width * stepsPerRow()},
+                   packType());
   }
 
   /// The lhs rows of a row block and a contraction block, row panel by row
@@ -244,9 +263,8 @@ struct PackedBlock {
   /// vectors of nr lanes].
   int64_t rowBlockLength() const { return llvm::alignTo(tiles.k, reg.nr); }
   Value emptyRowPanels(OpBuilder &b, Location loc) const {
-    return tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{rowBlockPanels(), reg.mr, rowBlockLength()},
-        packType());
+    return scratch(b, loc, {rowBlockPanels(), reg.mr, rowBlockLength()},
+                   packType());
   }
 
   /// Copies `rows` rows of `count` contraction elements into row panels:
@@ -271,16 +289,15 @@ struct PackedBlock {
   }
 
   /// The accumulator buffer of a visit, uninitialized: the first
-  /// contraction block's register blocks start from zero and write every
-  /// accumulator that is stored, and `store` writes zeros when no block ran.
+  /// contraction block's register blocks start from zero, and every block
+  /// but the last writes back the accumulators that the next one reads.
   /// It is stored column panel by column panel, [column panel, row, nr]:
   /// the register blocks of one column panel run down its rows, so that
   /// each contraction block reads and writes their accumulators in one
   /// contiguous stream rather than one row of nr lanes every tile_n lanes.
   Value emptyAccumulators(OpBuilder &b, Location loc) const {
-    return tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{colPanels(), rowPanels() * reg.mr, reg.nr},
-        accType);
+    return scratch(b, loc, {colPanels(), rowPanels() * reg.mr, reg.nr},
+                   accType);
   }
 
   /// Writes `read(kk, p)` (a vector of the panel's width) into row kk of
@@ -429,14 +446,18 @@ struct PackedBlock {
   /// indices) and the element a vector<2xbf16>. `prefetch(jp, kk)`, when given,
   /// runs once per step (packed row kk) of the first row panel of each column
   /// panel (those register blocks are peeled off so that the others carry
-  /// no prefetches). Callers run it only with rows.
-  Value multiply(OpBuilder &b, Location loc, Value acc, Value firstBlock,
-                 Value packedRhs, Value count, Value rowOffset, Value rowsUsed,
-                 Value colPanelsUsed,
-                 function_ref<Value(OpBuilder &, Location, Value, Value, Value)>
-                     lhsElement,
-                 function_ref<void(OpBuilder &, Location, Value, Value)>
-                     prefetch = {}) const {
+  /// no prefetches). Callers run it only with rows. In the last contraction
+  /// block (`output.last`) the register blocks write their sums into the
+  /// visit's slice of the result rather than into `acc` (see Output).
+  /// Returns the accumulators and the slice.
+  std::pair<Value, Value>
+  multiply(OpBuilder &b, Location loc, Value acc, const Output &output,
+           Value firstBlock, Value packedRhs, Value count, Value rowOffset,
+           Value rowsUsed, Value colPanelsUsed,
+           function_ref<Value(OpBuilder &, Location, Value, Value, Value)>
+               lhsElement,
+           function_ref<void(OpBuilder &, Location, Value, Value)> prefetch =
+               {}) const {
     Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
     Value mr = cst(b, loc, reg.mr);
     Value unroll = cst(b, loc, kUnroll);
@@ -485,10 +506,10 @@ struct PackedBlock {
           arith::SelectOp::create(b, loc, fits, full, panelsUsed));
     }
     // Row panel ip's rows first, first + 1, ...: `height` of them, with
-    // column panel jp.
+    // column panel jp; `into` is {accumulators, slice}.
     auto block = [&](OpBuilder &b, Location loc, Value jp, Value ip,
-                     Value first, Value into, int64_t height,
-                     bool withPrefetch) -> Value {
+                     Value first, ValueRange into, int64_t height,
+                     bool withPrefetch) -> SmallVector<Value> {
       Value row0 = arith::AddIOp::create(
           b, loc,
           arith::AddIOp::create(b, loc, rowOffset,
@@ -535,7 +556,7 @@ struct PackedBlock {
         for (Value row : rows)
           for (Value at : cols)
             loaded.push_back(vector::TransferReadOp::create(
-                b, loc, chunkVector(), into, ValueRange{jp, row, at},
+                b, loc, chunkVector(), into[0], ValueRange{jp, row, at},
                 arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
                 ArrayRef<bool>{true}));
         scf::YieldOp::create(b, loc, loaded);
@@ -587,115 +608,181 @@ struct PackedBlock {
             step(b, loc, k, next);
             scf::YieldOp::create(b, loc, next);
           });
-      Value out = into;
-      for (int64_t i = 0; i < height; ++i)
-        for (int64_t c = 0; c < chunks; ++c)
-          out = vector::TransferWriteOp::create(
-                    b, loc, rest.getResult(i * chunks + c), out,
-                    ValueRange{jp, rows[i], cols[c]}, ArrayRef<bool>{true})
-                    .getResult();
-      return out;
+      // The sums go back into the accumulators, or in the last block into
+      // the slice.
+      auto done = scf::IfOp::create(
+          b, loc, TypeRange{into[0].getType(), into[1].getType()}, output.last,
+          /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(done.thenBlock());
+        Value col = arith::MulIOp::create(b, loc, jp, cst(b, loc, reg.nr));
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{into[0], writeOutput(b, loc, output, rest.getResults(),
+                                            rows, col, lanes, into[1])});
+        b.setInsertionPointToStart(done.elseBlock());
+        Value acc = into[0];
+        for (int64_t i = 0; i < height; ++i)
+          for (int64_t c = 0; c < chunks; ++c)
+            acc = vector::TransferWriteOp::create(
+                      b, loc, rest.getResult(i * chunks + c), acc,
+                      ValueRange{jp, rows[i], cols[c]}, ArrayRef<bool>{true})
+                      .getResult();
+        scf::YieldOp::create(b, loc, ValueRange{acc, into[1]});
+      }
+      return SmallVector<Value>(done.getResults());
     };
     // The tail blocks of row panel panelsUsed.
-    auto tail = [&](OpBuilder &b, Location loc, Value jp, Value into,
-                    bool withPrefetch) -> Value {
+    auto tail = [&](OpBuilder &b, Location loc, Value jp, ValueRange into,
+                    bool withPrefetch) -> SmallVector<Value> {
       if (reg.mr <= kTailRows)
-        return into;
+        return SmallVector<Value>(into);
       return scf::ForOp::create(
-                 b, loc, c0, tailBlocks, c1, ValueRange{into},
+                 b, loc, c0, tailBlocks, c1, into,
                  [&](OpBuilder &b, Location loc, Value t, ValueRange in) {
                    Value first =
                        arith::MulIOp::create(b, loc, t, cst(b, loc, kTailRows));
                    scf::YieldOp::create(b, loc,
-                                        block(b, loc, jp, panelsUsed, first,
-                                              in[0], kTailRows, withPrefetch));
+                                        block(b, loc, jp, panelsUsed, first, in,
+                                              kTailRows, withPrefetch));
                  })
-          .getResult(0);
+          .getResults();
     };
     // Row panels [from, panelsUsed), then the tail blocks.
     auto panels = [&](OpBuilder &b, Location loc, Value jp, Value from,
-                      Value into) -> Value {
+                      ValueRange into) -> SmallVector<Value> {
       auto rowLoop = scf::ForOp::create(
-          b, loc, from, panelsUsed, c1, ValueRange{into},
+          b, loc, from, panelsUsed, c1, into,
           [&](OpBuilder &b, Location loc, Value ip, ValueRange in) {
             scf::YieldOp::create(b, loc,
-                                 block(b, loc, jp, ip, c0, in[0], reg.mr,
+                                 block(b, loc, jp, ip, c0, in, reg.mr,
                                        /*withPrefetch=*/false));
           });
-      return tail(b, loc, jp, rowLoop.getResult(0), /*withPrefetch=*/false);
+      return tail(b, loc, jp, rowLoop.getResults(), /*withPrefetch=*/false);
     };
     auto colLoop = scf::ForOp::create(
-        b, loc, c0, colPanelsUsed, c1, ValueRange{acc},
+        b, loc, c0, colPanelsUsed, c1, ValueRange{acc, output.slice},
         [&](OpBuilder &b, Location loc, Value jp, ValueRange args) {
-          Value out;
           if (!prefetch) {
-            out = panels(b, loc, jp, c0, args[0]);
-          } else {
-            // The first row panel's blocks prefetch: a whole panel's when
-            // there is one, else the tail's.
-            Value anyWhole = arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::ne, panelsUsed, c0);
-            out = scf::IfOp::create(
-                      b, loc, anyWhole,
-                      [&](OpBuilder &b, Location loc) {
-                        Value first = block(b, loc, jp, c0, c0, args[0], reg.mr,
-                                            /*withPrefetch=*/true);
-                        scf::YieldOp::create(b, loc,
-                                             panels(b, loc, jp, c1, first));
-                      },
-                      [&](OpBuilder &b, Location loc) {
-                        scf::YieldOp::create(
-                            b, loc,
-                            tail(b, loc, jp, args[0], /*withPrefetch=*/true));
-                      })
-                      .getResult(0);
+            scf::YieldOp::create(b, loc, panels(b, loc, jp, c0, args));
+            return;
           }
-          scf::YieldOp::create(b, loc, out);
+          // The first row panel's blocks prefetch: a whole panel's when
+          // there is one, else the tail's.
+          Value anyWhole = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ne, panelsUsed, c0);
+          auto out = scf::IfOp::create(
+              b, loc, anyWhole,
+              [&](OpBuilder &b, Location loc) {
+                SmallVector<Value> first = block(b, loc, jp, c0, c0, args,
+                                                 reg.mr, /*withPrefetch=*/true);
+                scf::YieldOp::create(b, loc, panels(b, loc, jp, c1, first));
+              },
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(
+                    b, loc, tail(b, loc, jp, args, /*withPrefetch=*/true));
+              });
+          scf::YieldOp::create(b, loc, out.getResults());
         });
-    return colLoop.getResult(0);
+    return {colLoop.getResult(0), colLoop.getResult(1)};
   }
 
-  /// Writes the accumulators' first `rows` x `cols` entries into `slice`
-  /// (adding its values when accumulating), one register row at a time;
-  /// zeros instead where `computed` is false (no contraction block ran).
-  Value store(OpBuilder &b, Location loc, Value acc, Value computed,
-              Value slice, Value rows, Value cols, bool accumulate) const {
+  /// Writes the sums of a register block's rows (`sums`, `rowChunks()` per
+  /// row; `rows` their rows in the slice, consecutive) into the slice from
+  /// column `col` on, converted to its element type and added to its values
+  /// when accumulating: one 2-D transfer per chunk, whose rows past the
+  /// slice are dropped (a row-by-row condition once the transfers are
+  /// unrolled) and whose lanes are unmasked when the column panel lies
+  /// inside the slice, masked when it crosses its last column. (One tensor
+  /// op per chunk rather than one condition per row: One-Shot Bufferize's
+  /// analysis grows much faster than linearly with the tensor values that
+  /// alias the slice.)
+  Value writeOutput(OpBuilder &b, Location loc, const Output &output,
+                    ValueRange sums, ArrayRef<Value> rows, Value col,
+                    int64_t lanes, Value slice) const {
+    Type outType = cast<RankedTensorType>(slice.getType()).getElementType();
+    int64_t chunks = rowChunks();
+    int64_t height = rows.size();
+    auto blockType = VectorType::get({height, lanes}, accType);
+    auto writeChunks = [&](OpBuilder &b, Location loc, bool inBounds) {
+      Value into = slice;
+      SmallVector<bool> bounds = {false, inBounds};
+      for (int64_t c = 0; c < chunks; ++c) {
+        Value at =
+            c ? arith::AddIOp::create(b, loc, col, cst(b, loc, c * lanes))
+                    .getResult()
+              : col;
+        Value block =
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(blockType));
+        for (int64_t i = 0; i < height; ++i)
+          block = vector::InsertOp::create(b, loc, sums[i * chunks + c], block,
+                                           ArrayRef<int64_t>{i});
+        if (output.accumulate) {
+          Value old = vector::TransferReadOp::create(
+              b, loc, VectorType::get({height, lanes}, outType), into,
+              ValueRange{rows.front(), at},
+              arith::ConstantOp::create(b, loc, b.getZeroAttr(outType)),
+              bounds);
+          block = arith::AddFOp::create(b, loc, block,
+                                        convertVector(b, loc, old, accType));
+        }
+        into = vector::TransferWriteOp::create(
+                   b, loc, convertVector(b, loc, block, outType), into,
+                   ValueRange{rows.front(), at}, bounds)
+                   .getResult();
+      }
+      scf::YieldOp::create(b, loc, into);
+    };
+    Value whole = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sle,
+        arith::AddIOp::create(b, loc, col, cst(b, loc, reg.nr)), output.cols);
+    return scf::IfOp::create(
+               b, loc, whole,
+               [&](OpBuilder &b, Location loc) { writeChunks(b, loc, true); },
+               [&](OpBuilder &b, Location loc) { writeChunks(b, loc, false); })
+        .getResult(0);
+  }
+
+  /// The slice after the visit's contraction blocks: as they left it, or
+  /// (without init) zero where no block ran (`computed` false).
+  Value finish(OpBuilder &b, Location loc, const Output &output, Value computed,
+               Value slice) const {
+    if (output.accumulate)
+      return slice;
     Value c0 = cst(b, loc, 0);
     Value nr = cst(b, loc, reg.nr);
-    // Whole vectors (all panels but a partial last one) are stored unmasked.
-    Value whole = arith::DivSIOp::create(b, loc, cols, nr);
-    Value panels = arith::CeilDivSIOp::create(b, loc, cols, nr);
     Type outType = cast<RankedTensorType>(slice.getType()).getElementType();
-    auto storePanels = [&](Value from, Value to, bool inBounds, Value into) {
+    Value zero = arith::ConstantOp::create(
+        b, loc, b.getZeroAttr(VectorType::get({reg.nr}, outType)));
+    auto fill = [&](OpBuilder &b, Location loc, Value from, Value to,
+                    bool inBounds, Value into) {
       return loop2D(
-          b, loc, ValueRange{c0, from}, ValueRange{rows, to}, into,
+          b, loc, ValueRange{c0, from}, ValueRange{output.rows, to}, into,
           [&](OpBuilder &b, Location loc, Value r, Value p,
               Value into) -> Value {
-            Value col = arith::MulIOp::create(b, loc, p, nr);
-            Value sum = arith::SelectOp::create(
-                b, loc, computed,
-                vector::TransferReadOp::create(
-                    b, loc, rowVector(), acc, ValueRange{p, r, c0},
-                    arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
-                    ArrayRef<bool>{true}),
-                arith::ConstantOp::create(b, loc, b.getZeroAttr(rowVector())));
-            if (accumulate) {
-              Value old = vector::TransferReadOp::create(
-                  b, loc, VectorType::get({reg.nr}, outType), into,
-                  ValueRange{r, col},
-                  arith::ConstantOp::create(b, loc, b.getZeroAttr(outType)),
-                  ArrayRef<bool>{inBounds});
-              sum = arith::AddFOp::create(b, loc, sum,
-                                          convertVector(b, loc, old, accType));
-            }
             return vector::TransferWriteOp::create(
-                       b, loc, convertVector(b, loc, sum, outType), into,
-                       ValueRange{r, col}, ArrayRef<bool>{inBounds})
+                       b, loc, zero, into,
+                       ValueRange{r, arith::MulIOp::create(b, loc, p, nr)},
+                       ArrayRef<bool>{inBounds})
                 .getResult();
           });
     };
-    Value stored = storePanels(c0, whole, /*inBounds=*/true, slice);
-    return storePanels(whole, panels, /*inBounds=*/false, stored);
+    return scf::IfOp::create(
+               b, loc, computed,
+               [&](OpBuilder &b, Location loc) {
+                 scf::YieldOp::create(b, loc, slice);
+               },
+               [&](OpBuilder &b, Location loc) {
+                 // Whole vectors unmasked, the last partial one masked.
+                 Value whole = arith::DivSIOp::create(b, loc, output.cols, nr);
+                 Value panels =
+                     arith::CeilDivSIOp::create(b, loc, output.cols, nr);
+                 Value zeroed = fill(b, loc, c0, whole, true, slice);
+                 scf::YieldOp::create(
+                     b, loc, fill(b, loc, whole, panels, false, zeroed));
+               })
+        .getResult(0);
   }
 };
 
@@ -827,7 +914,7 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
   Value lastRow = arith::SubIOp::create(
       b, loc, arith::AddIOp::create(b, loc, rowStart, rows), c1);
   Value init[] = {p.emptyPanels(b, loc, p.colPanels(), p.reg.nr),
-                  p.emptyAccumulators(b, loc), p.emptyRowPanels(b, loc)};
+                  p.emptyAccumulators(b, loc), p.emptyRowPanels(b, loc), slice};
   Value rowsPacked = arith::MulIOp::create(b, loc, rowPanels, mr);
   // A visit without rows (past the schedule's count) computes nothing: its
   // contraction loop runs no blocks, and no rows are stored.
@@ -874,11 +961,16 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
                    arith::SubIOp::create(b, loc, numK, count));
         Value firstBlock = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::eq, k0, cst(b, loc, 0));
+        Value lastBlock =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
+                                  arith::SubIOp::create(b, loc, numK, k0));
         // One row block of the visit: `blockRows` lhs rows from row m0 on
-        // packed, `usedRows` of them computed.
+        // packed, `usedRows` of them computed. Returns the accumulators,
+        // the slice and the packed rows.
         auto rowBlock = [&](OpBuilder &b, Location loc, Value m0,
                             Value blockRows, Value usedRows, Value acc,
-                            Value lhsBuffer) -> std::pair<Value, Value> {
+                            Value out,
+                            Value lhsBuffer) -> std::array<Value, 3> {
           Value blockStart = arith::AddIOp::create(b, loc, rowStart, m0);
           // The visit's lhs rows (rows past it repeat its last row), copied
           // so that the register block's rows are 1 KiB apart rather than a
@@ -896,8 +988,11 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
                                arith::AddIOp::create(b, loc, k0, c)},
                     3, p.reg.nr);
               });
-          Value next = p.multiply(
-              b, loc, acc, firstBlock, panels, count, m0, usedRows, colPanels,
+          auto [next, written] = p.multiply(
+              b, loc, acc,
+              Output{out, lastBlock, rows, cols,
+                     static_cast<bool>(op.getInit())},
+              firstBlock, panels, count, m0, usedRows, colPanels,
               [&](OpBuilder &b, Location loc, Value ip, Value i,
                   Value kk) -> Value {
                 if (p.pairs)
@@ -933,39 +1028,42 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
                                              /*isDataCache=*/true);
                 }
               });
-          return {next, lhsPanels};
+          return {next, written, lhsPanels};
         };
-        Value acc, lhsPanels;
+        std::array<Value, 3> results;
         if (p.rowPanels() <= PackedBlock::kRowBlockPanels) {
-          std::tie(acc, lhsPanels) = rowBlock(
-              b, loc, cst(b, loc, 0), rowsPacked, rows, args[1], args[2]);
+          results = rowBlock(b, loc, cst(b, loc, 0), rowsPacked, rows, args[1],
+                             args[3], args[2]);
         } else {
           // A visit taller than a row block: the packed rhs block serves
           // each row block in turn.
           Value blockRows = cst(b, loc, p.rowBlockPanels() * p.reg.mr);
           auto rowLoop = scf::ForOp::create(
               b, loc, cst(b, loc, 0), rowsPacked, blockRows,
-              ValueRange{args[1], args[2]},
+              ValueRange{args[1], args[3], args[2]},
               [&](OpBuilder &b, Location loc, Value m0, ValueRange in) {
-                auto [next, packedRows] = rowBlock(
+                std::array<Value, 3> next = rowBlock(
                     b, loc, m0,
                     minIdx(b, loc, blockRows,
                            arith::SubIOp::create(b, loc, rowsPacked, m0)),
                     minIdx(b, loc, blockRows,
                            arith::SubIOp::create(b, loc, rows, m0)),
-                    in[0], in[1]);
-                scf::YieldOp::create(b, loc, ValueRange{next, packedRows});
+                    in[0], in[1], in[2]);
+                scf::YieldOp::create(b, loc, next);
               });
-          acc = rowLoop.getResult(0);
-          lhsPanels = rowLoop.getResult(1);
+          results = {rowLoop.getResult(0), rowLoop.getResult(1),
+                     rowLoop.getResult(2)};
         }
-        scf::YieldOp::create(b, loc, ValueRange{panels, acc, lhsPanels});
+        scf::YieldOp::create(
+            b, loc, ValueRange{panels, results[0], results[2], results[1]});
       });
   // Without a contraction block (k = 0) the rows are zero.
   Value computed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                          numK, cst(b, loc, 0));
-  return p.store(b, loc, kLoop.getResult(1), computed, slice, rows, cols,
-                 static_cast<bool>(op.getInit()));
+  return p.finish(
+      b, loc,
+      Output{slice, Value(), rows, cols, static_cast<bool>(op.getInit())},
+      computed, kLoop.getResult(3));
 }
 
 /// Mode 2 on the CPU: both operands are packed per contraction block of the
@@ -986,7 +1084,8 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
   Value colPanels = arith::CeilDivSIOp::create(b, loc, cols, nr);
   Value init[] = {p.emptyPanels(b, loc, p.rowPanels(), p.reg.mr),
                   p.emptyPanels(b, loc, p.colPanels(), p.reg.nr),
-                  p.emptyAccumulators(b, loc)};
+                  p.emptyAccumulators(b, loc), slice};
+  Value lastKc = arith::SubIOp::create(b, loc, numKc, c1);
   auto kcLoop = scf::ForOp::create(
       b, loc, c0, numKc, c1, init,
       [&](OpBuilder &b, Location loc, Value kc, ValueRange outer) {
@@ -1038,9 +1137,18 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                                         c0),
                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r0,
                                         kStart));
-              Value acc = p.multiply(
-                  b, loc, args[2], firstBlock, rhsPanels, count, c0, rows,
-                  colPanels,
+              Value lastBlock = arith::AndIOp::create(
+                  b, loc,
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kc,
+                                        lastKc),
+                  arith::CmpIOp::create(
+                      b, loc, arith::CmpIPredicate::eq, count,
+                      arith::SubIOp::create(b, loc, kEnd, r0)));
+              auto [acc, written] = p.multiply(
+                  b, loc, args[2],
+                  Output{args[3], lastBlock, rows, cols,
+                         static_cast<bool>(op.getInit())},
+                  firstBlock, rhsPanels, count, c0, rows, colPanels,
                   [&](OpBuilder &b, Location loc, Value ip, Value i,
                       Value kk) -> Value {
                     if (p.pairs)
@@ -1052,8 +1160,8 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                     return tensor::ExtractOp::create(b, loc, lhsPanels,
                                                      ValueRange{ip, kk, i});
                   });
-              scf::YieldOp::create(b, loc,
-                                   ValueRange{lhsPanels, rhsPanels, acc});
+              scf::YieldOp::create(
+                  b, loc, ValueRange{lhsPanels, rhsPanels, acc, written});
             });
         scf::YieldOp::create(b, loc, krLoop.getResults());
       });
@@ -1062,8 +1170,10 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kStart, kEnd),
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, numKc, c0));
-  return p.store(b, loc, kcLoop.getResult(2), computed, slice, rows, cols,
-                 static_cast<bool>(op.getInit()));
+  return p.finish(
+      b, loc,
+      Output{slice, Value(), rows, cols, static_cast<bool>(op.getInit())},
+      computed, kcLoop.getResult(3));
 }
 
 /// The rows of fill visit `visit` (at `scheduled`, the size of the visit

@@ -11,9 +11,9 @@
 // (64 bf16 each); the lhs rows are copied into row panels as bf16.
 // CHECK-LABEL: func.func @mode1
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<32xbf16>
-// CHECK:         %[[RHS_PANELS:.*]] = tensor.empty() : tensor<2x3x64xbf16>
-// CHECK:         %[[ACC:.*]] = tensor.empty() : tensor<2x28x32xf32>
-// CHECK:         %[[LHS_PANELS:.*]] = tensor.empty() : tensor<2x14x32xbf16>
+// CHECK:         %[[RHS_PANELS:.*]] = bufferization.alloc_tensor() : tensor<2x3x64xbf16>
+// CHECK:         %[[ACC:.*]] = bufferization.alloc_tensor() : tensor<2x28x32xf32>
+// CHECK:         %[[LHS_PANELS:.*]] = bufferization.alloc_tensor() : tensor<2x14x32xbf16>
 // CHECK:         scf.for %[[K0:.*]] = %c0 to %{{.*}} step %c6
 // CHECK:           %[[COUNT:.*]] = arith.minsi %{{.*}}, %c6 : index
 // CHECK:           %[[PAIRS:.*]] = arith.ceildivui %[[COUNT]], %c2 : index
@@ -63,9 +63,9 @@ func.func @mode1_f32(%lhs: tensor<40x11xf32>, %rhs: tensor<3x11x70xf32>, %gs: te
 // into panels of mr (2 here) interleaved to 4 lanes; the lhs pair of row i
 // is at 2 * i of its panel row.
 // CHECK-LABEL: func.func @mode2
-// CHECK:         tensor.empty() : tensor<2x3x4xbf16>
-// CHECK:         tensor.empty() : tensor<1x3x64xbf16>
-// CHECK:         tensor.empty() : tensor<1x4x32xf32>
+// CHECK:         bufferization.alloc_tensor() : tensor<2x3x4xbf16>
+// CHECK:         bufferization.alloc_tensor() : tensor<1x3x64xbf16>
+// CHECK:         bufferization.alloc_tensor() : tensor<1x4x32xf32>
 // CHECK:             vector.interleave %{{.*}}, %{{.*}} : vector<2xbf16> -> vector<4xbf16>
 // CHECK:             vector.interleave %{{.*}}, %{{.*}} : vector<32xbf16> -> vector<64xbf16>
 // CHECK:             scf.for %[[STEP:.*]] = %c0 to %{{.*}} step %c4

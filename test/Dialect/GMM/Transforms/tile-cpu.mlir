@@ -13,9 +13,11 @@
 // every (column panel, row panel) pair, k unrolled by 4 with a remainder
 // loop: one panel row and one broadcast lhs element per accumulator row and
 // step; a partial last row panel runs blocks of 4 rows instead, as many
-// as it needs, when they fit in the panel. Only the visit's rows and columns are stored. While the first row
-// panel of a column panel is multiplied, the same panel rows of the next
-// block are prefetched from the rhs's buffer.
+// as it needs, when they fit in the panel. The last contraction block's
+// register blocks write their sums into the visit's slice of the result
+// (only its rows and columns), the others into the accumulators. While the
+// first row panel of a column panel is multiplied, the same panel rows of
+// the next block are prefetched from the rhs's buffer.
 
 // CHECK-LABEL: func.func @mode1
 // CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<1x1x20x10xf32>, %[[RHS:[a-z0-9]+]]: tensor<1x3x10x37xf32>
@@ -34,16 +36,19 @@
 // CHECK:           %[[SLICE:.+]] = tensor.extract_slice %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS:.+]]] [1, 1, 1, 1]
 // CHECK:           %[[RP:.+]] = arith.ceildivsi %[[R]]#1, %[[C6]]
 // CHECK:           %[[CP:.+]] = arith.ceildivsi %[[COLS]], %[[C16]]
-// CHECK:           %[[PANELS:.+]] = tensor.empty() : tensor<2x4x16xf32>
+// The visit's buffers are allocations of its own (bufferization.alloc_tensor,
+// which CSE does not merge when two have one shape).
+// CHECK:           %[[PANELS:.+]] = bufferization.alloc_tensor() : tensor<2x4x16xf32>
 // The accumulators are not zero-filled: the first contraction block's
 // register blocks start from zero.
-// CHECK:           %[[ACC0:.+]] = tensor.empty() : tensor<2x12x16xf32>
+// CHECK:           %[[ACC0:.+]] = bufferization.alloc_tensor() : tensor<2x12x16xf32>
 // CHECK-NOT:       linalg.fill
-// CHECK:           %[[ROWS0:.+]] = tensor.empty() : tensor<2x6x16xf32>
+// CHECK:           %[[ROWS0:.+]] = bufferization.alloc_tensor() : tensor<2x6x16xf32>
 // CHECK:           %[[HAS:.+]] = arith.cmpi sgt, %[[R]]#1, %{{.+}}
 // CHECK:           %[[KEND:.+]] = arith.select %[[HAS]], %[[C10]], %{{.+}}
-// CHECK:           %[[K:.+]]:3 = scf.for %[[K0:.+]] = %{{.+}} to %[[KEND]] step %[[C4]] iter_args(%{{.+}} = %[[PANELS]], %{{.+}} = %[[ACC0]], %{{.+}} = %[[ROWS0]])
-// CHECK:             %[[COUNT:.+]] = arith.minsi %{{.+}}, %[[C4]]
+// CHECK:           %[[K:.+]]:4 = scf.for %[[K0:.+]] = %{{.+}} to %[[KEND]] step %[[C4]] iter_args(%{{.+}} = %[[PANELS]], %{{.+}} = %[[ACC0]], %{{.+}} = %[[ROWS0]], %{{.+}} = %[[SLICE]])
+// CHECK:             %[[LEFT:.+]] = arith.subi %[[C10]], %[[K0]]
+// CHECK:             %[[COUNT:.+]] = arith.minsi %[[LEFT]], %[[C4]]
 // CHECK:             %[[PACKED:.+]] = scf.for %[[KK:.+]] = %{{.+}} to %[[COUNT]]
 // CHECK:               scf.for %[[JP:.+]] = %{{.+}} to %[[CP]]
 // CHECK:                 memref.prefetch %[[RHSBUF]]{{.*}}, read, locality<3>, data
@@ -54,6 +59,8 @@
 // CHECK:                   vector.transfer_read %[[RHS]]{{.*}}, %{{.+}} : tensor<1x3x10x37xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_write %[[ROW]], %{{.+}}[%[[JP]], %[[KK]], %{{.+}}] {in_bounds = [true]} : vector<16xf32>, tensor<2x4x16xf32>
 // CHECK:             %[[FIRSTK:.+]] = arith.cmpi eq, %[[K0]], %c0
+// The last contraction block is the one that reaches the end of k.
+// CHECK:             %[[LASTK:.+]] = arith.cmpi eq, %[[COUNT]], %[[LEFT]]
 // The visit's 12 rows are one row block (at most 16 panels): its lhs rows
 // are packed once per contraction block, with no loop over row blocks.
 // CHECK:             %[[LP:.+]] = scf.for
@@ -87,11 +94,12 @@
 // CHECK-NEXT:          %[[LESS:.+]] = arith.subi %[[FULL]], %c1
 // CHECK-NEXT:          %[[NOSTEAL:.+]] = arith.select %[[FITS]], %[[FULL]], %[[PANELS]]
 // CHECK-NEXT:          %[[WHOLE:.+]] = arith.select %[[STEAL]], %[[LESS]], %[[NOSTEAL]]
-// CHECK-NEXT:          scf.for %[[JP2:.+]] = %{{.+}} to %[[CP]]
+// The column panels carry the accumulators and the visit's slice.
+// CHECK-NEXT:          scf.for %[[JP2:.+]] = %{{.+}} to %[[CP]] step %{{.+}} iter_args(%[[ACCJ:.+]] = %{{.+}}, %[[OUTJ:.+]] = %{{.+}}) -> (tensor<2x12x16xf32>, tensor<?x?xf32>)
 // CHECK-NEXT:            %[[ANYWHOLE:.+]] = arith.cmpi ne, %[[WHOLE]], %c0
 // The accumulators are stored column panel by column panel: row r of
 // column panel JP2 is [JP2, r, 0].
-// CHECK-NEXT:            scf.if %[[ANYWHOLE]] -> (tensor<2x12x16xf32>) {
+// CHECK-NEXT:            scf.if %[[ANYWHOLE]] -> (tensor<2x12x16xf32>, tensor<?x?xf32>) {
 // CHECK-NEXT:              %[[START:.+]]:6 = scf.if %[[FIRSTK]] -> (vector<16xf32>,
 // CHECK-NEXT:                scf.yield %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]] :
 // CHECK-NEXT:              } else {
@@ -107,8 +115,24 @@
 // CHECK-COUNT-23:            vector.fma
 // CHECK:                   %[[REST:.+]]:6 = scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]] step %{{.+}} iter_args(%{{.+}} = %[[MAIN]]#0,
 // CHECK-COUNT-6:             vector.fma
-// CHECK:                   vector.transfer_write %[[REST]]#0, {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
-// CHECK-COUNT-5:           vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
+// In the last contraction block the sums go into the slice, rows 0 .. 5 of
+// the block at column JP2 * 16, as one 6 x 16 transfer whose rows past the
+// slice are dropped: its lanes unmasked when the column panel lies inside
+// the slice, masked when it crosses the slice's last column.
+// CHECK:                   scf.if %[[LASTK]] -> (tensor<2x12x16xf32>, tensor<?x?xf32>) {
+// CHECK-NEXT:                %[[OCOL:.+]] = arith.muli %[[JP2]], %[[C16]]
+// CHECK-NEXT:                %[[OEND:.+]] = arith.addi %[[OCOL]], %[[C16]]
+// CHECK-NEXT:                %[[INSIDE:.+]] = arith.cmpi sle, %[[OEND]], %[[COLS]]
+// CHECK-NEXT:                scf.if %[[INSIDE]] -> (tensor<?x?xf32>) {
+// CHECK:                       vector.transfer_write %{{.+}}, %[[OUTJ]][%c0{{(_[0-9]+)?}}, %[[OCOL]]] {in_bounds = [false, true]} : vector<6x16xf32>, tensor<?x?xf32>
+// CHECK:                     } else {
+// CHECK:                       vector.transfer_write %{{.+}}, %[[OUTJ]][%c0{{(_[0-9]+)?}}, %[[OCOL]]] : vector<6x16xf32>, tensor<?x?xf32>
+// CHECK:                     scf.yield %[[ACCJ]], %{{.+}} : tensor<2x12x16xf32>, tensor<?x?xf32>
+// The other blocks leave them in the accumulators.
+// CHECK-NEXT:              } else {
+// CHECK-NEXT:                vector.transfer_write %[[REST]]#0, %[[ACCJ]]{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
+// CHECK-COUNT-5:             vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
+// CHECK-NEXT:                scf.yield %{{.+}}, %[[OUTJ]] : tensor<2x12x16xf32>, tensor<?x?xf32>
 // The other whole row panels: the same register block without prefetches.
 // CHECK:                   scf.for %{{.+}} = %c1{{(_[0-9]+)?}} to %[[WHOLE]]
 // CHECK-COUNT-6:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
@@ -138,26 +162,24 @@
 // CHECK-COUNT-15:              vector.fma
 // CHECK:                     scf.for %{{.+}} = %[[UNROLLED]] to %[[COUNT]]
 // CHECK-COUNT-4:               vector.fma
-// CHECK:                     vector.transfer_write %{{.+}}, %{{.+}}[%[[JP2]], %[[TROW]], %c0{{(_[0-9]+)?}}] {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
-// CHECK-COUNT-3:             vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
+// CHECK:                     scf.if %[[LASTK]]
+// CHECK:                       vector.transfer_write %{{.+}}, %{{.+}}[%[[TROW]], %{{.+}}] {in_bounds = [false, true]} : vector<4x16xf32>, tensor<?x?xf32>
+// CHECK:                       vector.transfer_write %{{.+}}, %{{.+}}[%[[TROW]], %{{.+}}] : vector<4x16xf32>, tensor<?x?xf32>
+// CHECK:                     } else {
+// CHECK-NEXT:                  vector.transfer_write %{{.+}}, %{{.+}}[%[[JP2]], %[[TROW]], %c0{{(_[0-9]+)?}}] {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
+// CHECK-COUNT-3:               vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x12x16xf32>
 // Without a whole panel the tail's blocks are the first and prefetch.
 // CHECK:                 } else {
 // CHECK-NEXT:              scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %[[TAIL]]
 // CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
 // CHECK:                     scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
 // CHECK:                       memref.prefetch %[[RHSBUF]]
-// CHECK:           %[[WHOLES:.+]] = arith.divsi %[[COLS]], %[[C16]]
-// Row SR of column panel SP: accumulators [SP, SR, 0], output [SR, SP * 16].
-// CHECK:           %[[STORED:.+]] = scf.for %[[SR:.+]] = %{{.+}} to %[[R]]#1 {{.*}} iter_args(%{{.+}} = %[[SLICE]])
-// CHECK:             scf.for %[[SP:.+]] = %{{.+}} to %[[WHOLES]]
-// CHECK-NEXT:          %[[SCOL:.+]] = arith.muli %[[SP]], %[[C16]]
-// CHECK-NEXT:          %[[SV:.+]] = vector.transfer_read %[[K]]#1[%[[SP]], %[[SR]], %c0{{(_[0-9]+)?}}], %{{.+}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
-// CHECK-NEXT:          vector.transfer_write %[[SV]], %{{.+}}[%[[SR]], %[[SCOL]]] {in_bounds = [true]} : vector<16xf32>, tensor<?x?xf32>
-// CHECK:           %[[TAIL:.+]] = scf.for %{{.+}} = %{{.+}} to %[[R]]#1 {{.*}} iter_args(%{{.+}} = %[[STORED]])
-// CHECK:             scf.for %{{.+}} = %[[WHOLES]] to %[[CP]]
-// CHECK:               vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : vector<16xf32>, tensor<?x?xf32>
+// No pass copies the accumulators out after the last block (k is not
+// empty here, so nothing is zero-filled either): the contraction loop's
+// slice is the visit's result.
+// CHECK-NOT:       vector.transfer_read %[[K]]#1
 // CHECK:           scf.forall.in_parallel
-// CHECK:             tensor.parallel_insert_slice %[[TAIL]] into %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS]]]
+// CHECK:             tensor.parallel_insert_slice %[[K]]#3 into %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS]]]
 
 // The heuristic for 256-bit vectors: 6 x 16 register blocks, visits of 384
 // rows and 512 columns, contraction blocks of 256. The rhs block is packed
@@ -168,16 +190,16 @@
 // AVX2-LABEL: func.func @mode1
 // AVX2-DAG:     %[[C96:.+]] = arith.constant 96 : index
 // AVX2:         gmm.tile_schedule {{.*}} tile_size = 384
-// AVX2:         %[[RHSP:.+]] = tensor.empty() : tensor<32x256x16xf32>
-// AVX2:         %[[ACC0:.+]] = tensor.empty() : tensor<32x384x16xf32>
-// AVX2:         %[[LHSP:.+]] = tensor.empty() : tensor<16x6x256xf32>
-// AVX2:         scf.for %[[K0:.+]] = %c0{{(_[0-9]+)?}} to %{{.+}} step %c256 iter_args(%{{.+}} = %[[RHSP]], %{{.+}} = %[[ACC0]], %{{.+}} = %[[LHSP]])
+// AVX2:         %[[RHSP:.+]] = bufferization.alloc_tensor() : tensor<32x256x16xf32>
+// AVX2:         %[[ACC0:.+]] = bufferization.alloc_tensor() : tensor<32x384x16xf32>
+// AVX2:         %[[LHSP:.+]] = bufferization.alloc_tensor() : tensor<16x6x256xf32>
+// AVX2:         scf.for %[[K0:.+]] = %c0{{(_[0-9]+)?}} to %{{.+}} step %c256 iter_args(%{{.+}} = %[[RHSP]], %{{.+}} = %[[ACC0]], %{{.+}} = %[[LHSP]], %[[SLICE:[a-z0-9_]+]] = %{{.+}}) -> ({{.*}}, tensor<?x37xf32>)
 // AVX2:           scf.for
 // AVX2:             vector.transfer_write {{.*}} : vector<16xf32>, tensor<32x256x16xf32>
-// AVX2:           scf.for %[[M0:.+]] = %c0{{(_[0-9]+)?}} to %[[PACKED:.+]] step %[[C96]] iter_args(%[[ACC:.+]] = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<32x384x16xf32>, tensor<16x6x256xf32>)
+// AVX2:           scf.for %[[M0:.+]] = %c0{{(_[0-9]+)?}} to %[[PACKED:.+]] step %[[C96]] iter_args(%[[ACC:.+]] = %{{.+}}, %{{.+}} = %[[SLICE]], %{{.+}} = %{{.+}}) -> (tensor<32x384x16xf32>, tensor<?x37xf32>, tensor<16x6x256xf32>)
 // AVX2:             scf.for
 // AVX2:               vector.transfer_write {{.*}} : vector<16xf32>, tensor<16x6x256xf32>
-// AVX2:             scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %{{.+}} step %c1{{(_[0-9]+)?}} iter_args(%{{.+}} = %[[ACC]]) -> (tensor<32x384x16xf32>)
+// AVX2:             scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %{{.+}} step %c1{{(_[0-9]+)?}} iter_args(%{{.+}} = %[[ACC]], %{{.+}} = %{{.+}}) -> (tensor<32x384x16xf32>, tensor<?x37xf32>)
 // AVX2:               %[[FIRSTROW:.+]] = arith.addi %[[M0]], %{{.+}} : index
 // AVX2-COUNT-6:       vector.transfer_read {{.*}} : tensor<32x384x16xf32>, vector<16xf32>
 // AVX2-NOT:           vector.transfer_read {{.*}} : tensor<32x384x16xf32>, vector<16xf32>
@@ -186,8 +208,8 @@
 // For 512-bit vectors: 14 x 32 (28 zmm accumulators), visits of 224 x 256.
 // AVX512-LABEL: func.func @mode1
 // AVX512:         gmm.tile_schedule {{.*}} tile_size = 224
-// AVX512:         tensor.empty() : tensor<8x256x32xf32>
-// AVX512:         tensor.empty() : tensor<8x224x32xf32>
+// AVX512:         bufferization.alloc_tensor() : tensor<8x256x32xf32>
+// AVX512:         bufferization.alloc_tensor() : tensor<8x224x32xf32>
 // AVX512-COUNT-14: vector.transfer_read {{.*}} : tensor<8x224x32xf32>, vector<32xf32>
 // AVX512:         scf.for
 
@@ -196,9 +218,9 @@
 // of 3 rows).
 // MICRO-LABEL: func.func @mode1
 // MICRO:         gmm.tile_schedule {{.*}} tile_size = 192
-// MICRO:         tensor.empty() : tensor<32x256x8xf32>
-// MICRO:         tensor.empty() : tensor<32x192x8xf32>
-// MICRO:         tensor.empty() : tensor<16x3x256xf32>
+// MICRO:         bufferization.alloc_tensor() : tensor<32x256x8xf32>
+// MICRO:         bufferization.alloc_tensor() : tensor<32x192x8xf32>
+// MICRO:         bufferization.alloc_tensor() : tensor<16x3x256xf32>
 // MICRO-COUNT-3: vector.transfer_read {{.*}} : tensor<32x192x8xf32>, vector<8xf32>
 // MICRO:         scf.for
 // MICRO-COUNT-12: vector.fma {{.*}} : vector<8xf32>
@@ -223,8 +245,8 @@ func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK-NOT:     memref.prefetch
 // CHECK:         scf.for {{.*}} iter_args(%{{.+}} = %[[INIT]])
 // CHECK:           gmm.tile_schedule {{.*}} tile_size = 4
-// CHECK:           tensor.empty() : tensor<1x3x16xf32>
-// CHECK:           tensor.empty() : tensor<1x4x16xf32>
+// CHECK:           bufferization.alloc_tensor() : tensor<1x3x16xf32>
+// CHECK:           bufferization.alloc_tensor() : tensor<1x4x16xf32>
 // CHECK:           %[[W:.+]] = vector.transfer_read %[[RHS]]{{.*}} {permutation_map = #{{.*}}} : tensor<2x4x6x5xbf16>, vector<16xbf16>
 // CHECK-NEXT:      %[[WBITS:.+]] = arith.bitcast %[[W]] : vector<16xbf16> to vector<16xi16>
 // CHECK-NEXT:      %[[WWIDE:.+]] = arith.extui %[[WBITS]] : vector<16xi16> to vector<16xi32>
@@ -243,8 +265,11 @@ func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK-NEXT:        scf.yield %[[AF32]] : vector<16xf32>
 // CHECK:           vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x4x16xf32>
 // CHECK-COUNT-4:   vector.transfer_read %{{.+}}[%c0{{(_[0-9]+)?}}, %c{{[0-3]}}{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}], %{{.+}} : tensor<1x4x16xf32>, vector<16xf32>
-// CHECK:           %[[OLD:.+]] = vector.transfer_read %{{.+}} : tensor<?x6xf32>, vector<16xf32>
-// CHECK:           arith.addf %{{.+}}, %[[OLD]] : vector<16xf32>
+// The last block adds init's values to the sums and writes them back (the
+// 6 columns cross the first column panel's end: masked).
+// CHECK:           %[[OLD:.+]] = vector.transfer_read %[[SLICE:.+]][%c0{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}], %{{.+}} : tensor<?x6xf32>, vector<4x16xf32>
+// CHECK:           %[[NEW:.+]] = arith.addf %{{.+}}, %[[OLD]] : vector<4x16xf32>
+// CHECK:           vector.transfer_write %[[NEW]], %[[SLICE]][%c0{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}] : vector<4x16xf32>, tensor<?x6xf32>
 func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x4x6x5xbf16>, %gs: tensor<2x3x4xi64>, %init: tensor<2x3x7x6xf32>) -> tensor<2x3x7x6xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs init(%init : tensor<2x3x7x6xf32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<tile = [4, 8, 3]>} : tensor<2x3x7x5xbf16>, tensor<2x4x6x5xbf16>, tensor<2x3x4xi64> -> tensor<2x3x7x6xf32>
   return %0 : tensor<2x3x7x6xf32>
@@ -259,9 +284,9 @@ func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x
 
 // ATTR-LABEL: func.func @register_block_attribute
 // ATTR:         gmm.tile_schedule {{.*}} tile_size = 320
-// ATTR:         tensor.empty() : tensor<32x256x24xf32>
-// ATTR:         tensor.empty() : tensor<32x320x24xf32>
-// ATTR:         tensor.empty() : tensor<16x5x264xf32>
+// ATTR:         bufferization.alloc_tensor() : tensor<32x256x24xf32>
+// ATTR:         bufferization.alloc_tensor() : tensor<32x320x24xf32>
+// ATTR:         bufferization.alloc_tensor() : tensor<16x5x264xf32>
 // ATTR-COUNT-5: vector.transfer_read {{.*}} : tensor<32x320x24xf32>, vector<24xf32>
 // ATTR:         scf.for
 func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
@@ -271,8 +296,8 @@ func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x
 
 // -----
 
-// Mode 2, two groups of 8 rows on average (fewer than 256, so the small
-// visits of 16 x 8 register blocks, 96 x 128): no zero fill of the result
+// Mode 2, two groups of 8 rows on average (the large visits of 64 x 32
+// register blocks, 384 x 512, as in mode 1): no zero fill of the result
 // (every local group's slice is written); for each index of the other contracting dimensions, blocks of
 // the group's rows [start, end) in steps of tile_k, each packing both
 // operands (the lhs along its free dimension into panels of 6 rows), then
@@ -290,9 +315,9 @@ func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x
 // AVX2-NOT:     linalg.fill
 // AVX2:         scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}} = %[[DEST]])
 // AVX2:           %[[B:.+]]:2 = scf.if
-// AVX2:           tensor.empty() : tensor<16x256x6xf32>
-// AVX2:           tensor.empty() : tensor<8x256x16xf32>
-// AVX2:           tensor.empty() : tensor<8x96x16xf32>
+// AVX2:           bufferization.alloc_tensor() : tensor<64x256x6xf32>
+// AVX2:           bufferization.alloc_tensor() : tensor<32x256x16xf32>
+// AVX2:           bufferization.alloc_tensor() : tensor<32x384x16xf32>
 // AVX2-NOT:       linalg.fill
 // AVX2:           scf.for %{{.+}} = %[[B]]#0 to %[[B]]#1 step %[[C256]]
 // AVX2:             %[[LP:.+]] = scf.for %[[KK:.+]] = %c0{{(_[0-9]+)?}} to
@@ -305,7 +330,7 @@ func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x
 // AVX2:               memref.prefetch %[[DYBUF]]
 // AVX2:               vector.transfer_read %[[DY]]{{.*}} : tensor<1x16x1x3xf32>, vector<16xf32>
 // AVX2:             scf.for
-// AVX2:               tensor.extract %[[LP]]{{.*}} : tensor<16x256x6xf32>
+// AVX2:               tensor.extract %[[LP]]{{.*}} : tensor<64x256x6xf32>
 func.func @mode2(%x: tensor<1x16x1x4xf32>, %dy: tensor<1x16x1x3xf32>, %gs: tensor<1x5xi32>, %off: tensor<i32>) -> tensor<2x1x4x3xf32> {
   %0 = gmm.ragged_dot %x, %dy, %gs group_offset(%off : tensor<i32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [1, 2], lhs_ragged_dimensions = [1]> : tensor<1x16x1x4xf32>, tensor<1x16x1x3xf32>, tensor<1x5xi32> -> tensor<2x1x4x3xf32>
   return %0 : tensor<2x1x4x3xf32>

@@ -133,9 +133,8 @@ def GMMConfigure : Pass<"gmm-configure"> {
          for AVX-512; the width is `vector-bits`, by default the host
          CPU's) and a cache tile of 64 x 32 register blocks below AVX-512
          (384 x 512 on AVX2, which gmm-tile computes in row blocks of 16
-         register rows; in mode 2 only when the groups average at least 256
-         rows) or 16 x 8 (96 x 128 on AVX2, 224 x 256 on AVX-512), with
-         contraction blocks of 256 f32 (128 f64) elements;
+         register rows in mode 1) or of 16 x 8 with AVX-512 (224 x 256),
+         with contraction blocks of 256 f32 (128 f64) elements;
          the micro-kernel `bf16_dot` for bf16 inputs when the code is for
          the host (`vector-bits` = 0), whose vectors are 512 bits and which
          has AVX512-BF16, and the register block and contraction block suit
