@@ -132,26 +132,28 @@ Value maskContraction(OpBuilder &b, Location loc, Value block, int64_t dim,
 }
 
 /// Adds the block's current values (when accumulating into init) and writes
-/// `acc` into `slice`, converted to its element type; rows and columns past
-/// the slice are dropped.
+/// `acc` into `slice` at `indices` (by default its origin), converted to its
+/// element type; rows and columns past the slice are dropped, except along
+/// the dimensions that `inBounds` declares inside it.
 Value writeBlock(OpBuilder &b, Location loc, Value acc, Value slice,
-                 bool accumulate) {
+                 bool accumulate, ValueRange indices = {},
+                 ArrayRef<bool> inBounds = {false, false}) {
   auto sliceType = cast<RankedTensorType>(slice.getType());
   auto accType = cast<VectorType>(acc.getType());
-  Value c0 = cst(b, loc, 0);
+  SmallVector<Value> at(indices);
+  if (at.empty())
+    at.assign(2, cst(b, loc, 0));
   if (accumulate) {
     Value pad = arith::ConstantOp::create(
         b, loc, b.getZeroAttr(sliceType.getElementType()));
     Value old = vector::TransferReadOp::create(
         b, loc, VectorType::get(accType.getShape(), sliceType.getElementType()),
-        slice, ValueRange{c0, c0}, pad, ArrayRef<bool>{false, false});
+        slice, at, pad, inBounds);
     acc = arith::AddFOp::create(
         b, loc, acc, convertVector(b, loc, old, accType.getElementType()));
   }
   Value result = convertVector(b, loc, acc, sliceType.getElementType());
-  return vector::TransferWriteOp::create(b, loc, result, slice,
-                                         ValueRange{c0, c0},
-                                         ArrayRef<bool>{false, false})
+  return vector::TransferWriteOp::create(b, loc, result, slice, at, inBounds)
       .getResult();
 }
 
@@ -161,14 +163,14 @@ struct RegisterBlock {
   int64_t mr, nr;
 };
 
-/// Where a visit's last contraction block writes: the visit's `rows` x
-/// `cols` slice of the result, when `last` (an i1) holds. Its register
+/// Where a visit's last contraction block writes: the visit's slice of the
+/// result (`cols` columns wide), when `last` (an i1) holds. Its register
 /// blocks then write their sums there directly (converted to the result's
 /// type, added to its values when `accumulate`), rather than into the
 /// accumulators for a pass that copies them out after the last block: a
 /// visit of one contraction block never touches its accumulators.
 struct Output {
-  Value slice, last, rows, cols;
+  Value slice, last, cols;
   bool accumulate;
 };
 
@@ -237,7 +239,6 @@ struct PackedBlock {
   VectorType chunkVector() const {
     return VectorType::get({reg.nr / rowChunks()}, accType);
   }
-  VectorType rowVector() const { return VectorType::get({reg.nr}, accType); }
 
   /// A new, uninitialized buffer of the visit's own. Not a tensor.empty:
   /// CSE merges equal ones, and two buffers of a visit with the same shape
@@ -701,7 +702,6 @@ struct PackedBlock {
   Value writeOutput(OpBuilder &b, Location loc, const Output &output,
                     ValueRange sums, ArrayRef<Value> rows, Value col,
                     int64_t lanes, Value slice) const {
-    Type outType = cast<RankedTensorType>(slice.getType()).getElementType();
     int64_t chunks = rowChunks();
     int64_t height = rows.size();
     auto blockType = VectorType::get({height, lanes}, accType);
@@ -718,19 +718,8 @@ struct PackedBlock {
         for (int64_t i = 0; i < height; ++i)
           block = vector::InsertOp::create(b, loc, sums[i * chunks + c], block,
                                            ArrayRef<int64_t>{i});
-        if (output.accumulate) {
-          Value old = vector::TransferReadOp::create(
-              b, loc, VectorType::get({height, lanes}, outType), into,
-              ValueRange{rows.front(), at},
-              arith::ConstantOp::create(b, loc, b.getZeroAttr(outType)),
-              bounds);
-          block = arith::AddFOp::create(b, loc, block,
-                                        convertVector(b, loc, old, accType));
-        }
-        into = vector::TransferWriteOp::create(
-                   b, loc, convertVector(b, loc, block, outType), into,
-                   ValueRange{rows.front(), at}, bounds)
-                   .getResult();
+        into = writeBlock(b, loc, block, into, output.accumulate,
+                          ValueRange{rows.front(), at}, bounds);
       }
       scf::YieldOp::create(b, loc, into);
     };
@@ -744,11 +733,12 @@ struct PackedBlock {
         .getResult(0);
   }
 
-  /// The slice after the visit's contraction blocks: as they left it, or
-  /// (without init) zero where no block ran (`computed` false).
-  Value finish(OpBuilder &b, Location loc, const Output &output, Value computed,
-               Value slice) const {
-    if (output.accumulate)
+  /// The visit's `rows` x `cols` slice after its contraction blocks: as
+  /// they left it, or (without init) zero where no block ran (`computed`
+  /// false).
+  Value finish(OpBuilder &b, Location loc, Value slice, Value rows, Value cols,
+               bool accumulate, Value computed) const {
+    if (accumulate)
       return slice;
     Value c0 = cst(b, loc, 0);
     Value nr = cst(b, loc, reg.nr);
@@ -758,7 +748,7 @@ struct PackedBlock {
     auto fill = [&](OpBuilder &b, Location loc, Value from, Value to,
                     bool inBounds, Value into) {
       return loop2D(
-          b, loc, ValueRange{c0, from}, ValueRange{output.rows, to}, into,
+          b, loc, ValueRange{c0, from}, ValueRange{rows, to}, into,
           [&](OpBuilder &b, Location loc, Value r, Value p,
               Value into) -> Value {
             return vector::TransferWriteOp::create(
@@ -775,9 +765,8 @@ struct PackedBlock {
                },
                [&](OpBuilder &b, Location loc) {
                  // Whole vectors unmasked, the last partial one masked.
-                 Value whole = arith::DivSIOp::create(b, loc, output.cols, nr);
-                 Value panels =
-                     arith::CeilDivSIOp::create(b, loc, output.cols, nr);
+                 Value whole = arith::DivSIOp::create(b, loc, cols, nr);
+                 Value panels = arith::CeilDivSIOp::create(b, loc, cols, nr);
                  Value zeroed = fill(b, loc, c0, whole, true, slice);
                  scf::YieldOp::create(
                      b, loc, fill(b, loc, whole, panels, false, zeroed));
@@ -990,8 +979,7 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
               });
           auto [next, written] = p.multiply(
               b, loc, acc,
-              Output{out, lastBlock, rows, cols,
-                     static_cast<bool>(op.getInit())},
+              Output{out, lastBlock, cols, static_cast<bool>(op.getInit())},
               firstBlock, panels, count, m0, usedRows, colPanels,
               [&](OpBuilder &b, Location loc, Value ip, Value i,
                   Value kk) -> Value {
@@ -1060,10 +1048,8 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
   // Without a contraction block (k = 0) the rows are zero.
   Value computed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                          numK, cst(b, loc, 0));
-  return p.finish(
-      b, loc,
-      Output{slice, Value(), rows, cols, static_cast<bool>(op.getInit())},
-      computed, kLoop.getResult(3));
+  return p.finish(b, loc, kLoop.getResult(3), rows, cols,
+                  static_cast<bool>(op.getInit()), computed);
 }
 
 /// Mode 2 on the CPU: both operands are packed per contraction block of the
@@ -1146,7 +1132,7 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                       arith::SubIOp::create(b, loc, kEnd, r0)));
               auto [acc, written] = p.multiply(
                   b, loc, args[2],
-                  Output{args[3], lastBlock, rows, cols,
+                  Output{args[3], lastBlock, cols,
                          static_cast<bool>(op.getInit())},
                   firstBlock, rhsPanels, count, c0, rows, colPanels,
                   [&](OpBuilder &b, Location loc, Value ip, Value i,
@@ -1170,10 +1156,8 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kStart, kEnd),
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, numKc, c0));
-  return p.finish(
-      b, loc,
-      Output{slice, Value(), rows, cols, static_cast<bool>(op.getInit())},
-      computed, kcLoop.getResult(3));
+  return p.finish(b, loc, kcLoop.getResult(3), rows, cols,
+                  static_cast<bool>(op.getInit()), computed);
 }
 
 /// The rows of fill visit `visit` (at `scheduled`, the size of the visit
