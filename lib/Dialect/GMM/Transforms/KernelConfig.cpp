@@ -57,9 +57,13 @@ std::array<int64_t, 2> defaultRegisterBlock(Type accType, int64_t vectorBits) {
 /// accumulators (Qwen3-like mode 2, 32 rows per group, two threads of a Zen
 /// 3: 472-512 ms with visits of 96 x 128, 414-423 ms with these). With
 /// AVX-512 (the blocks last measured on such a CPU, a Zen 4), a visit of 16
-/// register rows by 8 register columns (224 x 256).
-std::array<int64_t, 3>
-defaultCPUTile(Type accType, std::array<int64_t, 2> block, int64_t vectorBits) {
+/// register rows by 8 register columns (224 x 256). A decode-like op's visits
+/// (`fewRowsWidth` non-zero, see fewRowsVisitWidth) are that wide, with
+/// contraction blocks of 64 f32 (32 f64) elements.
+std::array<int64_t, 3> defaultCPUTile(Type accType,
+                                      std::array<int64_t, 2> block,
+                                      int64_t vectorBits,
+                                      int64_t fewRowsWidth) {
   // A block past the bounds (the op's, refused by the checks that follow)
   // must not overflow the heuristic's products first.
   block[0] = std::min(block[0], kMaxRegisterRows);
@@ -68,12 +72,66 @@ defaultCPUTile(Type accType, std::array<int64_t, 2> block, int64_t vectorBits) {
   std::array<int64_t, 3> tile = {
       (wide ? 64 : 16) * block[0], (wide ? 32 : 8) * block[1],
       accType.getIntOrFloatBitWidth() > 32 ? 128 : 256};
+  if (fewRowsWidth) {
+    tile[1] = fewRowsWidth;
+    tile[2] /= 4;
+  }
   // Within the CPU's bounds whatever the register block.
   tile[1] = std::min(tile[1], kCPUTileLimits.maxSize);
   tile[0] = std::max<int64_t>(
       1, std::min({tile[0], kCPUTileLimits.maxSize,
                    kCPUTileLimits.maxAccumulators / tile[1]}));
   return tile;
+}
+
+/// Mode 1 groups of at most this many rows on average are decode-like.
+constexpr int64_t kFewRowsPerGroup = 16;
+/// The widest visit of a decode-like op.
+constexpr int64_t kFewRowsMaxWidth = 2048;
+
+/// The width of a decode-like mode 1 op's visits, 0 for other ops: groups
+/// of at most kFewRowsPerGroup rows on average (from the static shapes; a
+/// dynamic one is not decode-like) use each row of the rhs they pack for
+/// only a few lhs rows, so that packing it is a good part of their time. A
+/// visit then spans the rhs's whole rows (its columns rounded up to `lanes`,
+/// up to kFewRowsMaxWidth), which the packing reads contiguously, and its
+/// packed contraction blocks of 64 rows stay in the L2 cache (decode-like,
+/// 64 groups of 8 rows, 512 x 2048 x 1536, one thread of a Zen 3: 196 ms
+/// with 384 x 512 x 256 visits, 170 ms with 384 x 1536 x 64; skewed sizes
+/// 173 and 153 ms).
+int64_t fewRowsVisitWidth(RaggedDotOp op, int64_t lanes) {
+  if (op.getMode() != RaggedDotMode::NonContracting)
+    return 0;
+  int64_t rows = op.getLhs().getType().getDimSize(op.getLhsRaggedDimension());
+  int64_t groups = op.getNumGroups();
+  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(groups) ||
+      groups <= 0 || llvm::divideCeil(rows, groups) > kFewRowsPerGroup)
+    return 0;
+  // The rhs's free dimensions (neither batching, contracting nor group).
+  RaggedDotDimensionNumbersAttr numbers = op.getDimensionNumbers();
+  RankedTensorType rhsType = op.getRhs().getType();
+  int64_t columns = 1;
+  for (int64_t d = 0, e = rhsType.getRank(); d < e; ++d) {
+    if (llvm::is_contained(numbers.getRhsBatchingDimensions(), d) ||
+        llvm::is_contained(numbers.getRhsContractingDimensions(), d) ||
+        llvm::is_contained(numbers.getRhsGroupDimensions(), d))
+      continue;
+    int64_t size = rhsType.getDimSize(d);
+    if (ShapedType::isDynamic(size) || size > kFewRowsMaxWidth) {
+      columns = ShapedType::kDynamic;
+      break;
+    }
+    columns *= size;
+    if (columns > kFewRowsMaxWidth) {
+      columns = ShapedType::kDynamic;
+      break;
+    }
+  }
+  if (ShapedType::isDynamic(columns) || columns <= 0)
+    return kFewRowsMaxWidth;
+  return std::min<int64_t>(
+      kFewRowsMaxWidth,
+      llvm::alignTo(columns, std::clamp<int64_t>(lanes, 1, kMaxRegisterLanes)));
 }
 
 /// The GPU's block tile: 128 x 128, k steps of 32 16-bit elements (two
@@ -349,7 +407,8 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
     block = {pick({field(givenBlock, 0), request.microM, heuristicBlock[0]}),
              pick({field(givenBlock, 1), request.microN, heuristicBlock[1]})};
     std::array<int64_t, 3> heuristic =
-        defaultCPUTile(accType, {block[0], block[1]}, vectorBits);
+        defaultCPUTile(accType, {block[0], block[1]}, vectorBits,
+                       fewRowsVisitWidth(op, block[1]));
     tile = {pick({field(givenTile, 0), request.tileM, heuristic[0]}),
             pick({field(givenTile, 1), request.tileN, heuristic[1]}),
             pick({field(givenTile, 2), request.tileK, heuristic[2]})};

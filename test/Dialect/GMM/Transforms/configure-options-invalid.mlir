@@ -53,9 +53,9 @@
 // RUN: not gmm-opt %s -split-input-file --gmm-configure="micro-kernel=bf16-dot tile-k=7" 2>&1 | FileCheck %s --check-prefix=KERNEL-K
 // KERNEL-K: error: 'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = cpu, tile = [{{[0-9]+}}, {{[0-9]+}}, 7], register_block = [{{[0-9]+}}, {{[0-9]+}}], micro_kernel = bf16_dot>: the bf16_dot micro-kernel multiplies pairs of contraction steps: the contraction block must be even, not 7
 
-func.func @f(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
-  return %0 : tensor<1x1x20x37xf32>
+func.func @f(%lhs: tensor<1x1x60x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x60x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x60x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x60x37xf32>
+  return %0 : tensor<1x1x60x37xf32>
 }
 
 // -----

@@ -14,8 +14,9 @@
 // The heuristics: on the CPU a register block of two vectors of lanes and
 // as many rows as leave three registers free, and a cache tile of 64 x 32
 // register blocks below AVX-512 (16 x 8 with it) with contraction blocks of
-// 256 f32; on the GPU a 128 x
-// 128 tile with k steps of 32 16-bit elements, 2 x 4 warps, 2 stages.
+// 256 f32 (mode 1 with more than 16 rows per group on average: decode_like
+// below has the others); on the GPU a 128 x 128 tile with k steps of 32
+// 16-bit elements, 2 x 4 warps, 2 stages.
 // AVX2-LABEL: func.func @bf16
 // AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
 // With vector-bits given the code may be for another CPU: the heuristic's
@@ -38,9 +39,9 @@
 // is the heuristic's.
 // GPU-OPTS-LABEL: func.func @bf16
 // GPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [64, 128, 32], warps = [1, 4], stages = 2>}
-func.func @bf16(%lhs: tensor<1x1x20x10xbf16>, %rhs: tensor<1x3x10x37xbf16>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xbf16>, tensor<1x3x10x37xbf16>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
-  return %0 : tensor<1x1x20x37xf32>
+func.func @bf16(%lhs: tensor<1x1x60x10xbf16>, %rhs: tensor<1x3x10x37xbf16>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x60x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x60x10xbf16>, tensor<1x3x10x37xbf16>, tensor<1x1x3xi32> -> tensor<1x1x60x37xf32>
+  return %0 : tensor<1x1x60x37xf32>
 }
 
 // -----
@@ -51,9 +52,9 @@ func.func @bf16(%lhs: tensor<1x1x20x10xbf16>, %rhs: tensor<1x3x10x37xbf16>, %gs:
 // DOT:          {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
 // GPU-LABEL: func.func @f32
 // GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [128, 128, 16], warps = [2, 4], stages = 2>}
-func.func @f32(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<16x3xf32>
-  return %0 : tensor<16x3xf32>
+func.func @f32(%lhs: tensor<40x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<40x3xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<40x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<40x3xf32>
+  return %0 : tensor<40x3xf32>
 }
 
 // -----
@@ -68,9 +69,9 @@ func.func @f32(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi3
 // CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [12, 32, 4], register_block = [5, 24], micro_kernel = fma>}
 // GPU-LABEL: func.func @partial
 // GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [128, 128, 16], warps = [2, 4], stages = 2>}
-func.func @partial(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<register_block = [5, 24]>} : tensor<16x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<16x3xf32>
-  return %0 : tensor<16x3xf32>
+func.func @partial(%lhs: tensor<40x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<40x3xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<register_block = [5, 24]>} : tensor<40x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<40x3xf32>
+  return %0 : tensor<40x3xf32>
 }
 
 // -----
@@ -96,10 +97,10 @@ func.func @given(%lhs: tensor<16x4xf16>, %rhs: tensor<2x4x3xf16>, %gs: tensor<2x
 // DOT-LABEL: func.func @micro_kernel_given
 // DOT:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
 // DOT:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [64, 64, 32], register_block = [2, 32], micro_kernel = bf16_dot>}
-func.func @micro_kernel_given(%lhs: tensor<16x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2xi32>) -> (tensor<16x3xf32>, tensor<16x3xf32>) {
-  %a = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<micro_kernel = fma>} : tensor<16x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<16x3xf32>
-  %b = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [64, 64, 32], register_block = [2, 32]>} : tensor<16x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<16x3xf32>
-  return %a, %b : tensor<16x3xf32>, tensor<16x3xf32>
+func.func @micro_kernel_given(%lhs: tensor<40x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2xi32>) -> (tensor<40x3xf32>, tensor<40x3xf32>) {
+  %a = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<micro_kernel = fma>} : tensor<40x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<40x3xf32>
+  %b = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [64, 64, 32], register_block = [2, 32]>} : tensor<40x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<40x3xf32>
+  return %a, %b : tensor<40x3xf32>, tensor<40x3xf32>
 }
 
 // -----
@@ -119,4 +120,38 @@ func.func @weight_gradient(%x: tensor<1024x4xf32>, %dy: tensor<1024x3xf32>, %gs:
   %b = gmm.ragged_dot %x16, %dy16, %gs16 dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0], rhs_group_dimensions = []> : tensor<1024x4xf32>, tensor<1024x3xf32>, tensor<16xi32> -> tensor<16x4x3xf32>
   %c = gmm.ragged_dot %xd, %dyd, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0], rhs_group_dimensions = []> : tensor<?x4xf32>, tensor<?x3xf32>, tensor<2xi32> -> tensor<2x4x3xf32>
   return %a, %b, %c : tensor<2x4x3xf32>, tensor<16x4x3xf32>, tensor<2x4x3xf32>
+}
+
+// -----
+
+// Mode 1 with at most 16 rows per group on average (static sizes) is
+// decode-like: its visits span the rhs's whole rows (the free columns
+// rounded up to the register block's lanes, at most 2048) with contraction
+// blocks of 64 f32. Here 16 rows per group (32 x 4, 2 groups; 70 columns),
+// 17 (the usual tile), a transposed rhs of 5000 columns (2048), rows not
+// known (the usual tile), and batched groups of 8 rows with 3 x 40 free rhs
+// columns (120).
+// AVX2-LABEL: func.func @decode_like
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 80, 64], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 2048, 64], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 128, 64], register_block = [6, 16], micro_kernel = fma>}
+// AVX512-LABEL: func.func @decode_like
+// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 96, 64], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 2048, 64], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 128, 64], register_block = [14, 32], micro_kernel = fma>}
+func.func @decode_like(%lhs: tensor<32x4xf32>, %rhs: tensor<2x4x70xf32>, %gs: tensor<2xi32>,
+                       %lhs17: tensor<34x4xf32>, %rhsT: tensor<2x5000x4xf32>,
+                       %lhsd: tensor<?x4xf32>,
+                       %lhsb: tensor<2x16x4xf32>, %rhsb: tensor<2x2x4x3x40xf32>, %gsb: tensor<2x2xi32>)
+    -> (tensor<32x70xf32>, tensor<34x70xf32>, tensor<32x5000xf32>, tensor<?x70xf32>, tensor<2x16x3x40xf32>) {
+  %a = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<32x4xf32>, tensor<2x4x70xf32>, tensor<2xi32> -> tensor<32x70xf32>
+  %b = gmm.ragged_dot %lhs17, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<34x4xf32>, tensor<2x4x70xf32>, tensor<2xi32> -> tensor<34x70xf32>
+  %c = gmm.ragged_dot %lhs, %rhsT, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<32x4xf32>, tensor<2x5000x4xf32>, tensor<2xi32> -> tensor<32x5000xf32>
+  %d = gmm.ragged_dot %lhsd, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<?x4xf32>, tensor<2x4x70xf32>, tensor<2xi32> -> tensor<?x70xf32>
+  %e = gmm.ragged_dot %lhsb, %rhsb, %gsb dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [1]> : tensor<2x16x4xf32>, tensor<2x2x4x3x40xf32>, tensor<2x2xi32> -> tensor<2x16x3x40xf32>
+  return %a, %b, %c, %d, %e : tensor<32x70xf32>, tensor<34x70xf32>, tensor<32x5000xf32>, tensor<?x70xf32>, tensor<2x16x3x40xf32>
 }

@@ -17,10 +17,12 @@
 // register blocks write their sums into the visit's slice of the result
 // (only its rows and columns), the others into the accumulators. While the
 // first row panel of a column panel is multiplied, the same panel rows of
-// the next block are prefetched from the rhs's buffer.
+// the next block are prefetched from the rhs's buffer (the visit's 32
+// columns are narrower than the rhs's 37; decode_like below has a visit as
+// wide as the rhs, which prefetches nothing).
 
 // CHECK-LABEL: func.func @mode1
-// CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<1x1x20x10xf32>, %[[RHS:[a-z0-9]+]]: tensor<1x3x10x37xf32>
+// CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<1x1x60x10xf32>, %[[RHS:[a-z0-9]+]]: tensor<1x3x10x37xf32>
 // CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C6:.+]] = arith.constant 6 : index
 // CHECK-DAG:     %[[C10:.+]] = arith.constant 10 : index
@@ -67,8 +69,8 @@
 // CHECK:               scf.for
 // CHECK:                 arith.divui %{{.+}}, %[[C6]]
 // CHECK:                 arith.remui %{{.+}}, %[[C6]]
-// CHECK:                 vector.transfer_read %[[LHS]]{{.*}} {in_bounds = [true]} : tensor<1x1x20x10xf32>, vector<16xf32>
-// CHECK:                 vector.transfer_read %[[LHS]]{{.*}}, %{{.+}} : tensor<1x1x20x10xf32>, vector<16xf32>
+// CHECK:                 vector.transfer_read %[[LHS]]{{.*}} {in_bounds = [true]} : tensor<1x1x60x10xf32>, vector<16xf32>
+// CHECK:                 vector.transfer_read %[[LHS]]{{.*}}, %{{.+}} : tensor<1x1x60x10xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x6x16xf32>
 // CHECK:             %[[UNROLLED:.+]] = arith.subi %[[COUNT]], %{{.+}}
 // The visit's rows: whole panels of 6, then the rows after them in 4-row
@@ -181,8 +183,9 @@
 // CHECK:           scf.forall.in_parallel
 // CHECK:             tensor.parallel_insert_slice %[[K]]#3 into %[[OUT]][0, 0, %[[R]]#0, %[[N0]]] [1, 1, %[[R]]#1, %[[COLS]]]
 
-// The heuristic for 256-bit vectors: 6 x 16 register blocks, visits of 384
-// rows and 512 columns, contraction blocks of 256. The rhs block is packed
+// The heuristic for 256-bit vectors (20 rows per group on average, more
+// than a decode-like op's 16): 6 x 16 register blocks, visits of 384 rows
+// and 512 columns, contraction blocks of 256. The rhs block is packed
 // once per contraction block, then the visit's rows run a row block of 96
 // (16 panels) at a time: the lhs rows of a row block are packed (into a
 // buffer of one row block), and its register blocks accumulate into the
@@ -224,9 +227,9 @@
 // MICRO-COUNT-3: vector.transfer_read {{.*}} : tensor<32x192x8xf32>, vector<8xf32>
 // MICRO:         scf.for
 // MICRO-COUNT-12: vector.fma {{.*}} : vector<8xf32>
-func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
-  return %0 : tensor<1x1x20x37xf32>
+func.func @mode1(%lhs: tensor<1x1x60x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x60x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x60x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x60x37xf32>
+  return %0 : tensor<1x1x60x37xf32>
 }
 
 // -----
@@ -264,15 +267,41 @@ func.func @mode1(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK-NEXT:        %[[AF32:.+]] = arith.bitcast %[[AHIGH]] : vector<16xi32> to vector<16xf32>
 // CHECK-NEXT:        scf.yield %[[AF32]] : vector<16xf32>
 // CHECK:           vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x4x16xf32>
-// CHECK-COUNT-4:   vector.transfer_read %{{.+}}[%c0{{(_[0-9]+)?}}, %c{{[0-3]}}{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}], %{{.+}} : tensor<1x4x16xf32>, vector<16xf32>
+// Nothing is prefetched, so no row panel is peeled off for prefetches: one
+// register block, whose rows are those of the row panel loop.
+// CHECK-NOT:       memref.prefetch
+// CHECK-COUNT-4:   vector.transfer_read %{{.+}}[%c0{{(_[0-9]+)?}}, %{{.+}}, %c0{{(_[0-9]+)?}}], %{{.+}} : tensor<1x4x16xf32>, vector<16xf32>
 // The last block adds init's values to the sums and writes them back (the
 // 6 columns cross the first column panel's end: masked).
-// CHECK:           %[[OLD:.+]] = vector.transfer_read %[[SLICE:.+]][%c0{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}], %{{.+}} : tensor<?x6xf32>, vector<4x16xf32>
+// CHECK:           %[[OLD:.+]] = vector.transfer_read %[[SLICE:.+]][%[[ROW:[^,]+]], %c0{{(_[0-9]+)?}}], %{{.+}} : tensor<?x6xf32>, vector<4x16xf32>
 // CHECK:           %[[NEW:.+]] = arith.addf %{{.+}}, %[[OLD]] : vector<4x16xf32>
-// CHECK:           vector.transfer_write %[[NEW]], %[[SLICE]][%c0{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}] : vector<4x16xf32>, tensor<?x6xf32>
+// CHECK:           vector.transfer_write %[[NEW]], %[[SLICE]][%[[ROW]], %c0{{(_[0-9]+)?}}] : vector<4x16xf32>, tensor<?x6xf32>
 func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x4x6x5xbf16>, %gs: tensor<2x3x4xi64>, %init: tensor<2x3x7x6xf32>) -> tensor<2x3x7x6xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs init(%init : tensor<2x3x7x6xf32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<tile = [4, 8, 3]>} : tensor<2x3x7x5xbf16>, tensor<2x4x6x5xbf16>, tensor<2x3x4xi64> -> tensor<2x3x7x6xf32>
   return %0 : tensor<2x3x7x6xf32>
+}
+
+// -----
+
+// Decode-like (20 rows in 3 groups, at most 16 per group on average): one
+// visit spans the rhs's 37 columns (48, whole register blocks), contraction
+// blocks of 64; the packing reads whole rhs rows (prefetching a few rows
+// ahead of itself), and the register blocks prefetch nothing of the next
+// block.
+// AVX2-LABEL: func.func @decode_like
+// AVX2:         gmm.tile_schedule {{.*}} tile_size = 384
+// AVX2:         bufferization.alloc_tensor() : tensor<3x64x16xf32>
+// AVX2:         bufferization.alloc_tensor() : tensor<3x384x16xf32>
+// AVX2:         bufferization.alloc_tensor() : tensor<16x6x64xf32>
+// AVX2:         memref.prefetch
+// AVX2:         vector.transfer_write {{.*}} : vector<16xf32>, tensor<3x64x16xf32>
+// AVX2-NOT:     memref.prefetch
+// AVX2:         vector.fma
+// AVX2-NOT:     memref.prefetch
+// AVX2:         return
+func.func @decode_like(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
+  return %0 : tensor<1x1x20x37xf32>
 }
 
 // -----
@@ -289,9 +318,9 @@ func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x
 // ATTR:         bufferization.alloc_tensor() : tensor<16x5x264xf32>
 // ATTR-COUNT-5: vector.transfer_read {{.*}} : tensor<32x320x24xf32>, vector<24xf32>
 // ATTR:         scf.for
-func.func @register_block_attribute(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<register_block = [5, 24]>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
-  return %0 : tensor<1x1x20x37xf32>
+func.func @register_block_attribute(%lhs: tensor<1x1x60x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x60x37xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = #gmm.kernel_config<register_block = [5, 24]>} : tensor<1x1x60x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x60x37xf32>
+  return %0 : tensor<1x1x60x37xf32>
 }
 
 // -----

@@ -134,7 +134,11 @@ def GMMConfigure : Pass<"gmm-configure"> {
          CPU's) and a cache tile of 64 x 32 register blocks below AVX-512
          (384 x 512 on AVX2, which gmm-tile computes in row blocks of 16
          register rows in mode 1) or of 16 x 8 with AVX-512 (224 x 256),
-         with contraction blocks of 256 f32 (128 f64) elements;
+         with contraction blocks of 256 f32 (128 f64) elements; for a
+         decode-like mode 1 op (at most 16 rows per group on average, from
+         static sizes) visits as wide as the rhs's free columns (rounded up
+         to the register block's lanes, at most 2048) with contraction
+         blocks of 64 f32 (32 f64) elements;
          the micro-kernel `bf16_dot` for bf16 inputs when the code is for
          the host (`vector-bits` = 0), whose vectors are 512 bits and which
          has AVX512-BF16, and the register block and contraction block suit
@@ -239,7 +243,8 @@ def GMMTile : Pass<"gmm-tile"> {
     `mr x nr` accumulators (one rhs panel row and `mr` broadcast lhs
     elements per step, k unrolled by four) runs over every pair of panels
     (a partial last row panel runs blocks of 4 rows, as many as it needs);
-    the rhs panel rows of the next block are prefetched meanwhile. In mode
+    when a visit is narrower than the rhs's rows (static), the rhs panel
+    rows of the next block are prefetched meanwhile. In mode
     1 a visit taller than 16 register rows is computed a row block of 16
     register rows at a time against the one packed rhs block, each row
     block packing its own lhs rows.
