@@ -46,7 +46,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -252,6 +255,34 @@ void sbgemmGrouped(SbgemmFn sbgemm, const Shape &s, bool forward,
 }
 
 /// The values of `tensor` as f32.
+/// A buffer that starts a cache line (64 bytes); false when it could not be
+/// allocated.
+class LineAlignedBuffer {
+public:
+  explicit LineAlignedBuffer(size_t bytes)
+      : pointer(static_cast<char *>(std::aligned_alloc(
+                    kLine, llvm::alignTo(std::max<size_t>(bytes, 1), kLine))),
+                &std::free) {}
+  /// A copy of `values`.
+  explicit LineAlignedBuffer(llvm::ArrayRef<uint8_t> values)
+      : LineAlignedBuffer(values.size()) {
+    if (pointer && !values.empty())
+      std::memcpy(pointer.get(), values.data(), values.size());
+  }
+  explicit LineAlignedBuffer(const std::vector<float> &values)
+      : LineAlignedBuffer(llvm::ArrayRef<uint8_t>(
+            reinterpret_cast<const uint8_t *>(values.data()),
+            values.size() * sizeof(float))) {}
+
+  explicit operator bool() const { return pointer != nullptr; }
+  void *data() const { return pointer.get(); }
+  float *floats() const { return reinterpret_cast<float *>(pointer.get()); }
+
+private:
+  static constexpr size_t kLine = 64;
+  std::unique_ptr<char, decltype(&std::free)> pointer;
+};
+
 std::vector<float> toFloats(const HostTensor &tensor) {
   std::vector<float> values(tensor.getNumElements());
   for (auto [i, value] : llvm::enumerate(values))
@@ -634,7 +665,7 @@ int main(int argc, char **argv) {
         // Mode 1: lhs [m, k], rhs [g, k, n] -> [m, n]; mode 2: x [m, k],
         // dy [m, n] -> [g, k, n].
         DType in = bf16 ? DType::BF16 : DType::F32;
-        std::vector<HostTensor> arguments(resultOutput ? 3 : 4);
+        std::vector<HostTensor> arguments(3);
         arguments[0] = HostTensor::zeros(in, {shape.m, shape.k});
         arguments[1] = forward
                            ? HostTensor::zeros(in, {shape.g, shape.k, shape.n})
@@ -644,29 +675,32 @@ int main(int argc, char **argv) {
         fillRandom(arguments[1], common.seed, 1);
         int64_t outSize =
             forward ? shape.m * shape.n : shape.g * shape.k * shape.n;
-        // The output buffer gmm writes into, already written, as OpenBLAS's
-        // is.
-        if (!resultOutput)
-          arguments[3] =
-              forward
-                  ? HostTensor::zeros(DType::F32, {shape.m, shape.n})
-                  : HostTensor::zeros(DType::F32, {shape.g, shape.k, shape.n});
-        std::vector<float> blasOut(outSize);
+        std::vector<int64_t> outShape =
+            forward ? std::vector<int64_t>{shape.m, shape.n}
+                    : std::vector<int64_t>{shape.g, shape.k, shape.n};
+        // Both sides work on the same operands and on outputs of their own,
+        // each in a buffer that starts a cache line, as the frameworks'
+        // buffers do (a std::vector's large allocation starts 16 bytes past
+        // one, so that every row of 64 bytes straddles two lines: writing
+        // decode-like mode 2's 805 MB output then took gmm a fifth longer).
+        LineAlignedBuffer lhs(arguments[0].bytes), rhs(arguments[1].bytes);
+        LineAlignedBuffer gmmOut(outSize * sizeof(float)),
+            blasOut(outSize * sizeof(float));
+        if (!lhs || !rhs || !gmmOut || !blasOut)
+          return reportError("out of memory for the buffers of " + shape.name);
         // OpenBLAS's operands: gmm's, or for bf16 without cblas_sbgemm the
         // same values in f32 (converted before anything is timed).
         bool useSbgemm = bf16 && sbgemm;
-        std::vector<float> aFloats, bFloats;
+        std::optional<LineAlignedBuffer> aFloats, bFloats;
         if (bf16 && !useSbgemm) {
-          aFloats = toFloats(arguments[0]);
-          bFloats = toFloats(arguments[1]);
+          aFloats.emplace(toFloats(arguments[0]));
+          bFloats.emplace(toFloats(arguments[1]));
+          if (!*aFloats || !*bFloats)
+            return reportError("out of memory for the buffers of " +
+                               shape.name);
         }
-        auto floatsOf = [&](const HostTensor &tensor,
-                            const std::vector<float> &copy) {
-          return copy.empty() ? static_cast<const float *>(tensor.data())
-                              : copy.data();
-        };
-        const float *a = floatsOf(arguments[0], aFloats);
-        const float *b = floatsOf(arguments[1], bFloats);
+        const float *a = (aFloats ? *aFloats : lhs).floats();
+        const float *b = (bFloats ? *bFloats : rhs).floats();
 
         for (Distribution distribution : *distributions) {
           std::vector<int64_t> sizes =
@@ -680,20 +714,23 @@ int main(int argc, char **argv) {
           row.flops = 2.0 * shape.k * shape.n * coveredRows;
           row.peak = bf16 && bf16Peak ? bf16Peak->gflops : peak.gflops;
 
-          // gmm: the first warm-up call's result is the one checked. With an
-          // output buffer, gmm is called on the arguments' own buffers, as
-          // OpenBLAS is on its own (no copies between the calls, which would
-          // leave the caches and the memory's write-backs in another state
-          // than OpenBLAS's back-to-back calls); every call writes the whole
-          // output. A returned result goes through call(), which copies the
-          // arguments and frees the result.
+          // gmm. With an output buffer, gmm is called on the buffers above,
+          // as OpenBLAS is (no copies between the calls, which would leave
+          // the caches and the memory's write-backs in another state than
+          // OpenBLAS's back-to-back calls); every call writes the whole
+          // output, which is checked after the last. A returned result goes
+          // through call(), which copies the arguments and frees the result;
+          // the first warm-up call's is checked.
           std::vector<HostTensor> gmmResult;
           std::vector<std::vector<int64_t>> descriptors;
           if (!resultOutput) {
-            std::fill(arguments[3].bytes.begin(), arguments[3].bytes.end(), 0);
-            for (HostTensor &argument : arguments)
-              descriptors.push_back(::gmm::runner::denseDescriptor(
-                  argument.data(), argument.shape));
+            std::fill_n(gmmOut.floats(), outSize, 0.0f);
+            descriptors = {
+                ::gmm::runner::denseDescriptor(lhs.data(), arguments[0].shape),
+                ::gmm::runner::denseDescriptor(rhs.data(), arguments[1].shape),
+                ::gmm::runner::denseDescriptor(arguments[2].data(),
+                                               arguments[2].shape),
+                ::gmm::runner::denseDescriptor(gmmOut.data(), outShape)};
           }
           auto gmmSeconds =
               common.timeCalls([&](unsigned i) -> llvm::Expected<double> {
@@ -708,8 +745,6 @@ int main(int argc, char **argv) {
                       descriptors, &callSeconds);
                   if (!words)
                     return failed(words.takeError());
-                  if (i == 0)
-                    gmmResult = {arguments[3]};
                   return callSeconds;
                 }
                 auto outputs = function->get()->call(arguments, &callSeconds);
@@ -725,20 +760,20 @@ int main(int argc, char **argv) {
           settle();
 
           // OpenBLAS on the same values.
-          std::fill(blasOut.begin(), blasOut.end(), 0.0f);
+          std::fill_n(blasOut.floats(), outSize, 0.0f);
           row.blasSeconds = llvm::cantFail(
               common.timeCalls([&](unsigned) -> llvm::Expected<double> {
                 auto start = std::chrono::steady_clock::now();
                 if (useSbgemm)
-                  sbgemmGrouped(
-                      sbgemm, shape, forward,
-                      static_cast<const uint16_t *>(arguments[0].data()),
-                      static_cast<const uint16_t *>(arguments[1].data()), sizes,
-                      blasOut.data());
+                  sbgemmGrouped(sbgemm, shape, forward,
+                                static_cast<const uint16_t *>(lhs.data()),
+                                static_cast<const uint16_t *>(rhs.data()),
+                                sizes, blasOut.floats());
                 else if (forward)
-                  blasGroupedMatmul(shape, a, b, sizes, blasOut.data());
+                  blasGroupedMatmul(shape, a, b, sizes, blasOut.floats());
                 else
-                  blasGroupedWeightGradient(shape, a, b, sizes, blasOut.data());
+                  blasGroupedWeightGradient(shape, a, b, sizes,
+                                            blasOut.floats());
                 return std::chrono::duration<double>(
                            std::chrono::steady_clock::now() - start)
                     .count();
@@ -752,9 +787,10 @@ int main(int argc, char **argv) {
             row.vsF32 = row.gmmRate() / it->second;
 
           double maxAbsError = 0;
-          row.error =
-              relativeError(static_cast<const float *>(gmmResult[0].data()),
-                            blasOut.data(), outSize, maxAbsError);
+          row.error = relativeError(
+              resultOutput ? static_cast<const float *>(gmmResult[0].data())
+                           : gmmOut.floats(),
+              blasOut.floats(), outSize, maxAbsError);
           row.matches = row.error <= tolerance;
           if (!row.matches) {
             anyMismatch = true;
