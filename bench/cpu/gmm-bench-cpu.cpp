@@ -254,7 +254,6 @@ void sbgemmGrouped(SbgemmFn sbgemm, const Shape &s, bool forward,
   }
 }
 
-/// The values of `tensor` as f32.
 /// A buffer that starts a cache line (64 bytes); false when it could not be
 /// allocated.
 class LineAlignedBuffer {
@@ -283,6 +282,7 @@ private:
   std::unique_ptr<char, decltype(&std::free)> pointer;
 };
 
+/// The values of `tensor` as f32.
 std::vector<float> toFloats(const HostTensor &tensor) {
   std::vector<float> values(tensor.getNumElements());
   for (auto [i, value] : llvm::enumerate(values))
