@@ -116,6 +116,8 @@ KernelConfigRequest requestOf(const CPUPipelineOptions &options) {
   request.microM = options.microM;
   request.microN = options.microN;
   request.microKernel = options.microKernel;
+  // Visits run on one thread without OpenMP, else on the runtime's.
+  request.threads = options.parallel ? 0 : 1;
   return request;
 }
 

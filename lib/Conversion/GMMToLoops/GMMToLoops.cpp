@@ -330,15 +330,8 @@ LogicalResult mlir::gmm::lowerRaggedDotToLoops(RewriterBase &rewriter,
   lowering.rhs = op.getRhs();
   lowering.groupSizes = op.getGroupSizes();
   lowering.numBatch = dims.getLhsBatchingDimensions().size();
-  for (int64_t d = 0; d < lhsType.getRank(); ++d)
-    if (!llvm::is_contained(dims.getLhsBatchingDimensions(), d) &&
-        !llvm::is_contained(dims.getLhsContractingDimensions(), d))
-      lowering.lhsFreeDims.push_back(d);
-  for (int64_t d = 0; d < rhsType.getRank(); ++d)
-    if (!llvm::is_contained(dims.getRhsBatchingDimensions(), d) &&
-        !llvm::is_contained(dims.getRhsContractingDimensions(), d) &&
-        !llvm::is_contained(dims.getRhsGroupDimensions(), d))
-      lowering.rhsFreeDims.push_back(d);
+  lowering.lhsFreeDims = dims.getLhsFreeDimensions(lhsType.getRank());
+  lowering.rhsFreeDims = dims.getRhsFreeDimensions(rhsType.getRank());
 
   auto dimOf = [&](Value tensor, int64_t d) -> Value {
     return getValueOrCreateConstantIndexOp(

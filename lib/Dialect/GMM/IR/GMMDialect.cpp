@@ -99,6 +99,31 @@ Attribute RaggedDotDimensionNumbersAttr::parse(AsmParser &parser, Type) {
                                             lists[4], lists[5]);
 }
 
+/// The dimensions below `rank` that none of `lists` holds, ascending.
+static SmallVector<int64_t>
+dimensionsOutside(int64_t rank, ArrayRef<ArrayRef<int64_t>> lists) {
+  SmallVector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d)
+    if (llvm::none_of(lists, [&](ArrayRef<int64_t> list) {
+          return llvm::is_contained(list, d);
+        }))
+      free.push_back(d);
+  return free;
+}
+
+SmallVector<int64_t>
+RaggedDotDimensionNumbersAttr::getLhsFreeDimensions(int64_t lhsRank) const {
+  return dimensionsOutside(
+      lhsRank, {getLhsBatchingDimensions(), getLhsContractingDimensions()});
+}
+
+SmallVector<int64_t>
+RaggedDotDimensionNumbersAttr::getRhsFreeDimensions(int64_t rhsRank) const {
+  return dimensionsOutside(rhsRank, {getRhsBatchingDimensions(),
+                                     getRhsContractingDimensions(),
+                                     getRhsGroupDimensions()});
+}
+
 void RaggedDotDimensionNumbersAttr::print(AsmPrinter &printer) const {
   ArrayRef<int64_t> lists[kNumDimensionKeys] = {
       getLhsBatchingDimensions(),    getRhsBatchingDimensions(),

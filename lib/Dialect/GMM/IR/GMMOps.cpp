@@ -90,22 +90,16 @@ getResultDimSources(RaggedDotDimensionNumbersAttr dims, int64_t lhsRank,
   SmallVector<ResultDimSource> sources;
   ArrayRef<int64_t> lhsBatch = dims.getLhsBatchingDimensions();
   ArrayRef<int64_t> rhsBatch = dims.getRhsBatchingDimensions();
-  ArrayRef<int64_t> lhsContract = dims.getLhsContractingDimensions();
-  ArrayRef<int64_t> rhsContract = dims.getRhsContractingDimensions();
-  ArrayRef<int64_t> rhsGroup = dims.getRhsGroupDimensions();
   if (modeOf(dims, dims.getLhsRaggedDimensions().front()) ==
       RaggedDotMode::Contracting)
     sources.push_back({hasGroupOffset ? ResultDimSource::LocalGroups
                                       : ResultDimSource::Groups});
   for (auto [lhsDim, rhsDim] : llvm::zip_equal(lhsBatch, rhsBatch))
     sources.push_back({ResultDimSource::Batch, lhsDim, rhsDim});
-  for (int64_t d = 0; d < lhsRank; ++d)
-    if (!llvm::is_contained(lhsBatch, d) && !llvm::is_contained(lhsContract, d))
-      sources.push_back({ResultDimSource::Lhs, d});
-  for (int64_t d = 0; d < rhsRank; ++d)
-    if (!llvm::is_contained(rhsBatch, d) &&
-        !llvm::is_contained(rhsContract, d) && !llvm::is_contained(rhsGroup, d))
-      sources.push_back({ResultDimSource::Rhs, d});
+  for (int64_t d : dims.getLhsFreeDimensions(lhsRank))
+    sources.push_back({ResultDimSource::Lhs, d});
+  for (int64_t d : dims.getRhsFreeDimensions(rhsRank))
+    sources.push_back({ResultDimSource::Rhs, d});
   return sources;
 }
 
@@ -186,11 +180,9 @@ mlir::gmm::getGroupSizesPrefixDims(RaggedDotDimensionNumbersAttr dims) {
     prefixDims.append(lhsContract.begin(), llvm::find(lhsContract, raggedDim));
     break;
   case RaggedDotMode::NonContracting:
+    // The batching dimensions, then the free ones before the ragged one.
     prefixDims.append(lhsBatch.begin(), lhsBatch.end());
-    for (int64_t d = 0; d < raggedDim; ++d)
-      if (!llvm::is_contained(lhsBatch, d) &&
-          !llvm::is_contained(lhsContract, d))
-        prefixDims.push_back(d);
+    llvm::append_range(prefixDims, dims.getLhsFreeDimensions(raggedDim));
     break;
   }
   return prefixDims;

@@ -8,6 +8,7 @@
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
@@ -88,6 +89,21 @@ std::array<int64_t, 3> defaultCPUTile(Type accType,
 constexpr int64_t kFewRowsPerGroup = 16;
 /// The widest visit of a decode-like op.
 constexpr int64_t kFewRowsMaxWidth = 2048;
+/// The narrowest visit of a decode-like op: one narrowed to give every
+/// thread a visit stays at least this wide (else the op takes the usual
+/// tile, whose narrower visits are more).
+constexpr int64_t kFewRowsMinWidth = 1024;
+/// The most threads a request may name.
+constexpr int64_t kMaxThreads = 1 << 16;
+
+/// The threads that run the visits: the request's, else those this process
+/// may run on.
+int64_t threadsOf(const KernelConfigRequest &request) {
+  if (request.threads > 0)
+    return request.threads;
+  return std::max<int64_t>(llvm::hardware_concurrency().compute_thread_count(),
+                           1);
+}
 
 /// The width of a decode-like mode 1 op's visits, 0 for other ops: groups
 /// of at most kFewRowsPerGroup rows on average (from the static shapes; a
@@ -99,7 +115,15 @@ constexpr int64_t kFewRowsMaxWidth = 2048;
 /// 64 groups of 8 rows, 512 x 2048 x 1536, one thread of a Zen 3: 196 ms
 /// with 384 x 512 x 256 visits, 170 ms with 384 x 1536 x 64; skewed sizes
 /// 173 and 153 ms).
-int64_t fewRowsVisitWidth(RaggedDotOp op, int64_t lanes) {
+///
+/// Such visits are few, one per group and 2048 columns: where they are
+/// fewer than `threads`, they are narrowed to give each thread one, down to
+/// kFewRowsMinWidth columns; below that the op is not decode-like, and the
+/// usual tile's narrower visits are more (32 groups of 8 rows, 256 x 7168 x
+/// 2048, two threads of a Zen 3: 189 ms with visits of 2048 columns, 219
+/// with 1024, 231 with the usual 512 x 256; what a thread without a visit
+/// loses is all of its share).
+int64_t fewRowsVisitWidth(RaggedDotOp op, int64_t lanes, int64_t threads) {
   if (op.getMode() != RaggedDotMode::NonContracting)
     return 0;
   int64_t rows = op.getLhs().getType().getDimSize(op.getLhsRaggedDimension());
@@ -107,31 +131,34 @@ int64_t fewRowsVisitWidth(RaggedDotOp op, int64_t lanes) {
   if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(groups) ||
       groups <= 0 || llvm::divideCeil(rows, groups) > kFewRowsPerGroup)
     return 0;
-  // The rhs's free dimensions (neither batching, contracting nor group).
-  RaggedDotDimensionNumbersAttr numbers = op.getDimensionNumbers();
+  lanes = std::clamp<int64_t>(lanes, 1, kMaxRegisterLanes);
+  // The rhs's free columns (saturating), unknown when one is dynamic.
   RankedTensorType rhsType = op.getRhs().getType();
-  int64_t columns = 1;
-  for (int64_t d = 0, e = rhsType.getRank(); d < e; ++d) {
-    if (llvm::is_contained(numbers.getRhsBatchingDimensions(), d) ||
-        llvm::is_contained(numbers.getRhsContractingDimensions(), d) ||
-        llvm::is_contained(numbers.getRhsGroupDimensions(), d))
-      continue;
+  std::optional<uint64_t> columns = 1;
+  for (int64_t d :
+       op.getDimensionNumbers().getRhsFreeDimensions(rhsType.getRank())) {
     int64_t size = rhsType.getDimSize(d);
-    if (ShapedType::isDynamic(size) || size > kFewRowsMaxWidth) {
-      columns = ShapedType::kDynamic;
+    if (ShapedType::isDynamic(size)) {
+      columns = std::nullopt;
       break;
     }
-    columns *= size;
-    if (columns > kFewRowsMaxWidth) {
-      columns = ShapedType::kDynamic;
-      break;
-    }
+    columns = llvm::SaturatingMultiply(*columns, static_cast<uint64_t>(size));
   }
-  if (ShapedType::isDynamic(columns) || columns <= 0)
-    return kFewRowsMaxWidth;
-  return std::min<int64_t>(
-      kFewRowsMaxWidth,
-      llvm::alignTo(columns, std::clamp<int64_t>(lanes, 1, kMaxRegisterLanes)));
+  // Unknown columns: one visit per group, assumed, of the widest width.
+  if (!columns)
+    return groups >= threads ? kFewRowsMaxWidth : 0;
+  int64_t widest = static_cast<int64_t>(std::min<uint64_t>(
+      kFewRowsMaxWidth, llvm::alignTo(std::max<uint64_t>(*columns, 1), lanes)));
+  uint64_t visits = llvm::SaturatingMultiply(
+      static_cast<uint64_t>(groups), llvm::divideCeil(*columns, widest));
+  if (visits >= static_cast<uint64_t>(threads))
+    return widest;
+  // Narrower visits, at least as many as the threads.
+  uint64_t perGroup = llvm::divideCeil(static_cast<uint64_t>(threads),
+                                       static_cast<uint64_t>(groups));
+  uint64_t narrow = llvm::alignTo(llvm::divideCeil(*columns, perGroup),
+                                  static_cast<uint64_t>(lanes));
+  return narrow >= kFewRowsMinWidth ? static_cast<int64_t>(narrow) : 0;
 }
 
 /// The GPU's block tile: 128 x 128, k steps of 32 16-bit elements (two
@@ -190,6 +217,12 @@ mlir::gmm::verifyKernelConfigRequest(const KernelConfigRequest &request,
              " is out of range: 0 (the heuristic) to " + Twine(max));
       return failure();
     }
+  if (request.threads < 0 || request.threads > kMaxThreads) {
+    report("threads = " + Twine(request.threads) +
+           " is out of range: 0 (the threads this process may run on) to " +
+           Twine(kMaxThreads));
+    return failure();
+  }
   if (request.vectorBits != 0 && request.vectorBits != 128 &&
       request.vectorBits != 256 && request.vectorBits != 512) {
     report("vector-bits must be 128, 256 or 512, or 0 for the host CPU's, "
@@ -408,7 +441,7 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
              pick({field(givenBlock, 1), request.microN, heuristicBlock[1]})};
     std::array<int64_t, 3> heuristic =
         defaultCPUTile(accType, {block[0], block[1]}, vectorBits,
-                       fewRowsVisitWidth(op, block[1]));
+                       fewRowsVisitWidth(op, block[1], threadsOf(request)));
     tile = {pick({field(givenTile, 0), request.tileM, heuristic[0]}),
             pick({field(givenTile, 1), request.tileN, heuristic[1]}),
             pick({field(givenTile, 2), request.tileK, heuristic[2]})};

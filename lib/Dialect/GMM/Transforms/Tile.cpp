@@ -484,9 +484,10 @@ struct PackedBlock {
       // in a panel (else as one more whole panel): rows computed past the
       // full panels.
       Value blocks = arith::CeilDivUIOp::create(b, loc, rem, four);
+      Value blockRows = times4(blocks);
       Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                         times4(blocks), mr);
-      Value extra = arith::SelectOp::create(b, loc, fits, times4(blocks), mr);
+                                         blockRows, mr);
+      Value extra = arith::SelectOp::create(b, loc, fits, blockRows, mr);
       // Or the last full panel's rows and the rem rows all as 4-row blocks,
       // when that computes fewer rows: 8 rows as two blocks of 4 rather
       // than a panel of 6 and a block of 4 (a fifth of a decode step's

@@ -24,6 +24,13 @@
 // RUN: not gmm-opt %s --gmm-configure="tile-m=4611686018427387904 tile-n=4" 2>&1 | FileCheck %s --check-prefix=CPU
 // CPU: error: gmm-configure: tile-m = 4611686018427387904 is out of range: 0 (the heuristic) to 4096{{$}}
 
+// The threads the CPU heuristic plans visits for.
+// RUN: not gmm-opt %s --gmm-configure=threads=-1 2>&1 | FileCheck %s --check-prefix=THREADS-NEG
+// THREADS-NEG: error: gmm-configure: threads = -1 is out of range: 0 (the threads this process may run on) to 65536{{$}}
+// THREADS-NEG-NOT: {{.}}
+// RUN: not gmm-opt %s --gmm-configure=threads=65537 2>&1 | FileCheck %s --check-prefix=THREADS-BIG
+// THREADS-BIG: error: gmm-configure: threads = 65537 is out of range: 0 (the threads this process may run on) to 65536{{$}}
+
 // The CPU register block and the vector width it is sized for.
 // RUN: not gmm-opt %s --gmm-configure=micro-m=-2 2>&1 | FileCheck %s --check-prefix=MICRO-NEG
 // MICRO-NEG: error: gmm-configure: micro-m = -2 is out of range: 0 (the heuristic) to 64{{$}}

@@ -1,8 +1,9 @@
-// RUN: gmm-opt %s -split-input-file --gmm-configure=vector-bits=256 | FileCheck %s --check-prefix=AVX2
-// RUN: gmm-opt %s -split-input-file --gmm-configure=vector-bits=512 | FileCheck %s --check-prefix=AVX512
+// RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=256 threads=1" | FileCheck %s --check-prefix=AVX2
+// RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=512 threads=1" | FileCheck %s --check-prefix=AVX512
 // RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=256 tile-m=12 tile-n=32 tile-k=4 micro-m=3 micro-n=8" | FileCheck %s --check-prefix=CPU-OPTS
 // RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=512 micro-kernel=bf16-dot" | FileCheck %s --check-prefix=DOT
-// RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=512 micro-kernel=fma" | FileCheck %s --check-prefix=AVX512
+// RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=512 micro-kernel=fma threads=1" | FileCheck %s --check-prefix=AVX512
+// RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=256 threads=64" | FileCheck %s --check-prefix=THREADS
 // RUN: gmm-opt %s -split-input-file --gmm-configure=target=gpu | FileCheck %s --check-prefix=GPU
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16" | FileCheck %s --check-prefix=GPU-SMALL
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu tile-m=64 warps-m=1" | FileCheck %s --check-prefix=GPU-OPTS
@@ -130,7 +131,7 @@ func.func @weight_gradient(%x: tensor<1024x4xf32>, %dy: tensor<1024x3xf32>, %gs:
 // blocks of 64 f32. Here 16 rows per group (32 x 4, 2 groups; 70 columns),
 // 17 (the usual tile), a transposed rhs of 5000 columns (2048), rows not
 // known (the usual tile), and batched groups of 8 rows with 3 x 40 free rhs
-// columns (120).
+// columns (120). (With threads=1 one visit is enough; threads=64 is below.)
 // AVX2-LABEL: func.func @decode_like
 // AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 80, 64], register_block = [6, 16], micro_kernel = fma>}
 // AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
@@ -154,4 +155,43 @@ func.func @decode_like(%lhs: tensor<32x4xf32>, %rhs: tensor<2x4x70xf32>, %gs: te
   %d = gmm.ragged_dot %lhsd, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<?x4xf32>, tensor<2x4x70xf32>, tensor<2xi32> -> tensor<?x70xf32>
   %e = gmm.ragged_dot %lhsb, %rhsb, %gsb dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [1]> : tensor<2x16x4xf32>, tensor<2x2x4x3x40xf32>, tensor<2x2xi32> -> tensor<2x16x3x40xf32>
   return %a, %b, %c, %d, %e : tensor<32x70xf32>, tensor<34x70xf32>, tensor<32x5000xf32>, tensor<?x70xf32>, tensor<2x16x3x40xf32>
+}
+
+// -----
+
+// A decode-like op's visits are narrowed when they are fewer than the
+// threads (threads=64 here), to make as many, down to 1024 columns; below
+// that the op takes the usual tile. 64 groups of 8 rows with 1536 columns
+// make 64 visits (whole rows); 32 groups with 2048 columns, 64 visits of
+// 1024; 8 groups with 14336 columns, 8 x 7 visits of 2048 narrowed to 8 x 8
+// of 1792; 16 groups with 2048 columns would need 512 (the usual tile);
+// columns not known, one visit per group: 64 groups take 2048, 16 the usual
+// tile. The others' test runs with threads=1: one visit is enough.
+// THREADS-LABEL: func.func @decode_like_threads
+// THREADS:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 1536, 64], register_block = [6, 16], micro_kernel = fma>}
+// THREADS:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 1024, 64], register_block = [6, 16], micro_kernel = fma>}
+// THREADS:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 1792, 64], register_block = [6, 16], micro_kernel = fma>}
+// THREADS:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
+// THREADS:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 2048, 64], register_block = [6, 16], micro_kernel = fma>}
+// THREADS:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
+// AVX2-LABEL: func.func @decode_like_threads
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 1536, 64], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 2048, 64], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 2048, 64], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 2048, 64], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 2048, 64], register_block = [6, 16], micro_kernel = fma>}
+// AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 2048, 64], register_block = [6, 16], micro_kernel = fma>}
+func.func @decode_like_threads(%x64: tensor<512x16xf32>, %w64: tensor<64x16x1536xf32>, %gs64: tensor<64xi32>,
+                               %x32: tensor<256x16xf32>, %w32: tensor<32x16x2048xf32>, %gs32: tensor<32xi32>,
+                               %x8: tensor<64x16xf32>, %w8: tensor<8x16x14336xf32>, %gs8: tensor<8xi32>,
+                               %x16: tensor<128x16xf32>, %w16: tensor<16x16x2048xf32>, %gs16: tensor<16xi32>,
+                               %w64d: tensor<64x16x?xf32>, %w16d: tensor<16x16x?xf32>)
+    -> (tensor<512x1536xf32>, tensor<256x2048xf32>, tensor<64x14336xf32>, tensor<128x2048xf32>, tensor<512x?xf32>, tensor<128x?xf32>) {
+  %a = gmm.ragged_dot %x64, %w64, %gs64 dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x16xf32>, tensor<64x16x1536xf32>, tensor<64xi32> -> tensor<512x1536xf32>
+  %b = gmm.ragged_dot %x32, %w32, %gs32 dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<256x16xf32>, tensor<32x16x2048xf32>, tensor<32xi32> -> tensor<256x2048xf32>
+  %c = gmm.ragged_dot %x8, %w8, %gs8 dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x16xf32>, tensor<8x16x14336xf32>, tensor<8xi32> -> tensor<64x14336xf32>
+  %d = gmm.ragged_dot %x16, %w16, %gs16 dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<128x16xf32>, tensor<16x16x2048xf32>, tensor<16xi32> -> tensor<128x2048xf32>
+  %e = gmm.ragged_dot %x64, %w64d, %gs64 dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x16xf32>, tensor<64x16x?xf32>, tensor<64xi32> -> tensor<512x?xf32>
+  %f = gmm.ragged_dot %x16, %w16d, %gs16 dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<128x16xf32>, tensor<16x16x?xf32>, tensor<16xi32> -> tensor<128x?xf32>
+  return %a, %b, %c, %d, %e, %f : tensor<512x1536xf32>, tensor<256x2048xf32>, tensor<64x14336xf32>, tensor<128x2048xf32>, tensor<512x?xf32>, tensor<128x?xf32>
 }

@@ -1,6 +1,6 @@
 // RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256 tile-m=12 tile-n=32 tile-k=4" -gmm-tile -canonicalize -cse | FileCheck %s
-// RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=AVX2
-// RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=512" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=AVX512
+// RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256 threads=1" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=AVX2
+// RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=512 threads=1" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=AVX512
 // RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256 micro-m=3 micro-n=8" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=MICRO
 // RUN: gmm-opt %s -split-input-file -gmm-configure="vector-bits=256 micro-m=3 micro-n=8" -gmm-tile -canonicalize -cse | FileCheck %s --check-prefix=ATTR
 

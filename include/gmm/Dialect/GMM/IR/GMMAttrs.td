@@ -53,6 +53,16 @@ def GMM_RaggedDotDimensionNumbersAttr
     ArrayRefParameter<"int64_t", "rhs group dimensions">:$rhsGroupDimensions
   );
   let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// The lhs's free dimensions, ascending: those of an lhs of rank
+    /// `lhsRank` that are neither batching nor contracting (the ragged
+    /// dimension of mode 1 is one of them).
+    ::llvm::SmallVector<int64_t> getLhsFreeDimensions(int64_t lhsRank) const;
+    /// The rhs's free dimensions, ascending: those of an rhs of rank
+    /// `rhsRank` that are neither batching, contracting nor group
+    /// dimensions. They are the result's last dimensions, in this order.
+    ::llvm::SmallVector<int64_t> getRhsFreeDimensions(int64_t rhsRank) const;
+  }];
 }
 
 def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {

@@ -36,9 +36,10 @@ constexpr llvm::StringLiteral kKernelConfigAttrName = "gmm.kernel_config";
 /// What the pipeline asks for; 0 leaves a field to the heuristic. It is
 /// gmm-configure's options struct (generated from Passes.td), so that the
 /// pipelines hand their kernel fields to the pass as they are: target, tile
-/// (m, n, k), warps (m, n) and stages (gpu), register block (micro m, n) and
-/// vector bits (cpu; 0: the host CPU's widest), and the chip (gpu; bounds a
-/// block's shared memory, empty: the 48 KiB every chip gives statically).
+/// (m, n, k), warps (m, n) and stages (gpu), register block (micro m, n),
+/// vector bits (cpu; 0: the host CPU's widest) and threads (cpu; 0: those
+/// the process may run on), and the chip (gpu; bounds a block's shared
+/// memory, empty: the 48 KiB every chip gives statically).
 using KernelConfigRequest = GMMConfigureOptions;
 
 /// The shared memory one block of `chip` can have with the dynamic opt-in

@@ -138,7 +138,10 @@ def GMMConfigure : Pass<"gmm-configure"> {
          decode-like mode 1 op (at most 16 rows per group on average, from
          static sizes) visits as wide as the rhs's free columns (rounded up
          to the register block's lanes, at most 2048) with contraction
-         blocks of 64 f32 (32 f64) elements;
+         blocks of 64 f32 (32 f64) elements, unless that makes fewer
+         visits than `threads` (by default the threads this process may
+         run on): then visits narrowed to make as many as the threads, if
+         they stay at least 1024 columns wide, else the usual tile;
          the micro-kernel `bf16_dot` for bf16 inputs when the code is for
          the host (`vector-bits` = 0), whose vectors are 512 bits and which
          has AVX512-BF16, and the register block and contraction block suit
@@ -191,6 +194,10 @@ def GMMConfigure : Pass<"gmm-configure"> {
            "CPU: the vector width the heuristic sizes the register block "
            "for (0: the host CPU's widest, 512 with AVX-512, 256 with AVX2 "
            "and FMA, else 128)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
+           "CPU: the threads that will run the tile visits, which the "
+           "heuristic gives a visit each where it can (0: those this "
+           "process may run on)">,
     Option<"microKernel", "micro-kernel", "::mlir::gmm::MicroKernelOption",
            /*default=*/"::mlir::gmm::MicroKernelOption::Auto",
            "CPU: how the register block multiplies",
