@@ -117,6 +117,32 @@ public:
     return median(std::move(times));
   }
 
+  /// Times two sides call by call: round i = 0, 1, ..., warmup + repeat -
+  /// 1 calls `first(i)` and `second(i)`, in that order in even rounds and
+  /// the other way round in odd ones, with `pause()` after every call. Each
+  /// call returns how long it took, or an error, which ends the rounds.
+  /// Returns each side's median over the last `repeat` rounds: a machine
+  /// whose speed drifts while a row is measured (other tenants of a
+  /// virtual machine, its clock) slows both sides alike, where timing one
+  /// side's calls after the other's compared different stretches of time.
+  template <typename First, typename Second, typename Pause>
+  llvm::Expected<std::pair<double, double>>
+  timeInterleaved(First &&first, Second &&second, Pause &&pause) const {
+    std::vector<double> firstTimes, secondTimes;
+    for (unsigned i = 0; i < warmup + repeat; ++i) {
+      for (bool firstSide : {i % 2 == 0, i % 2 != 0}) {
+        llvm::Expected<double> time = firstSide ? first(i) : second(i);
+        if (!time)
+          return time.takeError();
+        pause();
+        if (i >= warmup)
+          (firstSide ? firstTimes : secondTimes).push_back(*time);
+      }
+    }
+    return std::make_pair(median(std::move(firstTimes)),
+                          median(std::move(secondTimes)));
+  }
+
 private:
   BenchConfig config;
   std::string defaultShapes, quickShapes;

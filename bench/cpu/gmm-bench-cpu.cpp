@@ -160,10 +160,10 @@ cl::opt<std::string> formatOption(
 
 cl::opt<unsigned> settleMs(
     "settle-ms",
-    cl::desc("Pause between the gmm and the OpenBLAS measurements, so that "
-             "the idle worker threads of one runtime (OpenMP, OpenBLAS) stop "
-             "spinning before the other is timed (default 500)"),
-    cl::value_desc("MS"), cl::init(500), cl::cat(benchCategory));
+    cl::desc("Pause after every call of either side, so that the idle "
+             "worker threads of one runtime (OpenMP, OpenBLAS) stop spinning "
+             "before the other is timed (default 300)"),
+    cl::value_desc("MS"), cl::init(300), cl::cat(benchCategory));
 
 cl::opt<double>
     tolerance("tolerance",
@@ -617,8 +617,8 @@ int main(int argc, char **argv) {
                          microM.getValue(), microN.getValue(),
                          microKernelName(microKernel));
   out << "\n- median of " << common.repeat << " timed calls after "
-      << common.warmup << " warm-up call(s), " << llvm::join(dtypes, " and ")
-      << ", seed " << common.seed << "\n"
+      << common.warmup << " warm-up call(s), the two sides' calls alternating, "
+      << llvm::join(dtypes, " and ") << ", seed " << common.seed << "\n"
       << "- load average at start: " << loadAverage() << "\n";
   // What the machine does just before the run.
   CpuSample idleBegin = CpuSample::take();
@@ -715,9 +715,9 @@ int main(int argc, char **argv) {
           row.peak = bf16 && bf16Peak ? bf16Peak->gflops : peak.gflops;
 
           // gmm. With an output buffer, gmm is called on the buffers above,
-          // as OpenBLAS is (no copies between the calls, which would leave
+          // as OpenBLAS is (no copies around the calls, which would leave
           // the caches and the memory's write-backs in another state than
-          // OpenBLAS's back-to-back calls); every call writes the whole
+          // OpenBLAS's calls find them); every call writes the whole
           // output, which is checked after the last. A returned result goes
           // through call(), which copies the arguments and frees the result;
           // the first warm-up call's is checked.
@@ -732,53 +732,51 @@ int main(int argc, char **argv) {
                                                arguments[2].shape),
                 ::gmm::runner::denseDescriptor(gmmOut.data(), outShape)};
           }
-          auto gmmSeconds =
-              common.timeCalls([&](unsigned i) -> llvm::Expected<double> {
-                double callSeconds = 0;
-                auto failed = [&](llvm::Error error) {
-                  return llvm::createStringError(
-                      "calling gmm on " + shape.name + ": " +
-                      llvm::toString(std::move(error)));
-                };
-                if (!resultOutput) {
-                  auto words = function->get()->invokeOnDescriptors(
-                      descriptors, &callSeconds);
-                  if (!words)
-                    return failed(words.takeError());
-                  return callSeconds;
-                }
-                auto outputs = function->get()->call(arguments, &callSeconds);
-                if (!outputs)
-                  return failed(outputs.takeError());
-                if (i == 0)
-                  gmmResult = std::move(*outputs);
-                return callSeconds;
-              });
-          if (!gmmSeconds)
-            return reportError(llvm::toString(gmmSeconds.takeError()));
-          row.gmmSeconds = *gmmSeconds;
-          settle();
-
-          // OpenBLAS on the same values.
+          // OpenBLAS on the same values, into its own output.
           std::fill_n(blasOut.floats(), outSize, 0.0f);
-          row.blasSeconds = llvm::cantFail(
-              common.timeCalls([&](unsigned) -> llvm::Expected<double> {
-                auto start = std::chrono::steady_clock::now();
-                if (useSbgemm)
-                  sbgemmGrouped(sbgemm, shape, forward,
-                                static_cast<const uint16_t *>(lhs.data()),
-                                static_cast<const uint16_t *>(rhs.data()),
-                                sizes, blasOut.floats());
-                else if (forward)
-                  blasGroupedMatmul(shape, a, b, sizes, blasOut.floats());
-                else
-                  blasGroupedWeightGradient(shape, a, b, sizes,
-                                            blasOut.floats());
-                return std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - start)
-                    .count();
-              }));
-          settle();
+          auto callGmm = [&](unsigned i) -> llvm::Expected<double> {
+            double callSeconds = 0;
+            auto failed = [&](llvm::Error error) {
+              return llvm::createStringError("calling gmm on " + shape.name +
+                                             ": " +
+                                             llvm::toString(std::move(error)));
+            };
+            if (!resultOutput) {
+              auto words = function->get()->invokeOnDescriptors(descriptors,
+                                                                &callSeconds);
+              if (!words)
+                return failed(words.takeError());
+              return callSeconds;
+            }
+            auto outputs = function->get()->call(arguments, &callSeconds);
+            if (!outputs)
+              return failed(outputs.takeError());
+            if (i == 0)
+              gmmResult = std::move(*outputs);
+            return callSeconds;
+          };
+          auto callBlas = [&](unsigned) -> llvm::Expected<double> {
+            auto start = std::chrono::steady_clock::now();
+            if (useSbgemm)
+              sbgemmGrouped(sbgemm, shape, forward,
+                            static_cast<const uint16_t *>(lhs.data()),
+                            static_cast<const uint16_t *>(rhs.data()), sizes,
+                            blasOut.floats());
+            else if (forward)
+              blasGroupedMatmul(shape, a, b, sizes, blasOut.floats());
+            else
+              blasGroupedWeightGradient(shape, a, b, sizes, blasOut.floats());
+            return std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                .count();
+          };
+          // The two sides' calls alternate (gmm first in even rounds,
+          // OpenBLAS in odd ones), with a pause after each.
+          auto seconds = common.timeInterleaved(callGmm, callBlas, settle);
+          if (!seconds)
+            return reportError(llvm::toString(seconds.takeError()));
+          row.gmmSeconds = seconds->first;
+          row.blasSeconds = seconds->second;
 
           auto key = std::make_tuple(shape.name, distribution, mode);
           if (!bf16)
