@@ -732,8 +732,6 @@ int main(int argc, char **argv) {
                                                arguments[2].shape),
                 ::gmm::runner::denseDescriptor(gmmOut.data(), outShape)};
           }
-          // OpenBLAS on the same values, into its own output.
-          std::fill_n(blasOut.floats(), outSize, 0.0f);
           auto callGmm = [&](unsigned i) -> llvm::Expected<double> {
             double callSeconds = 0;
             auto failed = [&](llvm::Error error) {
@@ -755,6 +753,8 @@ int main(int argc, char **argv) {
               gmmResult = std::move(*outputs);
             return callSeconds;
           };
+          // OpenBLAS on the same values, into its own output.
+          std::fill_n(blasOut.floats(), outSize, 0.0f);
           auto callBlas = [&](unsigned) -> llvm::Expected<double> {
             auto start = std::chrono::steady_clock::now();
             if (useSbgemm)

@@ -202,27 +202,25 @@ mlir::gmm::verifyKernelConfigRequest(const KernelConfigRequest &request,
                                      function_ref<void(const Twine &)> report) {
   const TileLimits &limits =
       request.target == KernelTarget::GPU ? kGPUTileLimits : kCPUTileLimits;
-  for (auto [name, value, max] :
-       {std::tuple<StringRef, int64_t, int64_t>{"tile-m", request.tileM,
-                                                limits.maxSide()},
-        {"tile-n", request.tileN, limits.maxSide()},
-        {"tile-k", request.tileK, limits.maxStep},
-        {"warps-m", request.warpsM, kMaxWarpsPerBlock},
-        {"warps-n", request.warpsN, kMaxWarpsPerBlock},
-        {"stages", request.stages, 8},
-        {"micro-m", request.microM, kMaxRegisterRows},
-        {"micro-n", request.microN, kMaxRegisterLanes}})
+  // Each option's range, 0 to its bound, and what 0 asks for.
+  StringRef heuristic = "the heuristic";
+  for (auto [name, value, max, zero] :
+       {std::tuple<StringRef, int64_t, int64_t, StringRef>{
+            "tile-m", request.tileM, limits.maxSide(), heuristic},
+        {"tile-n", request.tileN, limits.maxSide(), heuristic},
+        {"tile-k", request.tileK, limits.maxStep, heuristic},
+        {"warps-m", request.warpsM, kMaxWarpsPerBlock, heuristic},
+        {"warps-n", request.warpsN, kMaxWarpsPerBlock, heuristic},
+        {"stages", request.stages, 8, heuristic},
+        {"micro-m", request.microM, kMaxRegisterRows, heuristic},
+        {"micro-n", request.microN, kMaxRegisterLanes, heuristic},
+        {"threads", request.threads, kMaxThreads,
+         "the threads this process may run on"}})
     if (value < 0 || value > max) {
-      report(name + " = " + Twine(value) +
-             " is out of range: 0 (the heuristic) to " + Twine(max));
+      report(name + " = " + Twine(value) + " is out of range: 0 (" + zero +
+             ") to " + Twine(max));
       return failure();
     }
-  if (request.threads < 0 || request.threads > kMaxThreads) {
-    report("threads = " + Twine(request.threads) +
-           " is out of range: 0 (the threads this process may run on) to " +
-           Twine(kMaxThreads));
-    return failure();
-  }
   if (request.vectorBits != 0 && request.vectorBits != 128 &&
       request.vectorBits != 256 && request.vectorBits != 512) {
     report("vector-bits must be 128, 256 or 512, or 0 for the host CPU's, "
