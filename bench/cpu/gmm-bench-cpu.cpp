@@ -110,6 +110,14 @@ cl::opt<mlir::gmm::MicroKernelOption> microKernel(
                clEnumValN(mlir::gmm::MicroKernelOption::BF16Dot, "bf16-dot",
                           "vdpbf16ps on pairs of k (bf16 rows)")),
     cl::cat(benchCategory));
+cl::opt<uint64_t> streamMinBytes(
+    "stream-min-bytes",
+    cl::desc("The cpu pipeline writes results of at least this many bytes "
+             "with streaming (non-temporal) stores (0: never; default: "
+             "gmm-to-cpu's, 16 MiB)"),
+    cl::value_desc("N"),
+    cl::init(mlir::gmm::CPUPipelineOptions().streamMinBytes),
+    cl::cat(benchCategory));
 cl::opt<std::string> dtypesOption(
     "dtypes",
     cl::desc("Comma-separated operand types to run on every shape and mode: "
@@ -509,10 +517,11 @@ int main(int argc, char **argv) {
   if (pipeline->cuda)
     return reportError("--pipeline=cuda runs on the GPU: use gmm-bench-gpu");
   bool customTiles = tileM || tileN || tileK || microM || microN ||
-                     microKernel != mlir::gmm::MicroKernelOption::Auto;
+                     microKernel != mlir::gmm::MicroKernelOption::Auto ||
+                     streamMinBytes.getNumOccurrences();
   if (customTiles && pipelineName != "cpu")
-    return reportError("--tile-m/n/k, --micro-m/n and --micro-kernel apply to "
-                       "--pipeline=cpu only");
+    return reportError("--tile-m/n/k, --micro-m/n, --micro-kernel and "
+                       "--stream-min-bytes apply to --pipeline=cpu only");
   if (common.repeat < 1 || common.warmup < 1)
     return reportError("--repeat and --warmup must be at least 1");
   PipelineBuilder buildPipeline = pipeline->build;
@@ -524,6 +533,7 @@ int main(int argc, char **argv) {
     options.microM = microM;
     options.microN = microN;
     options.microKernel = microKernel;
+    options.streamMinBytes = streamMinBytes;
     if (failed(mlir::gmm::verifyCPUPipelineOptions(
             options, [](const Twine &message) {
               llvm::errs() << "gmm-bench-cpu: error: " << message << "\n";
@@ -612,10 +622,12 @@ int main(int argc, char **argv) {
       << "- gmm pipeline: " << pipelineName;
   if (customTiles)
     out << llvm::formatv(" (tile-m={0} tile-n={1} tile-k={2} micro-m={3} "
-                         "micro-n={4} micro-kernel={5})",
+                         "micro-n={4} micro-kernel={5} "
+                         "stream-min-bytes={6})",
                          tileM.getValue(), tileN.getValue(), tileK.getValue(),
                          microM.getValue(), microN.getValue(),
-                         microKernelName(microKernel));
+                         microKernelName(microKernel),
+                         streamMinBytes.getValue());
   out << "\n- median of " << common.repeat << " timed calls after "
       << common.warmup << " warm-up call(s), the two sides' calls alternating, "
       << llvm::join(dtypes, " and ") << ", seed " << common.seed << "\n"

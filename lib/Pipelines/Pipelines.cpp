@@ -171,6 +171,12 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   transfers.enableFullUnroll(options.tileTarget != KernelTarget::GPU);
   pm.addPass(createConvertVectorToSCFPass(transfers));
   pm.addPass(createCanonicalizerPass());
+  // Large results are written with streaming stores.
+  if (options.streamMinBytes > 0) {
+    GMMStreamResultsOptions stream;
+    stream.minBytes = options.streamMinBytes;
+    pm.addPass(createGMMStreamResults(stream));
+  }
   if (options.emulateBF16Dot)
     pm.addPass(createGMMEmulateBF16Dot());
   ConvertVectorToLLVMPassOptions vectors;

@@ -95,6 +95,11 @@ static llvm::cl::opt<mlir::gmm::MicroKernelOption> microKernel(
         clEnumValN(mlir::gmm::MicroKernelOption::FMA, "fma", "FMA"),
         clEnumValN(mlir::gmm::MicroKernelOption::BF16Dot, "bf16-dot",
                    "vdpbf16ps on pairs of k for bf16 inputs")));
+static llvm::cl::opt<uint64_t> streamMinBytes(
+    "stream-min-bytes",
+    llvm::cl::desc("--pipeline=cpu writes results of at least this many "
+                   "bytes with streaming stores (default: gmm-to-cpu's)"),
+    llvm::cl::init(mlir::gmm::CPUPipelineOptions().streamMinBytes));
 static llvm::cl::opt<std::string> inputTypeOption(
     "input-type",
     llvm::cl::desc("The operand type of every configuration: f16, bf16, f32 "
@@ -372,15 +377,16 @@ int main(int argc, char **argv) {
     return 1;
   }
   bool emulatedBF16Dot = false;
-  bool cpuOptions =
-      microM || microN || microKernel != mlir::gmm::MicroKernelOption::Auto;
+  bool cpuOptions = microM || microN ||
+                    microKernel != mlir::gmm::MicroKernelOption::Auto ||
+                    streamMinBytes.getNumOccurrences();
   if ((known->cuda && cpuOptions) ||
       (!known->cuda && (tileM || tileN || tileK || cpuOptions ||
                         tileTarget != mlir::gmm::KernelTarget::CPU))) {
     if (pipelineName != "cpu") {
-      llvm::errs() << "gmm-difftest: error: --micro-m/n, --micro-kernel and "
-                      "--tile-target are for --pipeline=cpu, --tile-m/n/k "
-                      "for cpu and cuda\n";
+      llvm::errs() << "gmm-difftest: error: --micro-m/n, --micro-kernel, "
+                      "--stream-min-bytes and --tile-target are for "
+                      "--pipeline=cpu, --tile-m/n/k for cpu and cuda\n";
       return 1;
     }
     mlir::gmm::CPUPipelineOptions options;
@@ -394,6 +400,7 @@ int main(int argc, char **argv) {
     options.microM = microM;
     options.microN = microN;
     options.microKernel = microKernel;
+    options.streamMinBytes = streamMinBytes;
     options.tileTarget = tileTarget;
     if (failed(mlir::gmm::verifyCPUPipelineOptions(options, optionError)))
       return 1;

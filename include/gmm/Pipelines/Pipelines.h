@@ -85,6 +85,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "FMAs (the same results), so that it runs on CPUs "
                      "without AVX512-BF16 (for testing; slower than fma)"),
       llvm::cl::init(false)};
+  /// Results of at least this many bytes are written with streaming stores
+  /// (gmm-stream-results); 0 streams none.
+  Option<uint64_t> streamMinBytes{
+      *this, "stream-min-bytes",
+      llvm::cl::desc("Write results of at least this many bytes with "
+                     "streaming (non-temporal) stores (0: never)"),
+      llvm::cl::init(uint64_t(16) << 20)};
   /// What the ragged dots are configured for: GPU runs the GPU-shaped tile
   /// program (block tiles, foralls mapped to blocks) on the CPU, as the
   /// differential test does to cover what gmm-map-to-gpu maps.

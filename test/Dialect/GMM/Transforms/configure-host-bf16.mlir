@@ -9,7 +9,8 @@
 // micro-kernel (vdpbf16ps), others fma. Where the blocks do not suit
 // bf16_dot (lanes not a multiple of 16, an odd contraction block), the
 // heuristic takes fma instead of refusing them; micro-kernel=fma turns it
-// off.
+// off. The groups hold 32 rows on average, so that the ops are not
+// decode-like (whose visits span the rhs's rows, configure.mlir).
 
 // CHECK-LABEL: func.func @bf16
 // CHECK:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = bf16_dot>}
@@ -19,16 +20,16 @@
 // ODD-K:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 7], register_block = [14, 32], micro_kernel = fma>}
 // FMA-LABEL: func.func @bf16
 // FMA:           {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
-func.func @bf16(%lhs: tensor<16x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<16x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<16x3xf32>
-  return %0 : tensor<16x3xf32>
+func.func @bf16(%lhs: tensor<64x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2xi32>) -> tensor<64x3xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<64x3xf32>
+  return %0 : tensor<64x3xf32>
 }
 
 // -----
 
 // CHECK-LABEL: func.func @f16
 // CHECK:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
-func.func @f16(%lhs: tensor<16x4xf16>, %rhs: tensor<2x4x3xf16>, %gs: tensor<2xi32>) -> tensor<16x3xf32> {
-  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<16x4xf16>, tensor<2x4x3xf16>, tensor<2xi32> -> tensor<16x3xf32>
-  return %0 : tensor<16x3xf32>
+func.func @f16(%lhs: tensor<64x4xf16>, %rhs: tensor<2x4x3xf16>, %gs: tensor<2xi32>) -> tensor<64x3xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x4xf16>, tensor<2x4x3xf16>, tensor<2xi32> -> tensor<64x3xf32>
+  return %0 : tensor<64x3xf32>
 }

@@ -354,6 +354,67 @@ def GMMEmulateBF16Dot : Pass<"gmm-emulate-bf16-dot"> {
   ];
 }
 
+def GMMStreamResults : Pass<"gmm-stream-results"> {
+  let summary = "Write large results with streaming (non-temporal) stores";
+  let description = [{
+    Makes the tile visits' whole-vector stores into a large result
+    non-temporal: a store that would first read its cache line from memory
+    (to own it) and later write it back goes to memory directly, and
+    writing the result costs one pass over memory instead of two. A weight
+    gradient (mode 2) writes a `[g, k, n]` result, 1.6 GB in f32 for a
+    Qwen3-like layer (128 experts of 2048 x 1536), from only a few rows per
+    group: writing it bounds its time.
+
+    A store streams when it is a `vector.transfer_write` on a memref, of
+    one dimension, in bounds and unmasked, along the memref's contiguous
+    last dimension, of a power of two bytes, at least 16; when it is
+    inside a parallel loop (`omp.loop_nest`, or `scf.parallel` without
+    OpenMP: in `gmm-to-cpu`, the loops over tile visits); and when the
+    buffer it writes (through views) is defined outside that loop, statically
+    shaped and at least `min-bytes` large: the result, not one of the
+    visit's own buffers (packed panels, accumulators). A dynamically shaped
+    result does not stream. A streaming store must be aligned to its size
+    (a vector wider than 64 bytes, AVX-512's registers, is stored a register
+    at a time, each aligned to 64 bytes), which the buffer's address decides
+    at run time: such a store becomes
+    a check of its address and a `vector.store` with `nontemporal = true`
+    and that alignment when it holds, a plain `vector.store` when it does
+    not. Streaming stores are weakly ordered, so every loop body with one
+    ends with a sequentially consistent fence (`llvm.fence seq_cst`,
+    `mfence` on x86).
+
+    Runs after `convert-vector-to-scf` has unrolled the transfers to one
+    dimension. `min-bytes = 0` streams nothing.
+
+    ```mlir
+    vector.transfer_write %v, %slice[%i, %j] {in_bounds = [true]}
+        : vector<16xf32>, memref<?x?xf32, strided<[1536, 1], offset: ?>>
+    // becomes
+    %aligned = ... (%base + 4 * (%offset + %i * 1536 + %j)) % 64 == 0 ...
+    scf.if %aligned {
+      vector.store %v, %slice[%i, %j] {alignment = 64 : i64, nontemporal = true}
+          : memref<?x?xf32, strided<[1536, 1], offset: ?>>, vector<16xf32>
+    } else {
+      vector.store %v, %slice[%i, %j]
+          : memref<?x?xf32, strided<[1536, 1], offset: ?>>, vector<16xf32>
+    }
+    ...
+    llvm.fence seq_cst
+    ```
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "uint64_t", /*default=*/"16777216",
+           "Stream stores into results of at least this many bytes (0: none)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def GMMScheduleVisits : Pass<"gmm-schedule-visits"> {
   let summary = "Hand out the visit loops' iterations to OpenMP threads one at a time";
   let description = [{
