@@ -166,9 +166,9 @@ struct GMMStreamResults
       Value misaligned = arith::AndIOp::create(
           b, loc, address,
           arith::ConstantIndexOp::create(b, loc, alignment - 1));
-      Value aligned = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq, misaligned,
-          arith::ConstantIndexOp::create(b, loc, 0));
+      Value aligned =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misaligned,
+                                arith::ConstantIndexOp::create(b, loc, 0));
       Value vector = write.getVector();
       Value base = write.getBase();
       SmallVector<Value> indices(write.getIndices());
@@ -188,11 +188,13 @@ struct GMMStreamResults
     }
     // Streaming stores are weakly ordered: each visit ends with a fence, so
     // that whoever reads the result after the loop sees them.
-    for (Operation *loop : loops) {
-      Block &body = loop->getRegion(0).back();
-      b.setInsertionPoint(body.getTerminator());
-      LLVM::FenceOp::create(b, loop->getLoc(), LLVM::AtomicOrdering::seq_cst);
-    }
+    for (Operation *loop : loops)
+      for (Block &block : loop->getRegion(0))
+        if (isa<omp::YieldOp, scf::ReduceOp>(block.getTerminator())) {
+          b.setInsertionPoint(block.getTerminator());
+          LLVM::FenceOp::create(b, loop->getLoc(),
+                                LLVM::AtomicOrdering::seq_cst);
+        }
   }
 };
 

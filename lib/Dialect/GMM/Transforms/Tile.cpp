@@ -433,6 +433,9 @@ struct PackedBlock {
   /// 32-row groups computed 42 rows; with a 4-row block for the last
   /// panel, 32.
   static constexpr int64_t kTailRows = 4;
+  /// A last contraction block of at most this many steps runs its register
+  /// blocks rows first (see multiply).
+  static constexpr int64_t kRowsFirstSteps = 64;
 
   /// Adds the product of the packed panels' first `count` rows to the
   /// accumulators of `rowsUsed` rows from `rowOffset` on (row panel ip of the
@@ -663,31 +666,94 @@ struct PackedBlock {
           });
       return tail(b, loc, jp, rowLoop.getResults(), /*withPrefetch=*/false);
     };
-    auto colLoop = scf::ForOp::create(
-        b, loc, c0, colPanelsUsed, c1, ValueRange{acc, output.slice},
-        [&](OpBuilder &b, Location loc, Value jp, ValueRange args) {
-          if (!prefetch) {
-            scf::YieldOp::create(b, loc, panels(b, loc, jp, c0, args));
-            return;
-          }
-          // The first row panel's blocks prefetch: a whole panel's when
-          // there is one, else the tail's.
-          Value anyWhole = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ne, panelsUsed, c0);
-          auto out = scf::IfOp::create(
-              b, loc, anyWhole,
-              [&](OpBuilder &b, Location loc) {
-                SmallVector<Value> first = block(b, loc, jp, c0, c0, args,
-                                                 reg.mr, /*withPrefetch=*/true);
-                scf::YieldOp::create(b, loc, panels(b, loc, jp, c1, first));
-              },
-              [&](OpBuilder &b, Location loc) {
-                scf::YieldOp::create(
-                    b, loc, tail(b, loc, jp, args, /*withPrefetch=*/true));
-              });
-          scf::YieldOp::create(b, loc, out.getResults());
-        });
-    return {colLoop.getResult(0), colLoop.getResult(1)};
+    // Column panels outermost: the rhs panel stays in the L1 cache while
+    // every row panel runs over it.
+    auto columnsFirst = [&](OpBuilder &b, Location loc, Value colPanels,
+                            ValueRange init) {
+      return scf::ForOp::create(
+          b, loc, c0, colPanels, c1, init,
+          [&](OpBuilder &b, Location loc, Value jp, ValueRange args) {
+            if (!prefetch) {
+              scf::YieldOp::create(b, loc, panels(b, loc, jp, c0, args));
+              return;
+            }
+            // The first row panel's blocks prefetch: a whole panel's when
+            // there is one, else the tail's.
+            Value anyWhole = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ne, panelsUsed, c0);
+            auto out = scf::IfOp::create(
+                b, loc, anyWhole,
+                [&](OpBuilder &b, Location loc) {
+                  SmallVector<Value> first =
+                      block(b, loc, jp, c0, c0, args, reg.mr,
+                            /*withPrefetch=*/true);
+                  scf::YieldOp::create(b, loc, panels(b, loc, jp, c1, first));
+                },
+                [&](OpBuilder &b, Location loc) {
+                  scf::YieldOp::create(
+                      b, loc, tail(b, loc, jp, args, /*withPrefetch=*/true));
+                });
+            scf::YieldOp::create(b, loc, out.getResults());
+          });
+    };
+    // Row panels outermost: each row panel's rows of the result are written
+    // across the visit's columns before the next panel's, so that the
+    // writes run along rows of memory rather than down 32-lane stripes.
+    auto rowsFirst = [&](OpBuilder &b, Location loc, Value rowPanels,
+                         Value tails) -> SmallVector<Value> {
+      auto across = [&](OpBuilder &b, Location loc, Value ip, Value first,
+                        ValueRange into, int64_t height) {
+        return scf::ForOp::create(
+                   b, loc, c0, colPanelsUsed, c1, into,
+                   [&](OpBuilder &b, Location loc, Value jp, ValueRange in) {
+                     scf::YieldOp::create(b, loc,
+                                          block(b, loc, jp, ip, first, in,
+                                                height,
+                                                /*withPrefetch=*/false));
+                   })
+            .getResults();
+      };
+      SmallVector<Value> out(
+          scf::ForOp::create(
+              b, loc, c0, rowPanels, c1, ValueRange{acc, output.slice},
+              [&](OpBuilder &b, Location loc, Value ip, ValueRange in) {
+                scf::YieldOp::create(b, loc,
+                                     across(b, loc, ip, c0, in, reg.mr));
+              })
+              .getResults());
+      if (reg.mr <= kTailRows)
+        return out;
+      return scf::ForOp::create(
+                 b, loc, c0, tails, c1, out,
+                 [&](OpBuilder &b, Location loc, Value t, ValueRange in) {
+                   Value first =
+                       arith::MulIOp::create(b, loc, t, cst(b, loc, kTailRows));
+                   scf::YieldOp::create(
+                       b, loc,
+                       across(b, loc, panelsUsed, first, in, kTailRows));
+                 })
+          .getResults();
+    };
+    // A last block of few contraction steps is bound by writing the
+    // result (a weight gradient of small groups): it runs rows first.
+    // Other blocks, whose rhs block may not fit in the L1 and L2 caches
+    // beside the lhs block, run columns first. The two nests run one after
+    // the other, the one not chosen for no iterations: a condition between
+    // them would yield two versions of the slice, which bufferization then
+    // copies.
+    Value fewSteps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                           count, cst(b, loc, kRowsFirstSteps));
+    Value rows = arith::AndIOp::create(b, loc, output.last, fewSteps);
+    auto unless = [&](Value condition, Value bound) -> Value {
+      return arith::SelectOp::create(b, loc, condition, c0, bound);
+    };
+    Value columns = arith::XOrIOp::create(
+        b, loc, rows, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+    SmallVector<Value> rowsDone = rowsFirst(b, loc, unless(columns, panelsUsed),
+                                            unless(columns, tailBlocks));
+    scf::ForOp columnsDone =
+        columnsFirst(b, loc, unless(rows, colPanelsUsed), rowsDone);
+    return {columnsDone.getResult(0), columnsDone.getResult(1)};
   }
 
   /// Writes the sums of a register block's rows (`sums`, `rowChunks()` per

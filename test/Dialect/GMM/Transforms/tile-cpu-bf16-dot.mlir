@@ -29,13 +29,15 @@
 // CHECK:               vector.transfer_write %[[PAIR]], %{{.*}}[%[[P]], %[[Q]], %c0] {in_bounds = [true]} : vector<64xbf16>, tensor<2x3x64xbf16>
 // CHECK:           scf.for
 // CHECK:               vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<32xbf16>, tensor<2x14x32xbf16>
-// The register block: two rhs vectors of 32 bf16 (a pair row of 32
-// columns) per step, and per accumulator row the lhs pair at 2 * step.
+// The register block (first in the nest that runs the row panels first,
+// for a last contraction block of few steps): two rhs vectors of 32 bf16 (a
+// pair row of 32 columns) per step, and per accumulator row the lhs pair at
+// 2 * step of its row panel.
 // CHECK:           scf.for %[[STEP:.*]] = %c0 to %{{.*}} step %c4 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>,
 // CHECK:             %[[R0:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c0], %{{.*}} {in_bounds = [true]} : tensor<2x3x64xbf16>, vector<32xbf16>
 // CHECK:             %[[R1:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c32], %{{.*}} {in_bounds = [true]} : tensor<2x3x64xbf16>, vector<32xbf16>
 // CHECK:             %[[TWICE:.*]] = arith.muli %[[STEP]], %c2 : index
-// CHECK:             %[[L:.*]] = vector.transfer_read %{{.*}}[%c0, %c0, %[[TWICE]]], %{{.*}} {in_bounds = [true]} : tensor<2x14x32xbf16>, vector<2xbf16>
+// CHECK:             %[[L:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %c0, %[[TWICE]]], %{{.*}} {in_bounds = [true]} : tensor<2x14x32xbf16>, vector<2xbf16>
 // CHECK:             %[[WORD:.*]] = vector.bitcast %[[L]] : vector<2xbf16> to vector<1xi32>
 // CHECK:             %[[W:.*]] = vector.extract %[[WORD]][0] : i32 from vector<1xi32>
 // CHECK:             %[[WORDS:.*]] = vector.broadcast %[[W]] : i32 to vector<16xi32>

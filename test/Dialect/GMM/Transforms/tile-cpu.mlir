@@ -96,8 +96,23 @@
 // CHECK-NEXT:          %[[LESS:.+]] = arith.subi %[[FULL]], %c1
 // CHECK-NEXT:          %[[NOSTEAL:.+]] = arith.select %[[FITS]], %[[FULL]], %[[PANELS]]
 // CHECK-NEXT:          %[[WHOLE:.+]] = arith.select %[[STEAL]], %[[LESS]], %[[NOSTEAL]]
+// The last contraction block, when it has at most 64 steps (the writes of
+// the result bound it), runs its register blocks rows first: each row panel
+// across the column panels, then each 4-row block across them; the nest
+// that runs columns first then runs no iterations, and the other way round
+// in the other blocks.
+// CHECK-NEXT:          %[[FEW:.+]] = arith.cmpi ule, %[[COUNT]], %c64
+// CHECK-NEXT:          %[[ROWSFIRST:.+]] = arith.andi %[[LASTK]], %[[FEW]]
+// CHECK-NEXT:          %[[RPANELS:.+]] = arith.select %[[ROWSFIRST]], %[[WHOLE]], %c0
+// CHECK-NEXT:          %[[RTAILS:.+]] = arith.select %[[ROWSFIRST]], %[[TAIL]], %c0
+// CHECK-NEXT:          %[[RDONE:.+]]:2 = scf.for %{{.+}} = %c0 to %[[RPANELS]] step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<2x12x16xf32>, tensor<?x?xf32>)
+// CHECK-NEXT:            scf.for %{{.+}} = %c0 to %[[CP]] step %{{.+}} iter_args
+// CHECK:                 scf.if %[[LASTK]] -> (tensor<2x12x16xf32>, tensor<?x?xf32>) {
+// CHECK:               %[[TDONE:.+]]:2 = scf.for %{{.+}} = %c0 to %[[RTAILS]] step %{{.+}} iter_args(%{{.+}} = %[[RDONE]]#0, %{{.+}} = %[[RDONE]]#1) -> (tensor<2x12x16xf32>, tensor<?x?xf32>)
+// CHECK:                 scf.for %{{.+}} = %c0 to %[[CP]] step %{{.+}} iter_args
+// CHECK:               %[[CPANELS:.+]] = arith.select %[[ROWSFIRST]], %c0, %[[CP]]
 // The column panels carry the accumulators and the visit's slice.
-// CHECK-NEXT:          scf.for %[[JP2:.+]] = %{{.+}} to %[[CP]] step %{{.+}} iter_args(%[[ACCJ:.+]] = %{{.+}}, %[[OUTJ:.+]] = %{{.+}}) -> (tensor<2x12x16xf32>, tensor<?x?xf32>)
+// CHECK-NEXT:          scf.for %[[JP2:.+]] = %{{.+}} to %[[CPANELS]] step %{{.+}} iter_args(%[[ACCJ:.+]] = %[[TDONE]]#0, %[[OUTJ:.+]] = %[[TDONE]]#1) -> (tensor<2x12x16xf32>, tensor<?x?xf32>)
 // CHECK-NEXT:            %[[ANYWHOLE:.+]] = arith.cmpi ne, %[[WHOLE]], %c0
 // The accumulators are stored column panel by column panel: row r of
 // column panel JP2 is [JP2, r, 0].
