@@ -107,8 +107,10 @@ struct GMMStreamResults
     Value root = rootOf(write.getBase());
     if (definedInside(root, loop))
       return false;
+    // An unranked buffer (a cast to a ranked one) has no static size.
+    auto rootType = dyn_cast<MemRefType>(root.getType());
     std::optional<uint64_t> bytes =
-        staticBytes(cast<MemRefType>(root.getType()));
+        rootType ? staticBytes(rootType) : std::nullopt;
     return bytes && *bytes >= minBytes;
   }
 

@@ -96,7 +96,8 @@ func.func @wide_vector_scf_parallel(%v: vector<32xf32>) -> memref<64x64xf32> {
 // What does not stream: a masked store (a partial column panel), one that
 // may cross the end of a row, one along a strided dimension, one of 8 bytes,
 // a store outside any parallel loop, into a result below min-bytes, into a
-// dynamically shaped one, and into a buffer allocated inside the loop.
+// dynamically shaped or an unranked one, and into a buffer allocated inside
+// the loop.
 
 // CHECK-LABEL: func.func @no_stream
 // CHECK-NOT:     nontemporal
@@ -105,10 +106,12 @@ func.func @wide_vector_scf_parallel(%v: vector<32xf32>) -> memref<64x64xf32> {
 func.func @no_stream(%v: vector<16xf32>, %w: vector<2xf32>, %mask: vector<16xi1>,
                      %j: index, %out: memref<128x128xf32>,
                      %strided: memref<128x128xf32, strided<[1, 128]>>,
-                     %small: memref<8x16xf32>, %dynamic: memref<?x128xf32>) {
+                     %small: memref<8x16xf32>, %dynamic: memref<?x128xf32>,
+                     %unranked: memref<*xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
+  %ranked = memref.cast %unranked : memref<*xf32> to memref<128x128xf32>
   vector.transfer_write %v, %out[%c0, %j] {in_bounds = [true]} : vector<16xf32>, memref<128x128xf32>
   scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
     vector.transfer_write %v, %out[%i, %j], %mask {in_bounds = [true]} : vector<16xf32>, memref<128x128xf32>
@@ -117,6 +120,7 @@ func.func @no_stream(%v: vector<16xf32>, %w: vector<2xf32>, %mask: vector<16xi1>
     vector.transfer_write %w, %out[%i, %j] {in_bounds = [true]} : vector<2xf32>, memref<128x128xf32>
     vector.transfer_write %v, %small[%i, %c0] {in_bounds = [true]} : vector<16xf32>, memref<8x16xf32>
     vector.transfer_write %v, %dynamic[%i, %j] {in_bounds = [true]} : vector<16xf32>, memref<?x128xf32>
+    vector.transfer_write %v, %ranked[%i, %j] {in_bounds = [true]} : vector<16xf32>, memref<128x128xf32>
     %local = memref.alloc() : memref<128x128xf32>
     vector.transfer_write %v, %local[%i, %j] {in_bounds = [true]} : vector<16xf32>, memref<128x128xf32>
     memref.dealloc %local : memref<128x128xf32>
