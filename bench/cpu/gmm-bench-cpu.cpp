@@ -593,6 +593,16 @@ int main(int argc, char **argv) {
                         .str();
   std::string blasConfig = StringRef(openblas_get_config()).trim().str() +
                            ", core " + openblas_get_corename();
+  // OpenBLAS reads OPENBLAS_CORETYPE when it loads, before main: a value
+  // left in the environment (some machines set one) makes the peer run
+  // kernels other than those it picks for this CPU, slower ones on a CPU
+  // with AVX-512. Every format says so.
+  if (const char *forced = getenv("OPENBLAS_CORETYPE"); forced && *forced) {
+    blasConfig += std::string(" (forced by OPENBLAS_CORETYPE=") + forced + ")";
+    llvm::errs() << "gmm-bench-cpu: warning: OPENBLAS_CORETYPE=" << forced
+                 << " chooses OpenBLAS's kernels; unset it to compare "
+                    "against those OpenBLAS picks for this CPU\n";
+  }
   // The machine's limit for these threads, before anything else runs.
   Peak peak = measureF32Peak(threads);
   std::optional<Peak> bf16Peak = measureBF16Peak(threads);

@@ -13,7 +13,7 @@
 // CHECK:         linalg.fill ins(%{{.+}} : f32) outs(%[[VIEW]] : memref<1x1x64x48xf32>)
 // CHECK-NOT:     memref.copy {{.*}}f32
 // CHECK:         scf.forall
-// CHECK:           memref.alloc() {{.*}} : memref<8x256x16xf32>
+// CHECK:           memref.alloc() {{.*}} : memref<8x257x16xf32>
 // CHECK:           memref.alloc() {{.*}} : memref<8x96x16xf32>
 // CHECK-NOT:     memref.copy {{.*}}f32
 // CHECK:         return

@@ -250,13 +250,18 @@ struct PackedBlock {
         b, loc, RankedTensorType::get(shape, elementType), ValueRange{});
   }
 
-  /// An uninitialized buffer of `panels` packed panels of `width` lanes.
+  /// An uninitialized buffer of `panels` packed panels of `width` lanes,
+  /// each a row longer than the contraction block: the packing writes row
+  /// kk of every panel in turn, and panels a multiple of 4 KiB apart (tile_k
+  /// 256 of 32 f32 lanes) would put all those stores into one L1 set.
+  static constexpr int64_t kPanelPadRows = 1;
   Value emptyPanels(OpBuilder &b, Location loc, int64_t panels,
                     int64_t width) const {
-    return scratch(b, loc,
-                   {panels, llvm::divideCeilSigned(tiles.k, stepsPerRow()),
-                    width * stepsPerRow()},
-                   packType());
+    return scratch(
+        b, loc,
+        {panels, llvm::divideCeilSigned(tiles.k, stepsPerRow()) + kPanelPadRows,
+         width * stepsPerRow()},
+        packType());
   }
 
   /// The lhs rows of a row block and a contraction block, row panel by row
@@ -860,7 +865,7 @@ struct Tiler {
   std::optional<PackedBlock> packed;
   /// The rhs's buffer, for prefetches.
   Value rhsBuffer;
-  /// The lhs's buffer, for mode 2's prefetches.
+  /// The lhs's buffer, for prefetches.
   Value lhsBuffer;
 
   std::optional<ArrayAttr> mapping(OpBuilder &b, unsigned rank) const {
@@ -950,10 +955,48 @@ struct Tiler {
 
 /// How many rows ahead the rhs packing prefetches.
 constexpr int64_t kPackPrefetchRows = 8;
+/// How many rows ahead mode 1's lhs packing prefetches: each row of a
+/// contraction block is at most a KiB in a page of its own, which the
+/// hardware prefetcher does not follow; fewer rows ahead hid less of the
+/// memory's latency (g8-m8192 mode 1, one thread of a Zen 5: 78 ms with 4
+/// or 16 rows, 76 with 32 or 64).
+constexpr int64_t kLhsPrefetchRows = 32;
+/// The bytes of a cache line.
+constexpr int64_t kLineBytes = 64;
 
-/// Mode 1 on the CPU: the lhs rows are read in place (rows past the visit
-/// repeat its last row, so every read is in bounds and no mask is needed),
-/// the rhs is packed per contraction block.
+/// Prefetches (for reading, into every cache level) the lines that hold
+/// `lanes` elements of `buffer` along its last dimension from `indices` on:
+/// a register's worth of 32 f32 lanes spans two lines, and the hardware
+/// prefetchers do not reliably bring the second. Indices past the
+/// dimension's end are clamped to it.
+void prefetchLanes(OpBuilder &b, Location loc, Value buffer, ValueRange indices,
+                   int64_t lanes) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t perLine =
+      std::max<int64_t>(1, kLineBytes * 8 / type.getElementTypeBitWidth());
+  SmallVector<Value> at(indices);
+  Value last;
+  for (int64_t lane = 0; lane < lanes; lane += perLine) {
+    if (lane) {
+      if (!last)
+        last = arith::SubIOp::create(
+            b, loc,
+            memref::DimOp::create(b, loc, buffer, type.getRank() - 1)
+                .getResult(),
+            cst(b, loc, 1));
+      at.back() = minIdx(
+          b, loc,
+          arith::AddIOp::create(b, loc, indices.back(), cst(b, loc, lane)),
+          last);
+    }
+    memref::PrefetchOp::create(b, loc, buffer, at, /*isWrite=*/false, 3,
+                               /*isDataCache=*/true);
+  }
+}
+
+/// Mode 1 on the CPU: the rhs is packed per contraction block, the lhs rows
+/// per row block and contraction block (rows past the visit repeat its last
+/// row, so every read is in bounds and no mask is needed).
 Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
                          Value rowStart, Value rows, Value local,
                          Value colStart, Value cols, Value slice) {
@@ -997,9 +1040,8 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
                            arith::AddIOp::create(
                                b, loc, k, cst(b, loc, kPackPrefetchRows)),
                            arith::SubIOp::create(b, loc, numK, c1));
-                memref::PrefetchOp::create(
-                    b, loc, rhsBuffer, ValueRange{batch, local, ahead, col},
-                    /*isWrite=*/false, 3, /*isDataCache=*/true);
+                prefetchLanes(b, loc, rhsBuffer,
+                              ValueRange{batch, local, ahead, col}, p.reg.nr);
               }
               return rhsTransposed
                          ? p.readLanes(b, loc, rhs,
@@ -1036,10 +1078,8 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
                   : first);
             if (s)
               k = minIdx(b, loc, k, arith::SubIOp::create(b, loc, numK, c1));
-            memref::PrefetchOp::create(b, loc, rhsBuffer,
-                                       ValueRange{batch, local, k, col},
-                                       /*isWrite=*/false, 3,
-                                       /*isDataCache=*/true);
+            prefetchLanes(b, loc, rhsBuffer, ValueRange{batch, local, k, col},
+                          p.reg.nr);
           }
         };
         // A visit as wide as the rhs's rows packs whole rows, which the
@@ -1059,18 +1099,29 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
         auto rowBlock = [&](OpBuilder &b, Location loc, Value m0,
                             Value blockRows, Value usedRows, Value acc,
                             Value out,
-                            Value lhsBuffer) -> std::array<Value, 3> {
+                            Value rowPanelsIn) -> std::array<Value, 3> {
           Value blockStart = arith::AddIOp::create(b, loc, rowStart, m0);
           // The visit's lhs rows (rows past it repeat its last row), copied
           // so that the register block's rows are 1 KiB apart rather than a
           // row of the lhs (4 KiB or a multiple for the usual k, which maps
           // them all to one L1 set).
           Value lhsPanels = p.packRows(
-              b, loc, lhsBuffer, blockRows, count,
+              b, loc, rowPanelsIn, blockRows, count,
               [&](OpBuilder &b, Location loc, Value r, Value c) {
                 Value at =
                     minIdx(b, loc, arith::AddIOp::create(b, loc, blockStart, r),
                            lastRow);
+                if (lhsBuffer)
+                  prefetchLanes(
+                      b, loc, lhsBuffer,
+                      ValueRange{
+                          batch, row,
+                          minIdx(b, loc,
+                                 arith::AddIOp::create(
+                                     b, loc, at, cst(b, loc, kLhsPrefetchRows)),
+                                 lastRow),
+                          arith::AddIOp::create(b, loc, k0, c)},
+                      p.reg.nr);
                 return p.readLanes(
                     b, loc, lhs,
                     ValueRange{batch, row, at,
@@ -1178,9 +1229,8 @@ Value Tiler::packedMode2(OpBuilder &b, Location loc, Value batch, Value kStart,
                             arith::AddIOp::create(
                                 b, loc, kr, cst(b, loc, kPackPrefetchRows)),
                             arith::SubIOp::create(b, loc, kEnd, c1));
-                        memref::PrefetchOp::create(
-                            b, loc, buffer, ValueRange{batch, ahead, kc, x},
-                            /*isWrite=*/false, 3, /*isDataCache=*/true);
+                        prefetchLanes(b, loc, buffer,
+                                      ValueRange{batch, ahead, kc, x}, width);
                       }
                       return kMajor ? p.readLanes(b, loc, source,
                                                   ValueRange{batch, kr, kc, x},
@@ -1639,8 +1689,7 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
             tensor, /*read_only=*/true);
       };
       tiler.rhsBuffer = bufferOf(op.getRhs());
-      if (op.getMode() == RaggedDotMode::Contracting)
-        tiler.lhsBuffer = bufferOf(op.getLhs());
+      tiler.lhsBuffer = bufferOf(op.getLhs());
     }
     if (Value offsetTensor = op.getGroupOffset()) {
       auto type = cast<RankedTensorType>(offsetTensor.getType());

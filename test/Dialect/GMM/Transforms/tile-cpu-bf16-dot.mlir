@@ -8,10 +8,11 @@
 // x86vector.avx512.dot (vdpbf16ps) per 16 f32 accumulator lanes.
 
 // Mode 1: the rhs block of 6 steps is 3 pair rows of two 32-column panels
-// (64 bf16 each); the lhs rows are copied into row panels as bf16.
+// (64 bf16 each, and a row of padding); the lhs rows are copied into row
+// panels as bf16.
 // CHECK-LABEL: func.func @mode1
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<32xbf16>
-// CHECK:         %[[RHS_PANELS:.*]] = bufferization.alloc_tensor() : tensor<2x3x64xbf16>
+// CHECK:         %[[RHS_PANELS:.*]] = bufferization.alloc_tensor() : tensor<2x4x64xbf16>
 // CHECK:         %[[ACC:.*]] = bufferization.alloc_tensor() : tensor<2x28x32xf32>
 // CHECK:         %[[LHS_PANELS:.*]] = bufferization.alloc_tensor() : tensor<2x14x32xbf16>
 // CHECK:         scf.for %[[K0:.*]] = %c0 to %{{.*}} step %c6
@@ -26,7 +27,7 @@
 // CHECK:               %[[SECOND:.*]] = scf.if %[[HAS_ODD]] -> (vector<32xbf16>) {
 // CHECK:                 scf.yield %[[ZERO]] : vector<32xbf16>
 // CHECK:               %[[PAIR:.*]] = vector.interleave %[[FIRST]], %[[SECOND]] : vector<32xbf16> -> vector<64xbf16>
-// CHECK:               vector.transfer_write %[[PAIR]], %{{.*}}[%[[P]], %[[Q]], %c0] {in_bounds = [true]} : vector<64xbf16>, tensor<2x3x64xbf16>
+// CHECK:               vector.transfer_write %[[PAIR]], %{{.*}}[%[[P]], %[[Q]], %c0] {in_bounds = [true]} : vector<64xbf16>, tensor<2x4x64xbf16>
 // CHECK:           scf.for
 // CHECK:               vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<32xbf16>, tensor<2x14x32xbf16>
 // The register block (first in the nest that runs the row panels first,
@@ -34,8 +35,8 @@
 // pair row of 32 columns) per step, and per accumulator row the lhs pair at
 // 2 * step of its row panel.
 // CHECK:           scf.for %[[STEP:.*]] = %c0 to %{{.*}} step %c4 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>,
-// CHECK:             %[[R0:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c0], %{{.*}} {in_bounds = [true]} : tensor<2x3x64xbf16>, vector<32xbf16>
-// CHECK:             %[[R1:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c32], %{{.*}} {in_bounds = [true]} : tensor<2x3x64xbf16>, vector<32xbf16>
+// CHECK:             %[[R0:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c0], %{{.*}} {in_bounds = [true]} : tensor<2x4x64xbf16>, vector<32xbf16>
+// CHECK:             %[[R1:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c32], %{{.*}} {in_bounds = [true]} : tensor<2x4x64xbf16>, vector<32xbf16>
 // CHECK:             %[[TWICE:.*]] = arith.muli %[[STEP]], %c2 : index
 // CHECK:             %[[L:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %c0, %[[TWICE]]], %{{.*}} {in_bounds = [true]} : tensor<2x14x32xbf16>, vector<2xbf16>
 // CHECK:             %[[WORD:.*]] = vector.bitcast %[[L]] : vector<2xbf16> to vector<1xi32>
@@ -65,18 +66,18 @@ func.func @mode1_f32(%lhs: tensor<40x11xf32>, %rhs: tensor<3x11x70xf32>, %gs: te
 // into panels of mr (2 here) interleaved to 4 lanes; the lhs pair of row i
 // is at 2 * i of its panel row.
 // CHECK-LABEL: func.func @mode2
-// CHECK:         bufferization.alloc_tensor() : tensor<2x3x4xbf16>
-// CHECK:         bufferization.alloc_tensor() : tensor<1x3x64xbf16>
+// CHECK:         bufferization.alloc_tensor() : tensor<2x4x4xbf16>
+// CHECK:         bufferization.alloc_tensor() : tensor<1x4x64xbf16>
 // CHECK:         bufferization.alloc_tensor() : tensor<1x4x32xf32>
 // CHECK:             vector.interleave %{{.*}}, %{{.*}} : vector<2xbf16> -> vector<4xbf16>
 // CHECK:             vector.interleave %{{.*}}, %{{.*}} : vector<32xbf16> -> vector<64xbf16>
 // CHECK:             scf.for %[[STEP:.*]] = %c0 to %{{.*}} step %c4
-// CHECK:               %[[R0:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c0], %{{.*}} {in_bounds = [true]} : tensor<1x3x64xbf16>, vector<32xbf16>
-// CHECK:               %[[R1:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c32], %{{.*}} {in_bounds = [true]} : tensor<1x3x64xbf16>, vector<32xbf16>
-// CHECK:               %[[L0:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c0], %{{.*}} {in_bounds = [true]} : tensor<2x3x4xbf16>, vector<2xbf16>
+// CHECK:               %[[R0:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c0], %{{.*}} {in_bounds = [true]} : tensor<1x4x64xbf16>, vector<32xbf16>
+// CHECK:               %[[R1:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c32], %{{.*}} {in_bounds = [true]} : tensor<1x4x64xbf16>, vector<32xbf16>
+// CHECK:               %[[L0:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c0], %{{.*}} {in_bounds = [true]} : tensor<2x4x4xbf16>, vector<2xbf16>
 // CHECK:               x86vector.avx512.dot %{{.*}}, %{{.*}}, %[[R0]] : vector<32xbf16> -> vector<16xf32>
 // CHECK:               x86vector.avx512.dot %{{.*}}, %{{.*}}, %[[R1]] : vector<32xbf16> -> vector<16xf32>
-// CHECK:               %[[L1:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c2], %{{.*}} {in_bounds = [true]} : tensor<2x3x4xbf16>, vector<2xbf16>
+// CHECK:               %[[L1:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[STEP]], %c2], %{{.*}} {in_bounds = [true]} : tensor<2x4x4xbf16>, vector<2xbf16>
 func.func @mode2(%x: tensor<13x5xbf16>, %dy: tensor<13x40xbf16>, %gs: tensor<2xi32>) -> tensor<2x5x40xf32> {
   %0 = gmm.ragged_dot %x, %dy, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [4, 32, 6], register_block = [2, 32]>} : tensor<13x5xbf16>, tensor<13x40xbf16>, tensor<2xi32> -> tensor<2x5x40xf32>
   return %0 : tensor<2x5x40xf32>

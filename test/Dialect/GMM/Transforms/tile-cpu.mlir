@@ -30,6 +30,7 @@
 // CHECK-DAG:     %[[C37:.+]] = arith.constant 37 : index
 // CHECK-DAG:     %[[ZV:.+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
 // CHECK:         %[[RHSBUF:.+]] = bufferization.to_buffer %[[RHS]] read_only : tensor<1x3x10x37xf32> to memref<1x3x10x37xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK:         %[[LHSBUF:.+]] = bufferization.to_buffer %[[LHS]] read_only : tensor<1x1x60x10xf32> to memref<1x1x60x10xf32, strided<[?, ?, ?, ?], offset: ?>>
 // CHECK:         linalg.fill
 // CHECK:         gmm.tile_schedule {{.*}} tile_size = 12
 // CHECK:         scf.forall (%[[NT:.+]], %[[V:.+]]) in (2, %{{.+}}) shared_outs(%[[OUT:.+]] = %{{.+}})
@@ -39,8 +40,10 @@
 // CHECK:           %[[RP:.+]] = arith.ceildivsi %[[R]]#1, %[[C6]]
 // CHECK:           %[[CP:.+]] = arith.ceildivsi %[[COLS]], %[[C16]]
 // The visit's buffers are allocations of its own (bufferization.alloc_tensor,
-// which CSE does not merge when two have one shape).
-// CHECK:           %[[PANELS:.+]] = bufferization.alloc_tensor() : tensor<2x4x16xf32>
+// which CSE does not merge when two have one shape). The packed panels are
+// a row longer than the contraction block, so that panels are not a
+// multiple of 4 KiB apart.
+// CHECK:           %[[PANELS:.+]] = bufferization.alloc_tensor() : tensor<2x5x16xf32>
 // The accumulators are not zero-filled: the first contraction block's
 // register blocks start from zero.
 // CHECK:           %[[ACC0:.+]] = bufferization.alloc_tensor() : tensor<2x12x16xf32>
@@ -59,7 +62,7 @@
 // CHECK:                   vector.transfer_read %[[RHS]]{{.*}} {in_bounds = [true]} : tensor<1x3x10x37xf32>, vector<16xf32>
 // CHECK:                 } else {
 // CHECK:                   vector.transfer_read %[[RHS]]{{.*}}, %{{.+}} : tensor<1x3x10x37xf32>, vector<16xf32>
-// CHECK:                 vector.transfer_write %[[ROW]], %{{.+}}[%[[JP]], %[[KK]], %{{.+}}] {in_bounds = [true]} : vector<16xf32>, tensor<2x4x16xf32>
+// CHECK:                 vector.transfer_write %[[ROW]], %{{.+}}[%[[JP]], %[[KK]], %{{.+}}] {in_bounds = [true]} : vector<16xf32>, tensor<2x5x16xf32>
 // CHECK:             %[[FIRSTK:.+]] = arith.cmpi eq, %[[K0]], %c0
 // The last contraction block is the one that reaches the end of k.
 // CHECK:             %[[LASTK:.+]] = arith.cmpi eq, %[[COUNT]], %[[LEFT]]
@@ -69,6 +72,13 @@
 // CHECK:               scf.for
 // CHECK:                 arith.divui %{{.+}}, %[[C6]]
 // CHECK:                 arith.remui %{{.+}}, %[[C6]]
+// Each chunk prefetches the same columns of the row 32 ahead (clamped to
+// the visit's last row): every lhs row is a new page for the hardware
+// prefetcher.
+// CHECK:                 %[[AT:.+]] = arith.minsi %{{.+}}, %[[LAST:.+]] : index
+// CHECK:                 %[[AHEAD:.+]] = arith.addi %[[AT]], %c32
+// CHECK:                 %[[PROW:.+]] = arith.minsi %[[AHEAD]], %[[LAST]]
+// CHECK:                 memref.prefetch %[[LHSBUF]][%c0, %c0, %[[PROW]], %{{.+}}], read, locality<3>, data
 // CHECK:                 vector.transfer_read %[[LHS]]{{.*}} {in_bounds = [true]} : tensor<1x1x60x10xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_read %[[LHS]]{{.*}}, %{{.+}} : tensor<1x1x60x10xf32>, vector<16xf32>
 // CHECK:                 vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<2x6x16xf32>
@@ -124,7 +134,7 @@
 // CHECK-NEXT:                vector.transfer_read %{{.+}}[%[[JP2]], %c1{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}], %{{.+}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
 // CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
 // CHECK:                   %[[MAIN:.+]]:6 = scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]] iter_args(%{{.+}} = %[[START]]#0,
-// CHECK:                     vector.transfer_read %[[PACKED]]{{.*}} {in_bounds = [true]} : tensor<2x4x16xf32>, vector<16xf32>
+// CHECK:                     vector.transfer_read %[[PACKED]]{{.*}} {in_bounds = [true]} : tensor<2x5x16xf32>, vector<16xf32>
 // CHECK:                     memref.prefetch %[[RHSBUF]]
 // CHECK:                     %[[X:.+]] = tensor.extract %[[LP]]
 // CHECK:                     %[[BX:.+]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
@@ -208,12 +218,12 @@
 // AVX2-LABEL: func.func @mode1
 // AVX2-DAG:     %[[C96:.+]] = arith.constant 96 : index
 // AVX2:         gmm.tile_schedule {{.*}} tile_size = 384
-// AVX2:         %[[RHSP:.+]] = bufferization.alloc_tensor() : tensor<32x256x16xf32>
+// AVX2:         %[[RHSP:.+]] = bufferization.alloc_tensor() : tensor<32x257x16xf32>
 // AVX2:         %[[ACC0:.+]] = bufferization.alloc_tensor() : tensor<32x384x16xf32>
 // AVX2:         %[[LHSP:.+]] = bufferization.alloc_tensor() : tensor<16x6x256xf32>
 // AVX2:         scf.for %[[K0:.+]] = %c0{{(_[0-9]+)?}} to %{{.+}} step %c256 iter_args(%{{.+}} = %[[RHSP]], %{{.+}} = %[[ACC0]], %{{.+}} = %[[LHSP]], %[[SLICE:[a-z0-9_]+]] = %{{.+}}) -> ({{.*}}, tensor<?x37xf32>)
 // AVX2:           scf.for
-// AVX2:             vector.transfer_write {{.*}} : vector<16xf32>, tensor<32x256x16xf32>
+// AVX2:             vector.transfer_write {{.*}} : vector<16xf32>, tensor<32x257x16xf32>
 // AVX2:           scf.for %[[M0:.+]] = %c0{{(_[0-9]+)?}} to %[[PACKED:.+]] step %[[C96]] iter_args(%[[ACC:.+]] = %{{.+}}, %{{.+}} = %[[SLICE]], %{{.+}} = %{{.+}}) -> (tensor<32x384x16xf32>, tensor<?x37xf32>, tensor<16x6x256xf32>)
 // AVX2:             scf.for
 // AVX2:               vector.transfer_write {{.*}} : vector<16xf32>, tensor<16x6x256xf32>
@@ -226,7 +236,7 @@
 // For 512-bit vectors: 14 x 32 (28 zmm accumulators), visits of 224 x 256.
 // AVX512-LABEL: func.func @mode1
 // AVX512:         gmm.tile_schedule {{.*}} tile_size = 224
-// AVX512:         bufferization.alloc_tensor() : tensor<8x256x32xf32>
+// AVX512:         bufferization.alloc_tensor() : tensor<8x257x32xf32>
 // AVX512:         bufferization.alloc_tensor() : tensor<8x224x32xf32>
 // AVX512-COUNT-14: vector.transfer_read {{.*}} : tensor<8x224x32xf32>, vector<32xf32>
 // AVX512:         scf.for
@@ -236,7 +246,7 @@
 // of 3 rows).
 // MICRO-LABEL: func.func @mode1
 // MICRO:         gmm.tile_schedule {{.*}} tile_size = 192
-// MICRO:         bufferization.alloc_tensor() : tensor<32x256x8xf32>
+// MICRO:         bufferization.alloc_tensor() : tensor<32x257x8xf32>
 // MICRO:         bufferization.alloc_tensor() : tensor<32x192x8xf32>
 // MICRO:         bufferization.alloc_tensor() : tensor<16x3x256xf32>
 // MICRO-COUNT-3: vector.transfer_read {{.*}} : tensor<32x192x8xf32>, vector<8xf32>
@@ -252,7 +262,8 @@ func.func @mode1(%lhs: tensor<1x1x60x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // bf16 operands, rhs stored [B, G, N, K] and init: the op's tile sizes win
 // (4 x 8 x 3, so a register block of 4 rows); the panels are read along
 // the rhs's n dimension (a permuted, masked read), converted to f32 when
-// packed, and not prefetched; the lhs rows are converted when packed too.
+// packed, and not prefetched; the lhs rows are converted when packed too,
+// and prefetched from the lhs's buffer (the only one).
 // A masked read (the operand's last vector) is widened through its bits,
 // the unmasked one by arith.extf, each inside its branch, so that no bf16
 // vector leaves a branch. The store adds init's values.
@@ -260,17 +271,22 @@ func.func @mode1(%lhs: tensor<1x1x60x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK-LABEL: func.func @mode1_transposed_rhs_init
 // CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<2x3x7x5xbf16>, %[[RHS:[a-z0-9]+]]: tensor<2x4x6x5xbf16>, %{{.+}}: tensor<2x3x4xi64>, %[[INIT:[a-z0-9]+]]: tensor<2x3x7x6xf32>
 // CHECK-DAG:     %[[SIXTEEN:.+]] = arith.constant dense<16> : vector<16xi32>
+// CHECK:         %[[LHSBUF:.+]] = bufferization.to_buffer %[[LHS]] read_only
 // CHECK-NOT:     memref.prefetch
 // CHECK:         scf.for {{.*}} iter_args(%{{.+}} = %[[INIT]])
 // CHECK:           gmm.tile_schedule {{.*}} tile_size = 4
-// CHECK:           bufferization.alloc_tensor() : tensor<1x3x16xf32>
 // CHECK:           bufferization.alloc_tensor() : tensor<1x4x16xf32>
+// CHECK:           bufferization.alloc_tensor() : tensor<1x4x16xf32>
+// CHECK-NOT:       memref.prefetch
 // CHECK:           %[[W:.+]] = vector.transfer_read %[[RHS]]{{.*}} {permutation_map = #{{.*}}} : tensor<2x4x6x5xbf16>, vector<16xbf16>
 // CHECK-NEXT:      %[[WBITS:.+]] = arith.bitcast %[[W]] : vector<16xbf16> to vector<16xi16>
 // CHECK-NEXT:      %[[WWIDE:.+]] = arith.extui %[[WBITS]] : vector<16xi16> to vector<16xi32>
 // CHECK-NEXT:      %[[WHIGH:.+]] = arith.shli %[[WWIDE]], %[[SIXTEEN]] : vector<16xi32>
 // CHECK-NEXT:      arith.bitcast %[[WHIGH]] : vector<16xi32> to vector<16xf32>
-// CHECK:           scf.if %{{.+}} -> (vector<16xf32>) {
+// CHECK:           memref.prefetch %[[LHSBUF]]
+// CHECK-NEXT:      arith.addi
+// CHECK-NEXT:      arith.cmpi sle
+// CHECK-NEXT:      scf.if %{{.+}} -> (vector<16xf32>) {
 // CHECK-NEXT:        %[[A:.+]] = vector.transfer_read %[[LHS]]{{.*}} {in_bounds = [true]} : tensor<2x3x7x5xbf16>, vector<16xbf16>
 // CHECK-NEXT:        %[[AWIDE:.+]] = arith.extf %[[A]] : vector<16xbf16> to vector<16xf32>
 // CHECK-NEXT:        scf.yield %[[AWIDE]] : vector<16xf32>
@@ -282,8 +298,9 @@ func.func @mode1(%lhs: tensor<1x1x60x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK-NEXT:        %[[AF32:.+]] = arith.bitcast %[[AHIGH]] : vector<16xi32> to vector<16xf32>
 // CHECK-NEXT:        scf.yield %[[AF32]] : vector<16xf32>
 // CHECK:           vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x4x16xf32>
-// Nothing is prefetched, so no row panel is peeled off for prefetches: one
-// register block, whose rows are those of the row panel loop.
+// Nothing of the rhs is prefetched, so no row panel is peeled off for
+// prefetches: one register block, whose rows are those of the row panel
+// loop.
 // CHECK-NOT:       memref.prefetch
 // CHECK-COUNT-4:   vector.transfer_read %{{.+}}[%c0{{(_[0-9]+)?}}, %{{.+}}, %c0{{(_[0-9]+)?}}], %{{.+}} : tensor<1x4x16xf32>, vector<16xf32>
 // The last block adds init's values to the sums and writes them back (the
@@ -301,15 +318,21 @@ func.func @mode1_transposed_rhs_init(%lhs: tensor<2x3x7x5xbf16>, %rhs: tensor<2x
 // Decode-like (20 rows in 3 groups, at most 16 per group on average): one
 // visit spans the rhs's 37 columns (48, whole register blocks), contraction
 // blocks of 64; the packing reads whole rhs rows (prefetching a few rows
-// ahead of itself), and the register blocks prefetch nothing of the next
-// block.
+// ahead of itself), the lhs packing prefetches its rows ahead as usual, and
+// the register blocks prefetch nothing of the next block.
 // AVX2-LABEL: func.func @decode_like
+// AVX2-SAME:    %[[LHS:[a-z0-9]+]]: tensor<1x1x20x10xf32>, %[[RHS:[a-z0-9]+]]: tensor<1x3x10x37xf32>
+// AVX2:         %[[RHSBUF:.+]] = bufferization.to_buffer %[[RHS]] read_only
+// AVX2:         %[[LHSBUF:.+]] = bufferization.to_buffer %[[LHS]] read_only
 // AVX2:         gmm.tile_schedule {{.*}} tile_size = 384
-// AVX2:         bufferization.alloc_tensor() : tensor<3x64x16xf32>
+// AVX2:         bufferization.alloc_tensor() : tensor<3x65x16xf32>
 // AVX2:         bufferization.alloc_tensor() : tensor<3x384x16xf32>
 // AVX2:         bufferization.alloc_tensor() : tensor<16x6x64xf32>
-// AVX2:         memref.prefetch
-// AVX2:         vector.transfer_write {{.*}} : vector<16xf32>, tensor<3x64x16xf32>
+// AVX2:         memref.prefetch %[[RHSBUF]]
+// AVX2:         vector.transfer_write {{.*}} : vector<16xf32>, tensor<3x65x16xf32>
+// AVX2-NOT:     memref.prefetch %[[RHSBUF]]
+// AVX2:         memref.prefetch %[[LHSBUF]]
+// AVX2:         vector.transfer_write {{.*}} : vector<16xf32>, tensor<16x6x64xf32>
 // AVX2-NOT:     memref.prefetch
 // AVX2:         vector.fma
 // AVX2-NOT:     memref.prefetch
@@ -328,7 +351,7 @@ func.func @decode_like(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>,
 
 // ATTR-LABEL: func.func @register_block_attribute
 // ATTR:         gmm.tile_schedule {{.*}} tile_size = 320
-// ATTR:         bufferization.alloc_tensor() : tensor<32x256x24xf32>
+// ATTR:         bufferization.alloc_tensor() : tensor<32x257x24xf32>
 // ATTR:         bufferization.alloc_tensor() : tensor<32x320x24xf32>
 // ATTR:         bufferization.alloc_tensor() : tensor<16x5x264xf32>
 // ATTR-COUNT-5: vector.transfer_read {{.*}} : tensor<32x320x24xf32>, vector<24xf32>
@@ -359,8 +382,8 @@ func.func @register_block_attribute(%lhs: tensor<1x1x60x10xf32>, %rhs: tensor<1x
 // AVX2-NOT:     linalg.fill
 // AVX2:         scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}} = %[[DEST]])
 // AVX2:           %[[B:.+]]:2 = scf.if
-// AVX2:           bufferization.alloc_tensor() : tensor<64x256x6xf32>
-// AVX2:           bufferization.alloc_tensor() : tensor<32x256x16xf32>
+// AVX2:           bufferization.alloc_tensor() : tensor<64x257x6xf32>
+// AVX2:           bufferization.alloc_tensor() : tensor<32x257x16xf32>
 // AVX2:           bufferization.alloc_tensor() : tensor<32x384x16xf32>
 // AVX2-NOT:       linalg.fill
 // AVX2:           scf.for %{{.+}} = %[[B]]#0 to %[[B]]#1 step %[[C256]]
@@ -374,7 +397,7 @@ func.func @register_block_attribute(%lhs: tensor<1x1x60x10xf32>, %rhs: tensor<1x
 // AVX2:               memref.prefetch %[[DYBUF]]
 // AVX2:               vector.transfer_read %[[DY]]{{.*}} : tensor<1x16x1x3xf32>, vector<16xf32>
 // AVX2:             scf.for
-// AVX2:               tensor.extract %[[LP]]{{.*}} : tensor<64x256x6xf32>
+// AVX2:               tensor.extract %[[LP]]{{.*}} : tensor<64x257x6xf32>
 func.func @mode2(%x: tensor<1x16x1x4xf32>, %dy: tensor<1x16x1x3xf32>, %gs: tensor<1x5xi32>, %off: tensor<i32>) -> tensor<2x1x4x3xf32> {
   %0 = gmm.ragged_dot %x, %dy, %gs group_offset(%off : tensor<i32>) dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [1, 2], lhs_ragged_dimensions = [1]> : tensor<1x16x1x4xf32>, tensor<1x16x1x3xf32>, tensor<1x5xi32> -> tensor<2x1x4x3xf32>
   return %0 : tensor<2x1x4x3xf32>
