@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstring>
 #include <iterator>
 
 using namespace ::gmm::bench;
@@ -338,4 +339,20 @@ double gmm::bench::median(std::vector<double> values) {
   size_t mid = values.size() / 2;
   return values.size() % 2 ? values[mid]
                            : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+uint16_t gmm::bench::toBF16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if (std::isnan(value))
+    return 0x7fc0;
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+float gmm::bench::fromBF16(uint16_t value) {
+  uint32_t bits = uint32_t(value) << 16;
+  float result;
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
 }

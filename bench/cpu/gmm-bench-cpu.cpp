@@ -120,9 +120,12 @@ cl::opt<uint64_t> streamMinBytes(
     cl::cat(benchCategory));
 cl::opt<std::string> dtypesOption(
     "dtypes",
-    cl::desc("Comma-separated operand types to run on every shape and mode: "
-             "f32, and bf16 (f32 result; gmm's bf16 rows also give their "
-             "ratio to gmm's f32 row) (default f32,bf16)"),
+    cl::desc("Comma-separated types to run on every shape and mode: f32, "
+             "bf16 (bf16 operands, f32 result) and bf16-bf16 (bf16 operands "
+             "and result, accumulated in f32: what jax.lax.ragged_dot returns "
+             "for bf16 operands; compared with a tolerance of at least 2^-8, "
+             "the result's rounding); gmm's bf16 rows also give their ratio "
+             "to gmm's f32 row (default f32,bf16)"),
     cl::value_desc("LIST"), cl::init("f32,bf16"), cl::cat(benchCategory));
 cl::opt<bool> resultOutput(
     "return-result",
@@ -388,7 +391,8 @@ struct Row {
   Shape shape;
   Distribution distribution;
   Mode mode = Mode::Forward;
-  /// The operands' type, "f32" or "bf16".
+  /// The row's types: "f32", "bf16" (bf16 operands, f32 result) or
+  /// "bf16-bf16" (bf16 operands and result).
   std::string dtype = "f32";
   /// The OpenBLAS function timed: "sgemm" or "sbgemm".
   std::string peer = "sgemm";
@@ -572,8 +576,10 @@ int main(int argc, char **argv) {
     llvm::SmallVector<StringRef> items;
     StringRef(dtypesOption).split(items, ',', -1, /*KeepEmpty=*/false);
     for (StringRef item : items) {
-      if (item.trim() != "f32" && item.trim() != "bf16")
-        return reportError("--dtypes: '" + item + "' is not f32 or bf16");
+      if (item.trim() != "f32" && item.trim() != "bf16" &&
+          item.trim() != "bf16-bf16")
+        return reportError("--dtypes: '" + item +
+                           "' is not f32, bf16 or bf16-bf16");
       dtypes.push_back(item.trim().str());
     }
     if (dtypes.empty())
@@ -674,12 +680,15 @@ int main(int argc, char **argv) {
     for (Mode mode : modes) {
       for (const std::string &dtype : dtypes) {
         bool forward = mode == Mode::Forward;
-        bool bf16 = dtype == "bf16";
+        // bf16 operands; with a bf16 result too.
+        bool bf16 = dtype != "f32";
+        bool bf16Result = dtype == "bf16-bf16";
         auto function = compileRaggedDot(
-            *context, shape, dtype, buildPipeline, {},
+            *context, shape, bf16 ? "bf16" : "f32", buildPipeline, {},
             (forward ? std::string() : std::string(" (mode 2)")) +
-                (bf16 ? " (bf16)" : ""),
-            mode, /*outputArgument=*/!resultOutput, "f32");
+                (bf16 ? " (" + dtype + ")" : ""),
+            mode, /*outputArgument=*/!resultOutput,
+            bf16Result ? "bf16" : "f32");
         if (!function)
           return reportError(llvm::toString(function.takeError()));
 
@@ -706,8 +715,9 @@ int main(int argc, char **argv) {
         // one, so that every row of 64 bytes straddles two lines: writing
         // decode-like mode 2's 805 MB output then took gmm a fifth longer).
         LineAlignedBuffer lhs(arguments[0].bytes), rhs(arguments[1].bytes);
-        LineAlignedBuffer gmmOut(outSize * sizeof(float)),
-            blasOut(outSize * sizeof(float));
+        size_t gmmOutBytes =
+            outSize * (bf16Result ? sizeof(uint16_t) : sizeof(float));
+        LineAlignedBuffer gmmOut(gmmOutBytes), blasOut(outSize * sizeof(float));
         if (!lhs || !rhs || !gmmOut || !blasOut)
           return reportError("out of memory for the buffers of " + shape.name);
         // OpenBLAS's operands: gmm's, or for bf16 without cblas_sbgemm the
@@ -746,7 +756,7 @@ int main(int argc, char **argv) {
           std::vector<HostTensor> gmmResult;
           std::vector<std::vector<int64_t>> descriptors;
           if (!resultOutput) {
-            std::fill_n(gmmOut.floats(), outSize, 0.0f);
+            std::memset(gmmOut.data(), 0, gmmOutBytes);
             descriptors = {
                 ::gmm::runner::denseDescriptor(lhs.data(), arguments[0].shape),
                 ::gmm::runner::denseDescriptor(rhs.data(), arguments[1].shape),
@@ -807,11 +817,25 @@ int main(int argc, char **argv) {
             row.vsF32 = row.gmmRate() / it->second;
 
           double maxAbsError = 0;
-          row.error = relativeError(
-              resultOutput ? static_cast<const float *>(gmmResult[0].data())
-                           : gmmOut.floats(),
-              blasOut.floats(), outSize, maxAbsError);
-          row.matches = row.error <= tolerance;
+          const void *gmmValues =
+              resultOutput ? gmmResult[0].data() : gmmOut.data();
+          // A bf16 result is rounded to 8 significant bits: each value is
+          // within 2^-9 of itself, so within 2^-8 of max|OpenBLAS| with the
+          // f32 sums' own differences.
+          double rowTolerance = tolerance;
+          if (bf16Result) {
+            ErrorTracker tracker;
+            const auto *bits = static_cast<const uint16_t *>(gmmValues);
+            for (int64_t i = 0; i < outSize; ++i)
+              tracker.add(fromBF16(bits[i]), blasOut.floats()[i]);
+            maxAbsError = tracker.maxDiff;
+            row.error = tracker.relative();
+            rowTolerance = std::max<double>(tolerance, 0x1p-8);
+          } else {
+            row.error = relativeError(static_cast<const float *>(gmmValues),
+                                      blasOut.floats(), outSize, maxAbsError);
+          }
+          row.matches = row.error <= rowTolerance;
           if (!row.matches) {
             anyMismatch = true;
             llvm::errs() << llvm::formatv(
@@ -819,7 +843,7 @@ int main(int argc, char **argv) {
                 "max|diff| = {4:e2}, {5:e2} relative to max|OpenBLAS| "
                 "(tolerance {6:e1})\n",
                 shape.name, toString(distribution), static_cast<int>(mode),
-                dtype, maxAbsError, row.error, tolerance.getValue());
+                dtype, maxAbsError, row.error, rowTolerance);
           }
           if (markdown)
             printRow(row, threads);

@@ -169,23 +169,6 @@ llvm::Error checkGmmRuntime(const llvm::Twine &what) {
 // bf16 data
 //===----------------------------------------------------------------------===//
 
-/// Round to nearest, ties to even; NaN stays NaN.
-uint16_t toBF16(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  if (std::isnan(value))
-    return 0x7fc0;
-  bits += 0x7fff + ((bits >> 16) & 1);
-  return static_cast<uint16_t>(bits >> 16);
-}
-
-float fromBF16(uint16_t value) {
-  uint32_t bits = uint32_t(value) << 16;
-  float result;
-  std::memcpy(&result, &bits, sizeof(result));
-  return result;
-}
-
 constexpr uint64_t golden = 0x9e3779b97f4a7c15ULL;
 
 /// splitmix64's output function.
