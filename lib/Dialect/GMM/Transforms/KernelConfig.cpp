@@ -57,8 +57,15 @@ std::array<int64_t, 2> defaultRegisterBlock(Type accType, int64_t vectorBits) {
 /// a group of at most 256 rows never touches the visit's 768 KiB of
 /// accumulators (Qwen3-like mode 2, 32 rows per group, two threads of a Zen
 /// 3: 472-512 ms with visits of 96 x 128, 414-423 ms with these). With
-/// AVX-512 (the blocks last measured on such a CPU, a Zen 4), a visit of 16
-/// register rows by 8 register columns (224 x 256). A decode-like op's visits
+/// AVX-512, a visit of 32 register rows (two row blocks of 16) by 16
+/// register columns, 448 x 512: the packed rhs block (512 KiB) serves twice
+/// the rows, and each row block's packed lhs twice the columns, of the 224 x
+/// 256 visits before (on a Zen 5, 1 MiB of L2 per core, two threads:
+/// g8-m8192 mode 1 412 to 435-458 GFLOP/s, mode 2 404-423 to 465-470,
+/// deepseek mode 1 353-361 to 386-394, qwen3 mode 1 244-260 to 294-303;
+/// the bf16 rows 2-17% faster; one thread, g8-m8192 mode 1 77.8 to 72.9
+/// ms; 224 x 1024 took 71.2 ms on one thread but 43-44 ms against 38 on
+/// two). A decode-like op's visits
 /// (`fewRowsWidth` non-zero, see fewRowsVisitWidth) are that wide, with
 /// contraction blocks of 64 f32 (32 f64) elements.
 std::array<int64_t, 3> defaultCPUTile(Type accType,
@@ -71,7 +78,7 @@ std::array<int64_t, 3> defaultCPUTile(Type accType,
   block[1] = std::min(block[1], kMaxRegisterLanes);
   bool wide = vectorBits < 512;
   std::array<int64_t, 3> tile = {
-      (wide ? 64 : 16) * block[0], (wide ? 32 : 8) * block[1],
+      (wide ? 64 : 32) * block[0], (wide ? 32 : 16) * block[1],
       accType.getIntOrFloatBitWidth() > 32 ? 128 : 256};
   if (fewRowsWidth) {
     tile[1] = fewRowsWidth;

@@ -13,13 +13,13 @@
 // decode-like (whose visits span the rhs's rows, configure.mlir).
 
 // CHECK-LABEL: func.func @bf16
-// CHECK:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = bf16_dot>}
+// CHECK:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = bf16_dot>}
 // LANES-LABEL: func.func @bf16
-// LANES:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 192, 256], register_block = [14, 24], micro_kernel = fma>}
+// LANES:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 384, 256], register_block = [14, 24], micro_kernel = fma>}
 // ODD-K-LABEL: func.func @bf16
-// ODD-K:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 7], register_block = [14, 32], micro_kernel = fma>}
+// ODD-K:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 7], register_block = [14, 32], micro_kernel = fma>}
 // FMA-LABEL: func.func @bf16
-// FMA:           {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
+// FMA:           {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
 func.func @bf16(%lhs: tensor<64x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2xi32>) -> tensor<64x3xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<64x3xf32>
   return %0 : tensor<64x3xf32>
@@ -28,7 +28,7 @@ func.func @bf16(%lhs: tensor<64x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2
 // -----
 
 // CHECK-LABEL: func.func @f16
-// CHECK:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
+// CHECK:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
 func.func @f16(%lhs: tensor<64x4xf16>, %rhs: tensor<2x4x3xf16>, %gs: tensor<2xi32>) -> tensor<64x3xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<64x4xf16>, tensor<2x4x3xf16>, tensor<2xi32> -> tensor<64x3xf32>
   return %0 : tensor<64x3xf32>

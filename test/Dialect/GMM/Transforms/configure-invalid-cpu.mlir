@@ -49,10 +49,10 @@ func.func @other_target(%lhs: tensor<16x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: te
 // -----
 
 // A huge register block with no tile: the heuristic tile (64 x 32 or, on
-// an AVX-512 host, 16 x 8 register blocks, bounded) is not computed from it
+// an AVX-512 host, 32 x 16 register blocks, bounded) is not computed from it
 // before it is refused (the .mlir fuzzer found the overflow).
 func.func @huge_register_block_no_tile(%lhs: tensor<40x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<40x3xf32> {
-  // expected-error-re @+1 {{'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = cpu, tile = [{{256|96}}, {{4096|2048}}, 256], register_block = [6, 4611686018427387904], micro_kernel = fma>: a register block of 6 x 4611686018427387904 is too large (at most 64 rows of 256 lanes)}}
+  // expected-error-re @+1 {{'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = cpu, tile = [{{256|192}}, 4096, 256], register_block = [6, 4611686018427387904], micro_kernel = fma>: a register block of 6 x 4611686018427387904 is too large (at most 64 rows of 256 lanes)}}
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<register_block = [6, 4611686018427387904]>} : tensor<40x4xf32>, tensor<2x4x3xf32>, tensor<2xi32> -> tensor<40x3xf32>
   return %0 : tensor<40x3xf32>
 }

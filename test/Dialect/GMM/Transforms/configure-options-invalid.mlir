@@ -44,12 +44,12 @@
 
 // The largest register block is accepted: the default cache tile shrinks to
 // stay within the CPU's bounds (at most 4096 a side, 2^20 accumulators:
-// 256 x 4096 for AVX2's 64 x 32 register blocks, 512 x 2048 for AVX-512's
-// 16 x 8), rather than failing on tile sizes the user never gave.
+// 256 x 4096 for AVX2's 64 x 32 register blocks and for AVX-512's 32 x
+// 16), rather than failing on tile sizes the user never gave.
 // RUN: gmm-opt %s --gmm-configure="micro-m=64 micro-n=256 vector-bits=256" 2>&1 | FileCheck %s --check-prefix=LARGEST
 // LARGEST: #gmm.kernel_config<target = cpu, tile = [256, 4096, 256], register_block = [64, 256], micro_kernel = fma>
 // RUN: gmm-opt %s --gmm-configure="micro-m=64 micro-n=256 vector-bits=512" 2>&1 | FileCheck %s --check-prefix=LARGEST512
-// LARGEST512: #gmm.kernel_config<target = cpu, tile = [512, 2048, 256], register_block = [64, 256], micro_kernel = fma>
+// LARGEST512: #gmm.kernel_config<target = cpu, tile = [256, 4096, 256], register_block = [64, 256], micro_kernel = fma>
 
 // The micro-kernel is an enum too.
 // RUN: not gmm-opt %s --gmm-configure=micro-kernel=amx 2>&1 | FileCheck %s --check-prefix=KERNEL

@@ -14,7 +14,7 @@
 
 // The heuristics: on the CPU a register block of two vectors of lanes and
 // as many rows as leave three registers free, and a cache tile of 64 x 32
-// register blocks below AVX-512 (16 x 8 with it) with contraction blocks of
+// register blocks below AVX-512 (32 x 16 with it) with contraction blocks of
 // 256 f32 (mode 1 with more than 16 rows per group on average: decode_like
 // below has the others); on the GPU a 128 x 128 tile with k steps of 32
 // 16-bit elements, 2 x 4 warps, 2 stages.
@@ -25,9 +25,9 @@
 // vdpbf16ps on the bf16 ragged dots (configure-host-bf16.mlir has the
 // heuristic on a host with AVX512-BF16).
 // DOT-LABEL: func.func @bf16
-// DOT:          {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = bf16_dot>}
+// DOT:          {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = bf16_dot>}
 // AVX512-LABEL: func.func @bf16
-// AVX512:       {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:       {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
 // CPU-OPTS-LABEL: func.func @bf16
 // CPU-OPTS:     {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [12, 32, 4], register_block = [3, 8], micro_kernel = fma>}
 // GPU-LABEL: func.func @bf16
@@ -50,7 +50,7 @@ func.func @bf16(%lhs: tensor<1x1x60x10xbf16>, %rhs: tensor<1x3x10x37xbf16>, %gs:
 // For f32 the GPU heuristic takes k steps of 16 (FMA, 4-element copies);
 // micro-kernel=bf16-dot leaves ragged dots of other types to fma.
 // DOT-LABEL: func.func @f32
-// DOT:          {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
+// DOT:          {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
 // GPU-LABEL: func.func @f32
 // GPU:          {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [128, 128, 16], warps = [2, 4], stages = 2>}
 func.func @f32(%lhs: tensor<40x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi32>) -> tensor<40x3xf32> {
@@ -61,9 +61,9 @@ func.func @f32(%lhs: tensor<40x4xf32>, %rhs: tensor<2x4x3xf32>, %gs: tensor<2xi3
 // -----
 
 // The op's own fields win over the options, which win over the heuristic;
-// the heuristic tile is sized by the register block (16 x 8 of them); a
-// configuration without a target takes the pipeline's, and the other
-// target's fields are dropped.
+// the heuristic tile is sized by the register block (64 x 32 of them, or
+// 32 x 16 with AVX-512); a configuration without a target takes the
+// pipeline's, and the other target's fields are dropped.
 // AVX2-LABEL: func.func @partial
 // AVX2:         {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [320, 768, 256], register_block = [5, 24], micro_kernel = fma>}
 // CPU-OPTS-LABEL: func.func @partial
@@ -96,7 +96,7 @@ func.func @given(%lhs: tensor<16x4xf16>, %rhs: tensor<2x4x3xf16>, %gs: tensor<2x
 // The op's micro-kernel wins over the option, and the option applies to
 // the op's other given fields.
 // DOT-LABEL: func.func @micro_kernel_given
-// DOT:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
+// DOT:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
 // DOT:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [64, 64, 32], register_block = [2, 32], micro_kernel = bf16_dot>}
 func.func @micro_kernel_given(%lhs: tensor<40x4xbf16>, %rhs: tensor<2x4x3xbf16>, %gs: tensor<2xi32>) -> (tensor<40x3xf32>, tensor<40x3xf32>) {
   %a = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<micro_kernel = fma>} : tensor<40x4xbf16>, tensor<2x4x3xbf16>, tensor<2xi32> -> tensor<40x3xf32>
@@ -112,7 +112,7 @@ func.func @micro_kernel_given(%lhs: tensor<40x4xbf16>, %rhs: tensor<2x4x3xbf16>,
 // AVX2-LABEL: func.func @weight_gradient
 // AVX2-COUNT-3:  gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
 // AVX512-LABEL: func.func @weight_gradient
-// AVX512-COUNT-3: {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
+// AVX512-COUNT-3: {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
 func.func @weight_gradient(%x: tensor<1024x4xf32>, %dy: tensor<1024x3xf32>, %gs: tensor<2xi32>,
                            %x16: tensor<1024x4xf32>, %dy16: tensor<1024x3xf32>, %gs16: tensor<16xi32>,
                            %xd: tensor<?x4xf32>, %dyd: tensor<?x3xf32>)
@@ -139,11 +139,11 @@ func.func @weight_gradient(%x: tensor<1024x4xf32>, %dy: tensor<1024x3xf32>, %gs:
 // AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
 // AVX2:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 128, 64], register_block = [6, 16], micro_kernel = fma>}
 // AVX512-LABEL: func.func @decode_like
-// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 96, 64], register_block = [14, 32], micro_kernel = fma>}
-// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
-// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 2048, 64], register_block = [14, 32], micro_kernel = fma>}
-// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = fma>}
-// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [224, 128, 64], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 96, 64], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 2048, 64], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:       gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 128, 64], register_block = [14, 32], micro_kernel = fma>}
 func.func @decode_like(%lhs: tensor<32x4xf32>, %rhs: tensor<2x4x70xf32>, %gs: tensor<2xi32>,
                        %lhs17: tensor<34x4xf32>, %rhsT: tensor<2x5000x4xf32>,
                        %lhsd: tensor<?x4xf32>,

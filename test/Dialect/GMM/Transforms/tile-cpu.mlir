@@ -233,12 +233,16 @@
 // AVX2-NOT:           vector.transfer_read {{.*}} : tensor<32x384x16xf32>, vector<16xf32>
 // AVX2:               scf.for
 
-// For 512-bit vectors: 14 x 32 (28 zmm accumulators), visits of 224 x 256.
+// For 512-bit vectors: 14 x 32 (28 zmm accumulators), visits of 448 x 512
+// in row blocks of 224 (16 panels), each packed into a buffer of one row
+// block.
 // AVX512-LABEL: func.func @mode1
-// AVX512:         gmm.tile_schedule {{.*}} tile_size = 224
-// AVX512:         bufferization.alloc_tensor() : tensor<8x257x32xf32>
-// AVX512:         bufferization.alloc_tensor() : tensor<8x224x32xf32>
-// AVX512-COUNT-14: vector.transfer_read {{.*}} : tensor<8x224x32xf32>, vector<32xf32>
+// AVX512:         gmm.tile_schedule {{.*}} tile_size = 448
+// AVX512:         bufferization.alloc_tensor() : tensor<16x257x32xf32>
+// AVX512:         bufferization.alloc_tensor() : tensor<16x448x32xf32>
+// AVX512:         bufferization.alloc_tensor() : tensor<16x14x256xf32>
+// AVX512:         scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %{{.+}} step %c224{{(_[0-9]+)?}} iter_args({{.*}}) -> (tensor<16x448x32xf32>, tensor<?x37xf32>, tensor<16x14x256xf32>)
+// AVX512-COUNT-14: vector.transfer_read {{.*}} : tensor<16x448x32xf32>, vector<32xf32>
 // AVX512:         scf.for
 
 // A register block of the options' size: 3 x 8; the default cache tiles

@@ -133,7 +133,7 @@ def GMMConfigure : Pass<"gmm-configure"> {
          for AVX-512; the width is `vector-bits`, by default the host
          CPU's) and a cache tile of 64 x 32 register blocks below AVX-512
          (384 x 512 on AVX2, which gmm-tile computes in row blocks of 16
-         register rows in mode 1) or of 16 x 8 with AVX-512 (224 x 256),
+         register rows in mode 1) or of 32 x 16 with AVX-512 (448 x 512),
          with contraction blocks of 256 f32 (128 f64) elements; for a
          decode-like mode 1 op (at most 16 rows per group on average, from
          static sizes) visits as wide as the rhs's free columns (rounded up
