@@ -1,6 +1,9 @@
 """Combines runs of `gmm-bench-cpu --format=json` into one JSON of the same
 form: per row (shape, group sizes, mode, operand type), the median run's
-figures by ratio, and `ratios`, every run's ratio in order. Rows missing from
+figures by ratio, and `ratios`, every run's ratio in order. A bf16 row's
+`gmm_vs_f32` is the median of its gmm GFLOP/s over the runs divided by the
+median of its f32 row's (one run's pair would carry that run's noise on
+either side), and `gmm_vs_f32_runs` lists every run's own. Rows missing from
 a run are combined over the runs that have them. The machine's fields (CPU,
 OpenBLAS, threads, peaks) come from the first run.
 
@@ -42,11 +45,25 @@ def main(argv):
         median["ratios"] = [r["ratio"] for r in same]
         median["matches"] = all(r.get("matches", True) for r in same)
         rows.append(median)
+    # gmm's own bf16 over f32, from the medians of gmm's GFLOP/s.
+    for row in rows:
+        if row.get("gmm_vs_f32") is None:
+            continue
+        f32 = by_key.get(key(row)[:3] + ("f32",))
+        if not f32:
+            continue
+        same = by_key[key(row)]
+        row["gmm_vs_f32_runs"] = [r.get("gmm_vs_f32") for r in same]
+        row["gmm_vs_f32"] = round(
+            statistics.median(r["gmm_gflops"] for r in same)
+            / statistics.median(r["gmm_gflops"] for r in f32),
+            3,
+        )
     combined = {k: v for k, v in runs[0].items() if k != "rows"}
     combined["note"] = (
         f"median of {len(runs)} runs of gmm-bench-cpu --format=json (each "
         "itself the median of its timed calls) by ratio; ratios lists every "
-        "run's ratio"
+        "run's ratio; gmm_vs_f32 is the ratio of gmm's median GFLOP/s"
     )
     combined["rows"] = rows
     ratios = [r["ratio"] for r in rows]
