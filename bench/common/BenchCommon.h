@@ -186,13 +186,13 @@ compileRaggedDot(mlir::MLIRContext &context, const Shape &shape,
                  llvm::StringRef compiledSuffix = "", Mode mode = Mode::Forward,
                  bool outputArgument = false, llvm::StringRef resultType = "");
 
-/// max|got - expected| / max|expected| over the pairs added; NaN and infinity
-/// make it infinite.
 /// A float as bf16 bits: round to nearest, ties to even; NaN stays NaN.
 uint16_t toBF16(float value);
 /// bf16 bits as a float (exact).
 float fromBF16(uint16_t value);
 
+/// max|got - expected| / max|expected| over the pairs added; NaN and infinity
+/// make it infinite.
 struct ErrorTracker {
   double maxDiff = 0, maxRef = 0;
 

@@ -302,11 +302,14 @@ std::vector<float> toFloats(const HostTensor &tensor) {
 }
 
 /// max|got - expected| / max|expected|; NaN and infinity make it infinite.
-double relativeError(const float *got, const float *expected, int64_t count,
-                     double &maxAbsError) {
+/// `got` holds f32 values, or bf16 bits when `gotBF16`.
+double relativeError(const void *got, bool gotBF16, const float *expected,
+                     int64_t count, double &maxAbsError) {
   ErrorTracker tracker;
   for (int64_t i = 0; i < count; ++i)
-    tracker.add(got[i], expected[i]);
+    tracker.add(gotBF16 ? fromBF16(static_cast<const uint16_t *>(got)[i])
+                        : static_cast<const float *>(got)[i],
+                expected[i]);
   maxAbsError = tracker.maxDiff;
   return tracker.relative();
 }
@@ -576,11 +579,11 @@ int main(int argc, char **argv) {
     llvm::SmallVector<StringRef> items;
     StringRef(dtypesOption).split(items, ',', -1, /*KeepEmpty=*/false);
     for (StringRef item : items) {
-      if (item.trim() != "f32" && item.trim() != "bf16" &&
-          item.trim() != "bf16-bf16")
+      StringRef type = item.trim();
+      if (type != "f32" && type != "bf16" && type != "bf16-bf16")
         return reportError("--dtypes: '" + item +
                            "' is not f32, bf16 or bf16-bf16");
-      dtypes.push_back(item.trim().str());
+      dtypes.push_back(type.str());
     }
     if (dtypes.empty())
       return reportError("--dtypes: no type given");
@@ -817,24 +820,14 @@ int main(int argc, char **argv) {
             row.vsF32 = row.gmmRate() / it->second;
 
           double maxAbsError = 0;
-          const void *gmmValues =
-              resultOutput ? gmmResult[0].data() : gmmOut.data();
+          row.error =
+              relativeError(resultOutput ? gmmResult[0].data() : gmmOut.data(),
+                            bf16Result, blasOut.floats(), outSize, maxAbsError);
           // A bf16 result is rounded to 8 significant bits: each value is
           // within 2^-9 of itself, so within 2^-8 of max|OpenBLAS| with the
           // f32 sums' own differences.
-          double rowTolerance = tolerance;
-          if (bf16Result) {
-            ErrorTracker tracker;
-            const auto *bits = static_cast<const uint16_t *>(gmmValues);
-            for (int64_t i = 0; i < outSize; ++i)
-              tracker.add(fromBF16(bits[i]), blasOut.floats()[i]);
-            maxAbsError = tracker.maxDiff;
-            row.error = tracker.relative();
-            rowTolerance = std::max<double>(tolerance, 0x1p-8);
-          } else {
-            row.error = relativeError(static_cast<const float *>(gmmValues),
-                                      blasOut.floats(), outSize, maxAbsError);
-          }
+          double rowTolerance =
+              bf16Result ? std::max<double>(tolerance, 0x1p-8) : tolerance;
           row.matches = row.error <= rowTolerance;
           if (!row.matches) {
             anyMismatch = true;
