@@ -50,6 +50,13 @@ def host_has_avx512_bf16():
 if host_has_avx512_bf16():
     config.available_features.add("host-avx512-bf16")
 
+# The host is x86-64: gmm-to-cpu compiles for it, with what is x86's alone
+# (gmm-stream-results' barriers for 16-bit float results).
+import platform
+
+if platform.machine().lower() in ("x86_64", "amd64"):
+    config.available_features.add("host-x86")
+
 # A sanitizer build (scripts/sanitize.sh): gmm's libraries need the
 # sanitizer runtimes, which programs that are not gmm's own (mlir-runner)
 # do not load, so tests that load gmm's libraries into them say

@@ -121,6 +121,11 @@ cl::opt<int64_t> warpsN("warps-n",
                                  "(0: the pipeline's default)"),
                         cl::value_desc("N"), cl::init(0),
                         cl::cat(benchCategory));
+cl::opt<int64_t> stages("stages",
+                        cl::desc("Shared-memory stages of gmm's contraction "
+                                 "pipeline (0: the pipeline's default)"),
+                        cl::value_desc("N"), cl::init(0),
+                        cl::cat(benchCategory));
 cl::opt<std::string>
     binaryFormat("format",
                  cl::desc("What the kernels are embedded as: isa (PTX, "
@@ -597,6 +602,8 @@ llvm::Error runBenchmark(const std::vector<Shape> &shapes,
     llvm::outs() << llvm::formatv(", warps-m={0} warps-n={1}",
                                   pipelineOptions.warpsM,
                                   pipelineOptions.warpsN);
+  if (stages)
+    llvm::outs() << llvm::formatv(", stages={0}", pipelineOptions.stages);
   llvm::outs() << "; the rest gmm-configure's heuristic)\n"
                << "- peers: cuBLAS loop (one cublasGemmEx per non-empty "
                   "group), cuBLAS grouped (one cublasGemmGroupedBatchedEx)"
@@ -826,8 +833,10 @@ int main(int argc, char **argv) {
     return reportError("--repeat and --warmup must be at least 1");
   if (samples < 1)
     return reportError("--samples must be at least 1");
-  if (tileM < 0 || tileN < 0 || tileK < 0 || warpsM < 0 || warpsN < 0)
-    return reportError("tile sizes and warp counts must be non-negative");
+  if (tileM < 0 || tileN < 0 || tileK < 0 || warpsM < 0 || warpsN < 0 ||
+      stages < 0)
+    return reportError(
+        "tile sizes, warp counts and stages must be non-negative");
   if (binaryFormat.getNumOccurrences() && binaryFormat != "isa" &&
       binaryFormat != "bin" && binaryFormat != "fatbin")
     return reportError("--format must be isa, bin or fatbin");
@@ -867,6 +876,8 @@ int main(int argc, char **argv) {
     pipelineOptions.warpsM = warpsM;
   if (warpsN)
     pipelineOptions.warpsN = warpsN;
+  if (stages)
+    pipelineOptions.stages = stages;
 
   bool anyMismatch = false;
   if (llvm::Error error = runBenchmark(*shapes, *distributions, pipelineOptions,

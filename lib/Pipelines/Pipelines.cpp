@@ -44,6 +44,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
 extern "C" void LLVMInitializeNVPTXTargetInfo();
@@ -175,6 +176,10 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   if (options.streamMinBytes > 0) {
     GMMStreamResultsOptions stream;
     stream.minBytes = options.streamMinBytes;
+    // The JIT compiles for the host: on x86, bf16 and f16 results stream
+    // through the pass's register-wide barriers (see gmm-stream-results).
+    if (llvm::Triple(llvm::sys::getProcessTriple()).isX86())
+      stream.x86RegisterBits = gmm::hostVectorBits();
     pm.addPass(createGMMStreamResults(stream));
   }
   if (options.emulateBF16Dot)

@@ -16,10 +16,7 @@
 using namespace mlir;
 using namespace mlir::gmm;
 
-namespace {
-
-/// The widest vector the host CPU has, in bits (the JIT compiles for it).
-int64_t hostVectorBits() {
+int64_t mlir::gmm::hostVectorBits() {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   if (features.lookup("avx512f"))
     return 512;
@@ -28,6 +25,8 @@ int64_t hostVectorBits() {
     return 256;
   return 128;
 }
+
+namespace {
 
 /// Whether the host CPU has AVX512-BF16 (`vdpbf16ps`).
 bool hostHasBF16Dot() {

@@ -80,6 +80,48 @@ std::optional<uint64_t> staticBytes(MemRefType type) {
   return bytes;
 }
 
+/// Stores `vector` (of 16-bit floats) into `base[indices]` with
+/// streaming stores, `registerBits` at a time: each piece is bitcast to
+/// integers and passed through an empty inline asm (the same vector register
+/// in and out, no instruction) before it is bitcast back and stored. LLVM 22's
+/// X86 backend has no non-temporal store of bf16 or f16 vectors (it selects a
+/// plain store) and folds a bitcast to integers back into such a store; it
+/// cannot look through the asm, so the store it sees is of integers.
+void storeThroughBarrier(OpBuilder &b, Location loc, Value vector, Value base,
+                         ValueRange indices, int64_t registerBits,
+                         int64_t alignment) {
+  auto type = cast<VectorType>(vector.getType());
+  int64_t elementBits = type.getElementTypeBitWidth();
+  int64_t lanes = type.getNumElements();
+  int64_t pieceLanes = std::min(lanes, registerBits / elementBits);
+  auto pieceType = VectorType::get({pieceLanes}, type.getElementType());
+  auto integerType =
+      VectorType::get({pieceLanes}, b.getIntegerType(elementBits));
+  int64_t pieceAlignment = std::min(alignment, pieceLanes * elementBits / 8);
+  for (int64_t first = 0; first < lanes; first += pieceLanes) {
+    Value piece = vector;
+    if (pieceLanes != lanes)
+      piece = vector::ExtractStridedSliceOp::create(b, loc, vector, {first},
+                                                    {pieceLanes}, {1});
+    Value bits = vector::BitCastOp::create(b, loc, integerType, piece);
+    bits =
+        LLVM::InlineAsmOp::create(
+            b, loc, integerType, ValueRange{bits}, /*asm_string=*/"",
+            /*constraints=*/"=v,0", /*has_side_effects=*/false,
+            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+            /*operand_attrs=*/ArrayAttr())
+            .getResult(0);
+    piece = vector::BitCastOp::create(b, loc, pieceType, bits);
+    SmallVector<Value> at(indices);
+    if (first != 0)
+      at.back() = arith::AddIOp::create(
+          b, loc, at.back(), arith::ConstantIndexOp::create(b, loc, first));
+    vector::StoreOp::create(b, loc, piece, base, at, /*nontemporal=*/true,
+                            b.getI64IntegerAttr(pieceAlignment));
+  }
+}
+
 struct GMMStreamResults
     : public mlir::gmm::impl::GMMStreamResultsBase<GMMStreamResults> {
   using Base::Base;
@@ -115,6 +157,16 @@ struct GMMStreamResults
   }
 
   void runOnOperation() override {
+    // Reported at the anchor without printing the whole anchor.
+    int64_t registerBits = x86RegisterBits;
+    if (registerBits != 0 && registerBits != 128 && registerBits != 256 &&
+        registerBits != 512) {
+      emitError(getOperation()->getLoc(),
+                "gmm-stream-results: x86-register-bits must be 128, 256 or "
+                "512, or 0 for none, got " +
+                    Twine(registerBits));
+      return signalPassFailure();
+    }
     if (minBytes == 0)
       return;
     // The writes that stream, and per visit loop whether any does.
@@ -177,9 +229,15 @@ struct GMMStreamResults
       scf::IfOp::create(
           b, loc, aligned,
           [&](OpBuilder &b, Location loc) {
-            vector::StoreOp::create(b, loc, vector, base, indices,
-                                    /*nontemporal=*/true,
-                                    b.getI64IntegerAttr(alignment));
+            if (x86RegisterBits &&
+                isa<FloatType>(memrefType.getElementType()) &&
+                elementBytes == 2)
+              storeThroughBarrier(b, loc, vector, base, indices,
+                                  x86RegisterBits, alignment);
+            else
+              vector::StoreOp::create(b, loc, vector, base, indices,
+                                      /*nontemporal=*/true,
+                                      b.getI64IntegerAttr(alignment));
             scf::YieldOp::create(b, loc);
           },
           [&](OpBuilder &b, Location loc) {

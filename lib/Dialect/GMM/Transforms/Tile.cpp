@@ -764,35 +764,32 @@ struct PackedBlock {
   /// Writes the sums of a register block's rows (`sums`, `rowChunks()` per
   /// row; `rows` their rows in the slice, consecutive) into the slice from
   /// column `col` on, converted to its element type and added to its values
-  /// when accumulating: one 2-D transfer per chunk, whose rows past the
-  /// slice are dropped (a row-by-row condition once the transfers are
-  /// unrolled) and whose lanes are unmasked when the column panel lies
-  /// inside the slice, masked when it crosses its last column. (One tensor
-  /// op per chunk rather than one condition per row: One-Shot Bufferize's
-  /// analysis grows much faster than linearly with the tensor values that
-  /// alias the slice.)
+  /// when accumulating: one 2-D transfer of the block's rows, each row's
+  /// chunks side by side, whose rows past the slice are dropped (a
+  /// row-by-row condition once the transfers are unrolled) and whose lanes
+  /// are unmasked when the column panel lies inside the slice, masked when
+  /// it crosses its last column. (One tensor op rather than one condition
+  /// per row: One-Shot Bufferize's analysis grows much faster than linearly
+  /// with the tensor values that alias the slice.) A row is written whole,
+  /// not a chunk at a time: a row's 32 bf16 lanes are one 64-byte cache line,
+  /// which a streaming store then writes at once; in two 32-byte halves, a
+  /// register block's rows apart, the halves leave the write-combining
+  /// buffers separately and memory takes each as a partial line.
   Value writeOutput(OpBuilder &b, Location loc, const Output &output,
                     ValueRange sums, ArrayRef<Value> rows, Value col,
                     int64_t lanes, Value slice) const {
     int64_t chunks = rowChunks();
     int64_t height = rows.size();
-    auto blockType = VectorType::get({height, lanes}, accType);
-    auto writeChunks = [&](OpBuilder &b, Location loc, bool inBounds) {
-      Value into = slice;
-      SmallVector<bool> bounds = {false, inBounds};
-      for (int64_t c = 0; c < chunks; ++c) {
-        Value at =
-            c ? arith::AddIOp::create(b, loc, col, cst(b, loc, c * lanes))
-                    .getResult()
-              : col;
-        Value block =
-            arith::ConstantOp::create(b, loc, b.getZeroAttr(blockType));
-        for (int64_t i = 0; i < height; ++i)
-          block = vector::InsertOp::create(b, loc, sums[i * chunks + c], block,
-                                           ArrayRef<int64_t>{i});
-        into = writeBlock(b, loc, block, into, output.accumulate,
-                          ValueRange{rows.front(), at}, bounds);
-      }
+    auto blockType = VectorType::get({height, chunks * lanes}, accType);
+    auto writeRows = [&](OpBuilder &b, Location loc, bool inBounds) {
+      Value block = arith::ConstantOp::create(b, loc, b.getZeroAttr(blockType));
+      for (int64_t i = 0; i < height; ++i)
+        for (int64_t c = 0; c < chunks; ++c)
+          block = vector::InsertStridedSliceOp::create(
+              b, loc, sums[i * chunks + c], block,
+              ArrayRef<int64_t>{i, c * lanes}, ArrayRef<int64_t>{1});
+      Value into = writeBlock(b, loc, block, slice, output.accumulate,
+                              ValueRange{rows.front(), col}, {false, inBounds});
       scf::YieldOp::create(b, loc, into);
     };
     Value whole = arith::CmpIOp::create(
@@ -800,8 +797,8 @@ struct PackedBlock {
         arith::AddIOp::create(b, loc, col, cst(b, loc, reg.nr)), output.cols);
     return scf::IfOp::create(
                b, loc, whole,
-               [&](OpBuilder &b, Location loc) { writeChunks(b, loc, true); },
-               [&](OpBuilder &b, Location loc) { writeChunks(b, loc, false); })
+               [&](OpBuilder &b, Location loc) { writeRows(b, loc, true); },
+               [&](OpBuilder &b, Location loc) { writeRows(b, loc, false); })
         .getResult(0);
   }
 

@@ -45,6 +45,17 @@
 // CHECK:             %[[B:.*]] = vector.bitcast %[[WORDS]] : vector<16xi32> to vector<32xbf16>
 // CHECK:             x86vector.avx512.dot %{{.*}}, %[[B]], %[[R0]] : vector<32xbf16> -> vector<16xf32>
 // CHECK:             x86vector.avx512.dot %{{.*}}, %[[B]], %[[R1]] : vector<32xbf16> -> vector<16xf32>
+// The last contraction block writes each register row whole, its two 16-lane
+// sums side by side (one 32-lane row, a cache line of a bf16 result), in one
+// 14 x 32 transfer: unmasked lanes when the column panel is inside the
+// slice, masked when it crosses its end.
+// CHECK:             %[[SUMS:.*]]:28 = scf.for
+// CHECK:             %[[ROW0:.*]] = vector.insert_strided_slice %[[SUMS]]#0, %{{.*}} {offsets = [0, 0], strides = [1]} : vector<16xf32> into vector<14x32xf32>
+// CHECK-NEXT:        %[[ROW0B:.*]] = vector.insert_strided_slice %[[SUMS]]#1, %[[ROW0]] {offsets = [0, 16], strides = [1]} : vector<16xf32> into vector<14x32xf32>
+// CHECK-NEXT:        vector.insert_strided_slice %[[SUMS]]#2, %[[ROW0B]] {offsets = [1, 0], strides = [1]} : vector<16xf32> into vector<14x32xf32>
+// CHECK:             %[[LAST:.*]] = vector.insert_strided_slice %[[SUMS]]#27, %{{.*}} {offsets = [13, 16], strides = [1]} : vector<16xf32> into vector<14x32xf32>
+// CHECK-NEXT:        vector.transfer_write %[[LAST]], %{{.*}}[%{{.*}}, %{{.*}}] {in_bounds = [false, true]} : vector<14x32xf32>, tensor<?x?xf32>
+// CHECK:             vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : vector<14x32xf32>, tensor<?x?xf32>
 // CHECK-NOT:         vector.fma
 // CHECK-LABEL: func.func @mode1_f32
 // The option leaves other types to fma.

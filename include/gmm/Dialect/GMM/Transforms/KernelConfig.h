@@ -42,6 +42,10 @@ constexpr llvm::StringLiteral kKernelConfigAttrName = "gmm.kernel_config";
 /// memory, empty: the 48 KiB every chip gives statically).
 using KernelConfigRequest = GMMConfigureOptions;
 
+/// The widest vector the host CPU has, in bits (the JIT compiles for it):
+/// 512 with AVX-512, 256 with AVX2 and FMA, else 128.
+int64_t hostVectorBits();
+
 /// The shared memory one block of `chip` can have with the dynamic opt-in
 /// (sm_80/sm_87: 163 KiB, sm_86/sm_89/sm_120: 99 KiB, sm_90/sm_100: 227
 /// KiB), or kStaticSharedBytes for an empty or unknown chip.

@@ -386,6 +386,18 @@ def GMMStreamResults : Pass<"gmm-stream-results"> {
     Runs after `convert-vector-to-scf` has unrolled the transfers to one
     dimension. `min-bytes = 0` streams nothing.
 
+    A result of 16-bit floats (bf16, f16) needs `x86-register-bits` to
+    stream on x86: LLVM 22's X86 backend has no non-temporal store pattern
+    for bf16 or f16 vectors (it selects a plain `vmovaps` and drops the
+    flag) and folds a bitcast to integers back into such a store. With the
+    option (the width of the host's vector registers: 128, 256 or 512), each
+    register-wide piece of such a store is bitcast to integers and passed
+    through an empty `llvm.inline_asm` (`"=v,0"`: the same register in and
+    out, no instruction), which LLVM cannot look through, before its
+    `nontemporal` store; the backend then selects `vmovntps` (or
+    `vmovntdq`). 0 (the default, and right for targets other than x86)
+    keeps such stores' `nontemporal` flag alone.
+
     ```mlir
     vector.transfer_write %v, %slice[%i, %j] {in_bounds = [true]}
         : vector<16xf32>, memref<?x?xf32, strided<[1536, 1], offset: ?>>
@@ -404,7 +416,11 @@ def GMMStreamResults : Pass<"gmm-stream-results"> {
   }];
   let options = [
     Option<"minBytes", "min-bytes", "uint64_t", /*default=*/"16777216",
-           "Stream stores into results of at least this many bytes (0: none)">
+           "Stream stores into results of at least this many bytes (0: none)">,
+    Option<"x86RegisterBits", "x86-register-bits", "int64_t", /*default=*/"0",
+           "On x86, the vector register width (128, 256 or 512) by which "
+           "16-bit float stores are passed through an empty inline-asm "
+           "barrier so that LLVM selects a streaming store (0: none)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
