@@ -167,28 +167,31 @@ int64_t fewRowsVisitWidth(RaggedDotOp op, int64_t lanes, int64_t threads) {
   return narrow >= kFewRowsMinWidth ? static_cast<int64_t>(narrow) : 0;
 }
 
-/// With AVX-512, a forward (mode 1) op's visits are this many register
-/// rows tall (five row blocks of 16 panels, 1120 rows of 14) rather than 32,
-/// when that still leaves kTallVisitsPerThread visits per thread.
-constexpr int64_t kTallVisitRows = 80;
-constexpr int64_t kTallVisitsPerThread = 4;
+/// With AVX-512, a forward (mode 1) op's visits are this large (rows,
+/// columns), when that still leaves kLargeVisitsPerThread visits per thread.
+constexpr int64_t kLargeVisitRows = 1024;
+constexpr int64_t kLargeVisitCols = 1024;
+constexpr int64_t kLargeVisitsPerThread = 4;
 
-/// Whether a mode 1 op takes visits of `tallRows` rows rather than the usual
-/// tile's: each visit packs the rhs block of every contraction block once
-/// for its rows, so that a group of 1024 rows in visits of 448 packs it
-/// three times (448, 448 and 128 rows), in one visit once. On one thread of
-/// a Zen 5 (AVX-512), 8 groups of 1024 x 1024 x 1024: 73.6-74.6 ms to
-/// 70.9-72.5 with 1024 rows (three runs each, interleaved). Only where the
-/// shapes are static and the tall visits, counted without the groups'
-/// boundaries, are at least kTallVisitsPerThread per thread: fewer, larger
-/// visits leave threads idle sooner.
-bool takesTallVisits(RaggedDotOp op, int64_t tallRows, int64_t cols,
-                     int64_t threads) {
-  if (op.getMode() != RaggedDotMode::NonContracting || tallRows <= 0 ||
-      cols <= 0)
+/// Whether a mode 1 op takes visits of `rows` x `cols` rather than the usual
+/// tile's: a visit packs the rhs block of every contraction block once for
+/// its rows and each row block's lhs once for its columns, so that a group
+/// of 1024 rows in visits of 448 x 512 packs the rhs three times (448, 448
+/// and 128 rows) and every lhs row twice. On a Zen 5 (AVX-512), 8 groups of
+/// 1024 x 1024 x 1024: one thread 73-77.5 ms to 70.5-73 ms, two threads
+/// 39-40 ms to 36.6-38.3 ms; 8 groups of 256 rows, two threads, 11.2-11.9
+/// ms to 10.7-11.0. Only where the shapes are static and the visits, at
+/// least one per group up to the rows and at least the rows over `rows`,
+/// are kLargeVisitsPerThread per thread: fewer, larger visits leave threads
+/// idle sooner.
+bool takesLargeVisits(RaggedDotOp op, int64_t rows, int64_t cols,
+                      int64_t threads) {
+  if (op.getMode() != RaggedDotMode::NonContracting || rows <= 0 || cols <= 0)
     return false;
-  int64_t rows = op.getLhs().getType().getDimSize(op.getLhsRaggedDimension());
-  if (ShapedType::isDynamic(rows))
+  int64_t lhsRows =
+      op.getLhs().getType().getDimSize(op.getLhsRaggedDimension());
+  int64_t groups = op.getNumGroups();
+  if (ShapedType::isDynamic(lhsRows) || ShapedType::isDynamic(groups))
     return false;
   RankedTensorType rhsType = op.getRhs().getType();
   uint64_t columns = 1;
@@ -199,12 +202,14 @@ bool takesTallVisits(RaggedDotOp op, int64_t tallRows, int64_t cols,
       return false;
     columns = llvm::SaturatingMultiply(columns, static_cast<uint64_t>(size));
   }
+  uint64_t rowVisits =
+      std::max<uint64_t>(llvm::divideCeil(static_cast<uint64_t>(lhsRows),
+                                          static_cast<uint64_t>(rows)),
+                         static_cast<uint64_t>(std::min(groups, lhsRows)));
   uint64_t visits = llvm::SaturatingMultiply(
-      llvm::divideCeil(static_cast<uint64_t>(rows),
-                       static_cast<uint64_t>(tallRows)),
-      llvm::divideCeil(columns, static_cast<uint64_t>(cols)));
+      rowVisits, llvm::divideCeil(columns, static_cast<uint64_t>(cols)));
   return visits >=
-         llvm::SaturatingMultiply(static_cast<uint64_t>(kTallVisitsPerThread),
+         llvm::SaturatingMultiply(static_cast<uint64_t>(kLargeVisitsPerThread),
                                   static_cast<uint64_t>(threads));
 }
 
@@ -488,14 +493,15 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
     std::array<int64_t, 3> heuristic =
         defaultCPUTile(accType, {block[0], block[1]}, vectorBits, fewRowsWidth);
     if (vectorBits >= 512 && !fewRowsWidth) {
-      int64_t tallRows =
-          std::min({kTallVisitRows * std::min(block[0], kMaxRegisterRows),
-                    kCPUTileLimits.maxSize,
-                    kCPUTileLimits.maxAccumulators /
-                        std::max<int64_t>(heuristic[1], 1)});
-      if (tallRows > heuristic[0] &&
-          takesTallVisits(op, tallRows, heuristic[1], threadsOf(request)))
-        heuristic[0] = tallRows;
+      // Whole register panels of columns, within the CPU's bounds.
+      int64_t lanes = std::clamp<int64_t>(block[1], 1, kMaxRegisterLanes);
+      int64_t cols = std::min<int64_t>(llvm::alignTo(kLargeVisitCols, lanes),
+                                       kCPUTileLimits.maxSize);
+      int64_t rows = std::min({kLargeVisitRows, kCPUTileLimits.maxSize,
+                               kCPUTileLimits.maxAccumulators / cols});
+      if (rows >= heuristic[0] && cols >= heuristic[1] &&
+          takesLargeVisits(op, rows, cols, threadsOf(request)))
+        heuristic = {rows, cols, heuristic[2]};
     }
     tile = {pick({field(givenTile, 0), request.tileM, heuristic[0]}),
             pick({field(givenTile, 1), request.tileN, heuristic[1]}),

@@ -4,7 +4,7 @@
 // RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=512 micro-kernel=bf16-dot" | FileCheck %s --check-prefix=DOT
 // RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=512 micro-kernel=fma threads=1" | FileCheck %s --check-prefix=AVX512
 // RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=256 threads=64" | FileCheck %s --check-prefix=THREADS
-// RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=512 threads=4" | FileCheck %s --check-prefix=TALL4
+// RUN: gmm-opt %s -split-input-file --gmm-configure="vector-bits=512 threads=4" | FileCheck %s --check-prefix=LARGE4
 // RUN: gmm-opt %s -split-input-file --gmm-configure=target=gpu | FileCheck %s --check-prefix=GPU
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu tile-m=32 tile-n=32 tile-k=16" | FileCheck %s --check-prefix=GPU-SMALL
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu tile-m=64 warps-m=1" | FileCheck %s --check-prefix=GPU-OPTS
@@ -199,30 +199,32 @@ func.func @decode_like_threads(%x64: tensor<512x16xf32>, %w64: tensor<64x16x1536
 
 // -----
 
-// With AVX-512, a mode 1 op takes visits of 80 register rows (1120 of 14,
-// five row blocks) where its static shapes make at least 4 of them per
-// thread, counted without the groups' boundaries: each visit packs the rhs
-// block once for its rows. 8192 rows and 1024 columns are 8 x 2 visits:
-// tall on one thread and on four; 4096 rows (4 x 2) only on one. Rows not
-// known, a weight gradient (mode 2) and AVX2 keep the usual tile.
-// AVX512-LABEL: func.func @tall_visits
-// AVX512:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [1120, 512, 256], register_block = [14, 32], micro_kernel = fma>}
-// AVX512:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [1120, 512, 256], register_block = [14, 32], micro_kernel = fma>}
+// With AVX-512, a mode 1 op takes visits of 1024 x 1024 where its static
+// shapes make at least 4 of them per thread (counting one per group, up to
+// the rows, and at least the rows over 1024): each visit packs the rhs block
+// once for its rows and the lhs once for its columns. 8192 rows in 8 groups
+// with 1024 columns are 8 visits: large on one thread, not on four (the
+// usual tile); 4096 rows in 8 groups too; 4096 rows in 2 groups are 4
+// visits, large on one thread only. Rows not known, a weight gradient
+// (mode 2) and AVX2 keep the usual tile.
+// AVX512-LABEL: func.func @large_visits
+// AVX512:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [1024, 1024, 256], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [1024, 1024, 256], register_block = [14, 32], micro_kernel = fma>}
+// AVX512:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [1024, 1024, 256], register_block = [14, 32], micro_kernel = fma>}
 // AVX512:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
 // AVX512:         gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
-// TALL4-LABEL: func.func @tall_visits
-// TALL4:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [1120, 512, 256], register_block = [14, 32], micro_kernel = fma>}
-// TALL4:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
-// TALL4:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
-// TALL4:          gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
-// AVX2-LABEL: func.func @tall_visits
-// AVX2-COUNT-4:   gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
-func.func @tall_visits(%lhs: tensor<8192x1024xf32>, %rhs: tensor<8x1024x1024xf32>, %gs: tensor<8xi32>,
-                       %half: tensor<4096x1024xf32>, %lhsd: tensor<?x1024xf32>, %dy: tensor<8192x1024xf32>)
-    -> (tensor<8192x1024xf32>, tensor<4096x1024xf32>, tensor<?x1024xf32>, tensor<8x1024x1024xf32>) {
+// LARGE4-LABEL: func.func @large_visits
+// LARGE4-COUNT-5:  gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [448, 512, 256], register_block = [14, 32], micro_kernel = fma>}
+// AVX2-LABEL: func.func @large_visits
+// AVX2-COUNT-5:   gmm.ragged_dot {{.*}} {gmm.kernel_config = #gmm.kernel_config<target = cpu, tile = [384, 512, 256], register_block = [6, 16], micro_kernel = fma>}
+func.func @large_visits(%lhs: tensor<8192x1024xf32>, %rhs: tensor<8x1024x1024xf32>, %gs: tensor<8xi32>,
+                        %half: tensor<4096x1024xf32>, %rhs2: tensor<2x1024x1024xf32>, %gs2: tensor<2xi32>,
+                        %lhsd: tensor<?x1024xf32>, %dy: tensor<8192x1024xf32>)
+    -> (tensor<8192x1024xf32>, tensor<4096x1024xf32>, tensor<4096x1024xf32>, tensor<?x1024xf32>, tensor<8x1024x1024xf32>) {
   %a = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<8192x1024xf32>, tensor<8x1024x1024xf32>, tensor<8xi32> -> tensor<8192x1024xf32>
   %b = gmm.ragged_dot %half, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<4096x1024xf32>, tensor<8x1024x1024xf32>, tensor<8xi32> -> tensor<4096x1024xf32>
-  %c = gmm.ragged_dot %lhsd, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<?x1024xf32>, tensor<8x1024x1024xf32>, tensor<8xi32> -> tensor<?x1024xf32>
-  %d = gmm.ragged_dot %lhs, %dy, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0], rhs_group_dimensions = []> : tensor<8192x1024xf32>, tensor<8192x1024xf32>, tensor<8xi32> -> tensor<8x1024x1024xf32>
-  return %a, %b, %c, %d : tensor<8192x1024xf32>, tensor<4096x1024xf32>, tensor<?x1024xf32>, tensor<8x1024x1024xf32>
+  %c = gmm.ragged_dot %half, %rhs2, %gs2 dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<4096x1024xf32>, tensor<2x1024x1024xf32>, tensor<2xi32> -> tensor<4096x1024xf32>
+  %d = gmm.ragged_dot %lhsd, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<?x1024xf32>, tensor<8x1024x1024xf32>, tensor<8xi32> -> tensor<?x1024xf32>
+  %e = gmm.ragged_dot %lhs, %dy, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0], rhs_group_dimensions = []> : tensor<8192x1024xf32>, tensor<8192x1024xf32>, tensor<8xi32> -> tensor<8x1024x1024xf32>
+  return %a, %b, %c, %d, %e : tensor<8192x1024xf32>, tensor<4096x1024xf32>, tensor<4096x1024xf32>, tensor<?x1024xf32>, tensor<8x1024x1024xf32>
 }
