@@ -111,6 +111,21 @@ int64_t threadsOf(const KernelConfigRequest &request) {
                            1);
 }
 
+/// The product of the rhs's free dimensions (the result's columns per row,
+/// saturating), or nullopt when one of them is dynamic.
+std::optional<uint64_t> staticRhsColumns(RaggedDotOp op) {
+  RankedTensorType rhsType = op.getRhs().getType();
+  uint64_t columns = 1;
+  for (int64_t d :
+       op.getDimensionNumbers().getRhsFreeDimensions(rhsType.getRank())) {
+    int64_t size = rhsType.getDimSize(d);
+    if (ShapedType::isDynamic(size))
+      return std::nullopt;
+    columns = llvm::SaturatingMultiply(columns, static_cast<uint64_t>(size));
+  }
+  return columns;
+}
+
 /// The width of a decode-like mode 1 op's visits, 0 for other ops: groups
 /// of at most kFewRowsPerGroup rows on average (from the static shapes; a
 /// dynamic one is not decode-like) use each row of the rhs they pack for
@@ -138,18 +153,7 @@ int64_t fewRowsVisitWidth(RaggedDotOp op, int64_t lanes, int64_t threads) {
       groups <= 0 || llvm::divideCeil(rows, groups) > kFewRowsPerGroup)
     return 0;
   lanes = std::clamp<int64_t>(lanes, 1, kMaxRegisterLanes);
-  // The rhs's free columns (saturating), unknown when one is dynamic.
-  RankedTensorType rhsType = op.getRhs().getType();
-  std::optional<uint64_t> columns = 1;
-  for (int64_t d :
-       op.getDimensionNumbers().getRhsFreeDimensions(rhsType.getRank())) {
-    int64_t size = rhsType.getDimSize(d);
-    if (ShapedType::isDynamic(size)) {
-      columns = std::nullopt;
-      break;
-    }
-    columns = llvm::SaturatingMultiply(*columns, static_cast<uint64_t>(size));
-  }
+  std::optional<uint64_t> columns = staticRhsColumns(op);
   // Unknown columns: one visit per group, assumed, of the widest width.
   if (!columns)
     return groups >= threads ? kFewRowsMaxWidth : 0;
@@ -193,21 +197,15 @@ bool takesLargeVisits(RaggedDotOp op, int64_t rows, int64_t cols,
   int64_t groups = op.getNumGroups();
   if (ShapedType::isDynamic(lhsRows) || ShapedType::isDynamic(groups))
     return false;
-  RankedTensorType rhsType = op.getRhs().getType();
-  uint64_t columns = 1;
-  for (int64_t d :
-       op.getDimensionNumbers().getRhsFreeDimensions(rhsType.getRank())) {
-    int64_t size = rhsType.getDimSize(d);
-    if (ShapedType::isDynamic(size))
-      return false;
-    columns = llvm::SaturatingMultiply(columns, static_cast<uint64_t>(size));
-  }
+  std::optional<uint64_t> columns = staticRhsColumns(op);
+  if (!columns)
+    return false;
   uint64_t rowVisits =
       std::max<uint64_t>(llvm::divideCeil(static_cast<uint64_t>(lhsRows),
                                           static_cast<uint64_t>(rows)),
                          static_cast<uint64_t>(std::min(groups, lhsRows)));
   uint64_t visits = llvm::SaturatingMultiply(
-      rowVisits, llvm::divideCeil(columns, static_cast<uint64_t>(cols)));
+      rowVisits, llvm::divideCeil(*columns, static_cast<uint64_t>(cols)));
   return visits >=
          llvm::SaturatingMultiply(static_cast<uint64_t>(kLargeVisitsPerThread),
                                   static_cast<uint64_t>(threads));

@@ -229,11 +229,10 @@ struct GMMStreamResults
       scf::IfOp::create(
           b, loc, aligned,
           [&](OpBuilder &b, Location loc) {
-            if (x86RegisterBits &&
-                isa<FloatType>(memrefType.getElementType()) &&
+            if (registerBits && isa<FloatType>(memrefType.getElementType()) &&
                 elementBytes == 2)
-              storeThroughBarrier(b, loc, vector, base, indices,
-                                  x86RegisterBits, alignment);
+              storeThroughBarrier(b, loc, vector, base, indices, registerBits,
+                                  alignment);
             else
               vector::StoreOp::create(b, loc, vector, base, indices,
                                       /*nontemporal=*/true,
