@@ -18,6 +18,17 @@ config.test_exec_root = os.path.join(config.gmm_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%gmm_src_root", config.gmm_src_root))
+config.substitutions.append(("%gmm_lib_dir", os.path.join(config.gmm_obj_root, "lib")))
+config.substitutions.append(("%gmm_include_dir", os.path.join(config.gmm_src_root, "include")))
+
+# The C compiler that builds programs against gmm-aot's libraries: the clang
+# of the LLVM gmm is built with, else cc.
+import shutil as _shutil
+
+c_compiler = os.path.join(config.llvm_tools_dir, "clang")
+if not os.path.exists(c_compiler):
+    c_compiler = _shutil.which("cc") or "cc"
+config.substitutions.append(("%cc", c_compiler))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -26,7 +37,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.gmm_tools_dir, config.llvm_tools_dir]
-tools = ["gmm-opt", "gmm-runner", ToolSubst("mlir-opt", unresolved="ignore")]
+tools = ["gmm-opt", "gmm-runner", "gmm-aot", "gmm-difftest", "gmm-aot-difftest",
+         ToolSubst("mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Tests that execute compiled code need gmm-runner.

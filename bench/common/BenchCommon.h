@@ -5,15 +5,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The parts of the benchmarks that do not depend on the peer library: the
-// options both take (--shapes, --distributions, --quick, --repeat, --warmup,
-// --seed) and their parsing, the group-size distributions, the compiled
-// ragged-dot module, the median and the relative error of a check.
+// What the JIT-compiling benchmarks share beyond BenchCore.h: the options
+// (--shapes, --distributions, --quick, --repeat, --warmup, --seed) as LLVM
+// command-line options, and the ragged-dot module compiled by the JIT.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef GMM_BENCH_COMMON_BENCHCOMMON_H
 #define GMM_BENCH_COMMON_BENCHCOMMON_H
+
+#include "BenchCore.h"
 
 #include "gmm/Runner/JitRunner.h"
 
@@ -36,38 +37,8 @@ class MLIRContext;
 namespace gmm {
 namespace bench {
 
-/// The median; NaN for none.
-double median(std::vector<double> values);
-
-/// One problem size: lhs [m, k], rhs [g, k, n], group_sizes [g].
-struct Shape {
-  std::string name;
-  int64_t g, m, k, n;
-};
-
-/// A shape that --shapes accepts by name.
-struct ShapePreset {
-  const char *name;
-  int64_t g, m, k, n;
-  /// Shown after the sizes in --help ("" for none).
-  const char *note;
-  /// One of --quick's shapes (the others are the default ones).
-  bool quick;
-};
-
-/// The group-size distributions; the first three are makeGroupSizes'.
-enum class Distribution { Uniform, Skewed, Random, Zipf };
-
-const char *toString(Distribution distribution);
-
-/// `g` sizes that sum to `m`. Zipf: group i ends at row
-/// round(m * H(i + 1) / H(g)), H(j) = 1 + 1/2 + ... + 1/j, so group i gets
-/// about m / ((i + 1) H(g)) rows and the sizes sum to m exactly.
-std::vector<int64_t> makeSizes(Distribution distribution, int64_t m, int64_t g,
-                               uint64_t seed);
-
-/// Prints "[shape] distribution: max/mean X, N empty group(s)" to stderr and
-/// returns the number of rows that the groups cover.
+/// Prints describeSizes()'s line to stderr and returns the number of rows
+/// that the groups cover.
 int64_t describeSizes(const Shape &shape, Distribution distribution,
                       llvm::ArrayRef<int64_t> sizes);
 
@@ -161,16 +132,6 @@ public:
 /// A context with every upstream dialect and extension and gmm's dialect.
 std::unique_ptr<mlir::MLIRContext> createContext();
 
-/// Which ragged dot a benchmark runs on a shape (g, m, k, n).
-enum class Mode {
-  /// The MoE forward: lhs [m, k] x rhs [g, k, n] -> [m, n], rows of group i
-  /// use rhs[i].
-  Forward = 1,
-  /// The weight gradient: x [m, k] and dy [m, n] -> [g, k, n], slice i is
-  /// x[rows of i]^T dy[rows of i] (the ragged dimension m is contracted).
-  WeightGradient = 2,
-};
-
 /// Builds the module of one ragged dot of `mode` with static shapes and
 /// operands of `elementType` (e.g. "f32") and a result of `resultType` (empty:
 /// `elementType`), and compiles its function `gmm`
@@ -185,27 +146,6 @@ compileRaggedDot(mlir::MLIRContext &context, const Shape &shape,
                  const ::gmm::runner::JitOptions &options = {},
                  llvm::StringRef compiledSuffix = "", Mode mode = Mode::Forward,
                  bool outputArgument = false, llvm::StringRef resultType = "");
-
-/// A float as bf16 bits: round to nearest, ties to even; NaN stays NaN.
-uint16_t toBF16(float value);
-/// bf16 bits as a float (exact).
-float fromBF16(uint16_t value);
-
-/// max|got - expected| / max|expected| over the pairs added; NaN and infinity
-/// make it infinite.
-struct ErrorTracker {
-  double maxDiff = 0, maxRef = 0;
-
-  void add(double got, double expected) {
-    double diff = std::fabs(got - expected);
-    if (!(diff <= maxDiff))
-      maxDiff = std::isfinite(diff) ? diff : INFINITY;
-    maxRef = std::max(maxRef, std::fabs(expected));
-  }
-  double relative() const {
-    return maxDiff == 0 ? 0 : maxDiff / std::max(maxRef, 1e-30);
-  }
-};
 
 } // namespace bench
 } // namespace gmm

@@ -1,65 +1,56 @@
-//===- gmm-bench-gpu.cpp - gmm on the GPU against cuBLAS ------------------===//
+//===- gmm-bench-gpu.cpp - gmm's compiled ragged dots against cuBLAS ------===//
 //
 // Part of the gmm project: ragged dot (grouped matmul) for MLIR.
 //
 //===----------------------------------------------------------------------===//
 //
-// Times a mode-1 bf16 gmm.ragged_dot (lhs [m,k], rhs [g,k,n], group_sizes [g]
-// -> [m,n], f32 accumulation) compiled by the `cuda` pipeline (gmm-to-ptx)
-// against two cuBLAS peers on the same device buffers, in the same process:
-// a loop of one cublasGemmEx per non-empty group, and one
-// cublasGemmGroupedBatchedEx call with one cuBLAS group per non-empty
-// expert. Every (shape, group-size distribution) pair prints one row of a
-// Markdown table with the median times, the TFLOP/s of the three and gmm's
-// throughput relative to each peer; a summary with the device and the share
-// of the H100 dense bf16 peak closes it. Sampled outputs of all three are
-// checked against an f64 reference computed on the host from the same bf16
-// inputs, so all three compute the same thing.
+// Times gmm's GPU ragged dots, compiled ahead of time by gmm-aot into a
+// library, against cuBLAS on the same device buffers in the same process:
+// a loop of one cublasGemmEx per group and one cublasGemmGroupedBatchedEx,
+// for the MoE forward (mode 1: lhs [m,k] x rhs [g,k,n] -> [m,n]) and the
+// weight gradient (mode 2: x [m,k], dy [m,n] -> [g,k,n]), bf16 operands,
+// f32 accumulation, f32 and bf16 results. A dense 8192^3 cuBLAS GEMM in the
+// same run gives the device's practical peak. Every side's output is filled
+// with NaN first and sampled against an f64 host reference afterwards.
 //
-// It needs a CUDA GPU: without one it says why in one line and exits with 1.
-// See bench/README.md for what is measured and how to read it.
+// It links neither MLIR nor LLVM: a GPU machine runs it on the libraries
+// the development machine built (scripts/gpu-check.sh):
+//
+//   gmm-bench-gpu --emit-module=bench.mlir            # no GPU needed
+//   gmm-aot bench.mlir --target=cuda --chip=sm_90 -o libgmm-bench.so
+//   gmm-bench-gpu --library=libgmm-bench.so --json=gmm.json
+//
+// bench/gpu/bench_peers.py measures torch._grouped_mm and jax.lax.ragged_dot
+// on the rows of that JSON, and bench/gpu/report.py merges the two into one
+// table. See bench/README.md.
 //
 //===----------------------------------------------------------------------===//
 
-#include "BenchCommon.h"
+#include "BenchCore.h"
 
-#include "gmm/Pipelines/Pipelines.h"
-#include "gmm/Runner/HostTensor.h"
-#include "gmm/Runner/JitRunner.h"
+#include "gmm/AOT/Library.h"
+#include "gmm/Reference/GroupSizes.h"
 #include "gmm/Runtime/CudaRuntime.h"
 
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
-
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Error.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/raw_ostream.h"
-
 #include <cublas_v2.h>
-#include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cmath>
-#include <cstdint>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
-#include <tuple>
 #include <vector>
 
-using namespace mlir;
-using namespace ::gmm::runner;
 using namespace ::gmm::bench;
-namespace cl = llvm::cl;
-using llvm::StringRef;
+using ::gmm::reference::Random;
 
 // cublasGemmGroupedBatchedEx appeared in cuBLAS 12.5.
 #if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 120500
@@ -70,124 +61,233 @@ using llvm::StringRef;
 
 namespace {
 
-cl::OptionCategory benchCategory("gmm-bench-gpu options");
-
 const ShapePreset presets[] = {
-    {"qwen3", 128, 65536, 2048, 1536, "Qwen3-30B-A3B up-projection", false},
-    {"deepseek-v3", 32, 32768, 7168, 4096, "DeepSeek-V3 local experts", false},
-    {"mixtral", 8, 16384, 4096, 28672, "Mixtral 8x7B", false},
+    {"qwen3-up", 128, 65536, 2048, 1536,
+     "Qwen3-30B-A3B expert up-projection (gate and up fused)", false},
+    {"qwen3-down", 128, 65536, 768, 2048,
+     "Qwen3-30B-A3B expert down-projection", false},
+    {"deepseek-up", 32, 32768, 7168, 4096,
+     "DeepSeek-V3, 32 local experts, up-projection", false},
+    {"deepseek-down", 32, 32768, 2048, 7168,
+     "DeepSeek-V3, 32 local experts, down-projection", false},
+    {"mixtral", 8, 16384, 4096, 28672, "Mixtral 8x7B up-projection", false},
+    {"decode", 128, 1024, 2048, 1536,
+     "Qwen3 up-projection at decode: 8 tokens per expert on average", false},
     {"quick-g8", 8, 4096, 512, 512, "", true},
     {"quick-g32", 32, 8192, 1024, 512, "", true},
 };
 
-// --shapes, --distributions, --quick, --repeat, --warmup and --seed.
-CommonOptions common(benchCategory, {presets, /*int32Sizes=*/true,
-                                     /*zipf=*/true, /*repeat=*/10,
-                                     /*warmup=*/2});
+std::string format(const char *pattern, ...)
+    __attribute__((format(printf, 1, 2)));
+std::string format(const char *pattern, ...) {
+  char buffer[1024];
+  va_list args;
+  va_start(args, pattern);
+  std::vsnprintf(buffer, sizeof buffer, pattern, args);
+  va_end(args);
+  return buffer;
+}
 
-cl::opt<unsigned>
-    samples("samples",
-            cl::desc("Outputs of each side checked against the host reference "
-                     "(default 4096; the first and last row of every "
-                     "non-empty group are among them)"),
-            cl::value_desc("N"), cl::init(4096), cl::cat(benchCategory));
+struct Options {
+  std::string library, emitModule, json;
+  std::string shapes, distributions = "uniform,skewed,zipf";
+  std::vector<int> modes = {1, 2};
+  std::vector<std::string> results = {"bf16", "f32"};
+  bool quick = false, cublas = true, sim = false;
+  int64_t repeat = 10, warmup = 2, samples = 4096, dense = 8192;
+  uint64_t seed = 0;
+  double tolerance = 1e-2, timeBudget = 0;
+};
 
-cl::opt<double> tolerance(
-    "tolerance",
-    cl::desc("Largest accepted max|x - reference| / max|reference| over the "
-             "samples, for each side (default 1e-2: a bf16 output is within "
-             "half a bf16 ulp, 2^-8 relative, of the exact value)"),
-    cl::value_desc("X"), cl::init(1e-2), cl::cat(benchCategory));
+const char *kUsage =
+    "usage: gmm-bench-gpu --emit-module=FILE [selection]\n"
+    "       gmm-bench-gpu --library=FILE [selection] [--json=FILE] "
+    "[--repeat=N]\n"
+    "         [--warmup=N] [--seed=N] [--samples=N] [--tolerance=X] "
+    "[--dense=N]\n"
+    "         [--peers=cublas|none] [--time-budget=SECONDS] [--device=sim]\n"
+    "selection: --shapes=LIST (presets or GxMxKxN) | --quick, "
+    "--modes=1,2,\n"
+    "           --results=bf16,f32, --distributions=uniform,skewed,zipf,"
+    "random\n"
+    "--emit-module writes the functions of the selection for gmm-aot;\n"
+    "--library runs them against cuBLAS (--peers=none: gmm alone, e.g. on\n"
+    "the simulated GPU with --device=sim).\n";
 
-cl::opt<int64_t>
-    tileM("tile-m",
-          cl::desc("Block tile rows for gmm (0: gmm-tile's GPU heuristic)"),
-          cl::value_desc("N"), cl::init(0), cl::cat(benchCategory));
-cl::opt<int64_t>
-    tileN("tile-n",
-          cl::desc("Block tile columns for gmm (0: gmm-tile's GPU heuristic)"),
-          cl::value_desc("N"), cl::init(0), cl::cat(benchCategory));
-cl::opt<int64_t>
-    tileK("tile-k",
-          cl::desc("Contraction step for gmm (0: gmm-tile's GPU heuristic)"),
-          cl::value_desc("N"), cl::init(0), cl::cat(benchCategory));
-cl::opt<int64_t> warpsM("warps-m",
-                        cl::desc("Warps per block along the tile's rows "
-                                 "(0: the pipeline's default)"),
-                        cl::value_desc("N"), cl::init(0),
-                        cl::cat(benchCategory));
-cl::opt<int64_t> warpsN("warps-n",
-                        cl::desc("Warps per block along the tile's columns "
-                                 "(0: the pipeline's default)"),
-                        cl::value_desc("N"), cl::init(0),
-                        cl::cat(benchCategory));
-cl::opt<int64_t> stages("stages",
-                        cl::desc("Shared-memory stages of gmm's contraction "
-                                 "pipeline (0: the pipeline's default)"),
-                        cl::value_desc("N"), cl::init(0),
-                        cl::cat(benchCategory));
-cl::opt<std::string>
-    binaryFormat("format",
-                 cl::desc("What the kernels are embedded as: isa (PTX, "
-                          "JIT-compiled by the driver), bin (cubin) or fatbin; "
-                          "the latter two run ptxas (default: the pipeline's)"),
-                 cl::value_desc("isa|bin|fatbin"), cl::cat(benchCategory));
-
-cl::opt<double>
-    peakTflops("peak-tflops",
-               cl::desc("The peak that the summary compares with (default "
-                        "989: H100 SXM dense bf16, which the H200 shares)"),
-               cl::value_desc("X"), cl::init(989), cl::cat(benchCategory));
-
-int reportError(const llvm::Twine &message) {
-  llvm::errs() << "gmm-bench-gpu: error: " << message << "\n";
+int usageError(const std::string &message) {
+  std::fprintf(stderr, "gmm-bench-gpu: error: %s\n%s", message.c_str(), kUsage);
   return 1;
 }
 
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(message);
+bool parseInt(const std::string &text, int64_t min, int64_t &value) {
+  char *end = nullptr;
+  errno = 0;
+  long long parsed = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno || parsed < min)
+    return false;
+  value = parsed;
+  return true;
 }
 
-llvm::Error check(cudaError_t status, const llvm::Twine &what) {
-  if (status == cudaSuccess)
-    return llvm::Error::success();
-  return makeError(what + ": " + cudaGetErrorName(status) + " (" +
-                   cudaGetErrorString(status) + ")");
+std::vector<std::string> splitComma(const std::string &text) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos)
+      end = text.size();
+    if (end > start)
+      items.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
 }
 
-llvm::Error check(cublasStatus_t status, const llvm::Twine &what) {
-  if (status == CUBLAS_STATUS_SUCCESS)
-    return llvm::Error::success();
-  return makeError(what + ": " + cublasGetStatusName(status) + " (" +
-                   cublasGetStatusString(status) + ")");
+/// Parses the command line; empty on success, else the error.
+std::string parseOptions(int argc, char **argv, Options &o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], key = arg, value;
+    size_t equals = arg.find('=');
+    if (equals != std::string::npos) {
+      key = arg.substr(0, equals);
+      value = arg.substr(equals + 1);
+    }
+    int64_t number = 0;
+    if (key == "--help" || key == "-h") {
+      std::printf("%s", kUsage);
+      std::exit(0);
+    } else if (key == "--library") {
+      o.library = value;
+    } else if (key == "--emit-module") {
+      o.emitModule = value;
+    } else if (key == "--json") {
+      o.json = value;
+    } else if (key == "--shapes") {
+      o.shapes = value;
+    } else if (key == "--distributions") {
+      o.distributions = value;
+    } else if (key == "--quick") {
+      o.quick = true;
+    } else if (key == "--modes") {
+      o.modes.clear();
+      for (const std::string &item : splitComma(value)) {
+        if (item != "1" && item != "2")
+          return "--modes=" + value + ": expected 1, 2 or 1,2";
+        o.modes.push_back(item[0] - '0');
+      }
+      if (o.modes.empty())
+        return "--modes: none given";
+    } else if (key == "--results") {
+      o.results = splitComma(value);
+      for (const std::string &item : o.results)
+        if (item != "bf16" && item != "f32")
+          return "--results=" + value + ": expected bf16, f32 or both";
+      if (o.results.empty())
+        return "--results: none given";
+    } else if (key == "--peers") {
+      if (value != "cublas" && value != "none")
+        return "--peers=" + value + ": expected cublas or none";
+      o.cublas = value == "cublas";
+    } else if (key == "--device") {
+      if (value != "sim" && value != "gpu")
+        return "--device=" + value + ": expected gpu or sim";
+      o.sim = value == "sim";
+    } else if (key == "--repeat" || key == "--warmup" || key == "--seed" ||
+               key == "--samples" || key == "--dense") {
+      int64_t min = key == "--repeat" || key == "--warmup" ? 1 : 0;
+      if (!parseInt(value, min, number))
+        return key + "=" + value +
+               ": expected an integer >= " + std::to_string(min);
+      (key == "--repeat"    ? o.repeat
+       : key == "--warmup"  ? o.warmup
+       : key == "--samples" ? o.samples
+       : key == "--dense"   ? o.dense
+                            : reinterpret_cast<int64_t &>(o.seed)) = number;
+    } else if (key == "--tolerance" || key == "--time-budget") {
+      char *end = nullptr;
+      double parsed = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end || !(parsed >= 0))
+        return key + "=" + value + ": expected a non-negative number";
+      (key == "--tolerance" ? o.tolerance : o.timeBudget) = parsed;
+    } else {
+      return "unknown option '" + arg + "'";
+    }
+  }
+  if (o.library.empty() == o.emitModule.empty())
+    return "give either --library or --emit-module";
+  return "";
 }
 
-/// The error that the mgpu* functions recorded, if any.
-llvm::Error checkGmmRuntime(const llvm::Twine &what) {
+/// The name of the function of `shape`, `mode` and `result` in the library.
+std::string functionName(const Shape &shape, int mode,
+                         const std::string &result) {
+  std::string name;
+  for (char c : shape.name)
+    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0])))
+    name = "shape_" + name;
+  return name + "_m" + std::to_string(mode) + "_" + result;
+}
+
+//===----------------------------------------------------------------------===//
+// Device memory, data and timing (through libgmm_cuda_runtime: the CUDA
+// driver, or gmm's simulated GPU)
+//===----------------------------------------------------------------------===//
+
+/// The error the mgpu* functions recorded since the last call, or "".
+std::string runtimeError() {
   std::string message;
-  if (gmmCudaTakeError(&message))
-    return makeError(what + ": " + message);
-  return llvm::Error::success();
+  return gmmCudaTakeError(&message) ? message : "";
 }
 
-//===----------------------------------------------------------------------===//
-// bf16 data
-//===----------------------------------------------------------------------===//
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+  ~DeviceBuffer() { reset(); }
+  /// Empty on success, else why.
+  std::string allocate(size_t size, const std::string &what) {
+    reset();
+    bytes = size;
+    pointer = mgpuMemAlloc(std::max<size_t>(size, 1), nullptr, 0);
+    std::string error = runtimeError();
+    if (!pointer || !error.empty())
+      return "allocating " + std::to_string(size) + " bytes for " + what +
+             ": " + error;
+    return "";
+  }
+  void reset() {
+    if (pointer)
+      mgpuMemFree(pointer, nullptr);
+    pointer = nullptr;
+    bytes = 0;
+  }
+  template <typename T = void> T *get() const {
+    return static_cast<T *>(pointer);
+  }
+  size_t size() const { return bytes; }
 
-constexpr uint64_t golden = 0x9e3779b97f4a7c15ULL;
+private:
+  void *pointer = nullptr;
+  size_t bytes = 0;
+};
 
-/// splitmix64's output function.
-uint64_t mix(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+std::string upload(DeviceBuffer &buffer, const void *host, size_t size,
+                   const std::string &what) {
+  std::string error = buffer.allocate(size, what);
+  if (!error.empty())
+    return error;
+  mgpuMemcpy(buffer.get(), const_cast<void *>(host), size, nullptr);
+  mgpuStreamSynchronize(nullptr);
+  error = runtimeError();
+  return error.empty() ? "" : "copying " + what + ": " + error;
 }
 
-/// Fills `data` with seeded values uniform in [-1, 1) rounded to bf16, on all
-/// cores: element i is a function of (seed, stream, i) only (splitmix64).
+/// Fills `data` with seeded values uniform in [-1, 1) rounded to bf16, on
+/// all cores: element i depends on (seed, stream, i) only.
 void fillRandomBF16(std::vector<uint16_t> &data, uint64_t seed,
                     uint64_t stream) {
-  uint64_t base = mix(seed * golden + mix(stream + 1));
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
   size_t chunk = (data.size() + threads - 1) / threads;
   std::vector<std::thread> workers;
@@ -195,241 +295,116 @@ void fillRandomBF16(std::vector<uint16_t> &data, uint64_t seed,
     size_t begin = t * chunk, end = std::min(data.size(), begin + chunk);
     if (begin >= end)
       break;
-    workers.emplace_back([&data, base, begin, end] {
-      for (size_t i = begin; i < end; ++i) {
-        uint64_t bits = mix(base + (i + 1) * golden) >> 40; // 24 bits
-        data[i] = toBF16(float(bits) * 0x1p-23f - 1.0f);
-      }
+    workers.emplace_back([&data, seed, stream, begin, end] {
+      Random random(seed * 0x9e3779b97f4a7c15ULL +
+                    stream * 0x632be59bd9b4e019ULL + begin);
+      for (size_t i = begin; i < end; ++i)
+        data[i] = toBF16(float(2.0 * random.nextUnit() - 1.0));
     });
   }
   for (std::thread &worker : workers)
     worker.join();
 }
 
-//===----------------------------------------------------------------------===//
-// Device memory and timing
-//===----------------------------------------------------------------------===//
-
-/// cudaMalloc'ed memory, freed with the object.
-class DeviceBuffer {
-public:
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer &) = delete;
-  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
-  ~DeviceBuffer() { reset(); }
-
-  llvm::Error allocate(size_t bytes, const llvm::Twine &what) {
-    reset();
-    size = bytes;
-    return check(cudaMalloc(&pointer, std::max<size_t>(bytes, 1)),
-                 "cudaMalloc of " + llvm::Twine(bytes) + " bytes for " + what);
+/// Runs `call` warmup + repeat times between events on the legacy default
+/// stream (which gmm's entry points and cuBLAS run on here); returns the
+/// median milliseconds of the timed calls, or NaN with `error` set.
+double timeCalls(const Options &o, const std::function<std::string()> &call,
+                 std::string &error) {
+  // The simulated GPU measures no time: the calls run (and are checked).
+  if (o.sim) {
+    for (int64_t i = 0; i < o.warmup + o.repeat && error.empty(); ++i) {
+      error = call();
+      mgpuStreamSynchronize(nullptr);
+      if (error.empty())
+        error = runtimeError();
+    }
+    return NAN;
   }
-  void reset() {
-    if (pointer)
-      (void)cudaFree(pointer);
-    pointer = nullptr;
-    size = 0;
+  GmmCudaEventTimer timer;
+  std::vector<double> times;
+  for (int64_t i = 0; i < o.warmup + o.repeat; ++i) {
+    std::string why;
+    if (!timer.start(&why)) {
+      error = "starting the timer: " + why;
+      return NAN;
+    }
+    error = call();
+    float ms = 0;
+    if (!timer.stop(ms, &why) && error.empty())
+      error = "stopping the timer: " + why;
+    if (error.empty())
+      error = runtimeError();
+    if (!error.empty())
+      return NAN;
+    if (i >= o.warmup)
+      times.push_back(ms);
   }
-  template <typename T = void> T *get() const {
-    return static_cast<T *>(pointer);
-  }
-  size_t bytes() const { return size; }
-
-private:
-  void *pointer = nullptr;
-  size_t size = 0;
-};
-
-/// A pair of CUDA events on the legacy default stream, which both cuBLAS
-/// (its handle's stream is the default one) and gmm's mgpu streams
-/// (CU_STREAM_DEFAULT) synchronize with, so they bracket all work of a call.
-class EventPair {
-public:
-  EventPair() = default;
-  EventPair(const EventPair &) = delete;
-  EventPair &operator=(const EventPair &) = delete;
-  ~EventPair() {
-    if (start)
-      (void)cudaEventDestroy(start);
-    if (stop)
-      (void)cudaEventDestroy(stop);
-  }
-  llvm::Error create() {
-    if (llvm::Error error = check(cudaEventCreate(&start), "cudaEventCreate"))
-      return error;
-    return check(cudaEventCreate(&stop), "cudaEventCreate");
-  }
-
-  /// Runs `call` `warmup + repeat` times; returns the median milliseconds of
-  /// the last `repeat`. `call(i)` is called with the call's index, and
-  /// `after(i)` after its stop event (untimed).
-  template <typename Call, typename After>
-  llvm::Expected<double> time(StringRef what, Call &&call, After &&after) {
-    return common.timeCalls([&](unsigned i) -> llvm::Expected<double> {
-      if (llvm::Error error = check(cudaEventRecord(start, nullptr),
-                                    "cudaEventRecord before " + what))
-        return std::move(error);
-      if (llvm::Error error = call(i))
-        return std::move(error);
-      if (llvm::Error error = check(cudaEventRecord(stop, nullptr),
-                                    "cudaEventRecord after " + what))
-        return std::move(error);
-      if (llvm::Error error =
-              check(cudaEventSynchronize(stop), "running " + what))
-        return std::move(error);
-      float elapsed = 0;
-      if (llvm::Error error = check(cudaEventElapsedTime(&elapsed, start, stop),
-                                    "cudaEventElapsedTime"))
-        return std::move(error);
-      after(i);
-      return elapsed;
-    });
-  }
-  template <typename Call>
-  llvm::Expected<double> time(StringRef what, Call &&call) {
-    return time(what, std::forward<Call>(call), [](unsigned) {});
-  }
-
-private:
-  cudaEvent_t start = nullptr, stop = nullptr;
-};
-
-//===----------------------------------------------------------------------===//
-// The peers
-//===----------------------------------------------------------------------===//
-
-/// The problem of one (shape, distribution) pair, in device memory. Row-major
-/// C[rows, n] = A[rows, k] B[k, n] is, read column-major, C^T = B^T A^T: a
-/// cuBLAS gemm with (m, n, k) = (n, rows, k), "A" = rhs[group] (ld n),
-/// "B" = lhs[start:] (ld k) and "C" = out[start:] (ld n), no transposes.
-struct Problem {
-  Shape shape;
-  std::vector<int64_t> sizes, starts;
-  const uint16_t *lhs = nullptr, *rhs = nullptr;
-};
-
-/// One cublasGemmEx per non-empty group.
-llvm::Error runCublasLoop(cublasHandle_t handle, const Problem &p,
-                          uint16_t *out) {
-  const float alpha = 1, beta = 0;
-  const Shape &s = p.shape;
-  for (int64_t group = 0; group < s.g; ++group) {
-    int64_t rows = p.sizes[group], start = p.starts[group];
-    if (rows == 0)
-      continue;
-    cublasStatus_t status = cublasGemmEx(
-        handle, CUBLAS_OP_N, CUBLAS_OP_N, s.n, rows, s.k, &alpha,
-        p.rhs + group * s.k * s.n, CUDA_R_16BF, s.n, p.lhs + start * s.k,
-        CUDA_R_16BF, s.k, &beta, out + start * s.n, CUDA_R_16BF, s.n,
-        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-    if (llvm::Error error = check(status, "cublasGemmEx"))
-      return error;
-  }
-  return llvm::Error::success();
+  return median(times);
 }
 
-/// The arguments of one cublasGemmGroupedBatchedEx call: one cuBLAS group of
-/// one gemm per non-empty expert. The pointer arrays live in device memory,
-/// the rest on the host.
-struct GroupedGemm {
-  int count = 0;
-  std::vector<cublasOperation_t> trans;
-  std::vector<int> m, n, k, lda, ldb, ldc, groupSize;
-  std::vector<float> alpha, beta;
-  DeviceBuffer pointers; // A[count], B[count], C[count]
+//===----------------------------------------------------------------------===//
+// The problem, its samples and their reference
+//===----------------------------------------------------------------------===//
 
-  llvm::Error prepare(const Problem &p, uint16_t *out) {
-    const Shape &s = p.shape;
-    std::vector<const void *> host, aPointers, bPointers, cPointers;
-    clear();
-    for (int64_t group = 0; group < s.g; ++group) {
-      int64_t rows = p.sizes[group], start = p.starts[group];
-      if (rows == 0)
-        continue;
-      m.push_back(s.n);
-      n.push_back(rows);
-      k.push_back(s.k);
-      lda.push_back(s.n);
-      ldb.push_back(s.k);
-      ldc.push_back(s.n);
-      aPointers.push_back(p.rhs + group * s.k * s.n);
-      bPointers.push_back(p.lhs + start * s.k);
-      cPointers.push_back(out + start * s.n);
-    }
-    count = m.size();
-    trans.assign(count, CUBLAS_OP_N);
-    groupSize.assign(count, 1);
-    alpha.assign(count, 1.0f);
-    beta.assign(count, 0.0f);
-    llvm::append_range(host, aPointers);
-    llvm::append_range(host, bPointers);
-    llvm::append_range(host, cPointers);
-    size_t bytes = host.size() * sizeof(void *);
-    if (llvm::Error error = pointers.allocate(bytes, "the pointer arrays"))
-      return error;
-    return check(
-        cudaMemcpy(pointers.get(), host.data(), bytes, cudaMemcpyHostToDevice),
-        "copying the pointer arrays");
-  }
+/// One (shape, mode, distribution): device operands and group bounds.
+struct Problem {
+  Shape shape;
+  int mode = 1;
+  std::vector<int64_t> sizes, starts;
+  /// Mode 1: lhs [m,k] and rhs [g,k,n]; mode 2: x [m,k] and dy [m,n].
+  const std::vector<uint16_t> *hostA = nullptr, *hostB = nullptr;
+  const uint16_t *a = nullptr, *b = nullptr;
+  const int32_t *groupSizes = nullptr;
 
-  llvm::Error run(cublasHandle_t handle) {
-#if GMM_BENCH_HAVE_GROUPED_GEMM
-    auto **array = pointers.get<void *>();
-    cublasStatus_t status = cublasGemmGroupedBatchedEx(
-        handle, trans.data(), trans.data(), m.data(), n.data(), k.data(),
-        alpha.data(), array, CUDA_R_16BF, lda.data(), array + count,
-        CUDA_R_16BF, ldb.data(), beta.data(), array + 2 * count, CUDA_R_16BF,
-        ldc.data(), count, groupSize.data(), CUBLAS_COMPUTE_32F);
-    return check(status, "cublasGemmGroupedBatchedEx");
-#else
-    (void)handle;
-    return makeError("cublasGemmGroupedBatchedEx needs cuBLAS 12.5 or later");
-#endif
-  }
-
-private:
-  void clear() {
-    count = 0;
-    for (auto *v : {&m, &n, &k, &lda, &ldb, &ldc, &groupSize})
-      v->clear();
-    trans.clear();
-    alpha.clear();
-    beta.clear();
+  int64_t outputElements() const {
+    return mode == 1 ? shape.m * shape.n : shape.g * shape.k * shape.n;
   }
 };
 
-//===----------------------------------------------------------------------===//
-// Checking
-//===----------------------------------------------------------------------===//
-
+/// An output element and its f64 reference.
 struct Sample {
-  int64_t row, column;
+  int64_t index;
   double reference;
 };
 
-/// Up to `count` output positions: the first and last row of every
-/// non-empty group (random columns), the rest uniformly random; each with
-/// the f64 dot product of the bf16 inputs.
-std::vector<Sample> makeSamples(const Problem &p,
-                                const std::vector<uint16_t> &lhs,
-                                const std::vector<uint16_t> &rhs,
-                                unsigned count, uint64_t seed) {
+/// Up to `count` outputs of `p`: mode 1, the first and last row of every
+/// non-empty group, then random ones; mode 2, one element of every group
+/// (empty ones too: their slice must be zero), then random ones. Each with
+/// the f64 dot product of the bf16 inputs, computed on all cores.
+std::vector<Sample> makeSamples(const Problem &p, int64_t count,
+                                uint64_t seed) {
   const Shape &s = p.shape;
   Random random(seed ^ 0x5851f42d4c957f2dULL);
-  std::vector<Sample> result;
-  for (int64_t group = 0; group < s.g && result.size() < count; ++group) {
+  // (row or group, column or k index, n index).
+  struct Position {
+    int64_t first, second, third;
+  };
+  std::vector<Position> positions;
+  auto add = [&](Position position) {
+    if (static_cast<int64_t>(positions.size()) < count)
+      positions.push_back(position);
+  };
+  for (int64_t group = 0; group < s.g; ++group) {
+    if (p.mode == 2) {
+      add({group, int64_t(random.nextBelow(s.k)),
+           int64_t(random.nextBelow(s.n))});
+      continue;
+    }
     if (p.sizes[group] == 0)
       continue;
     int64_t first = p.starts[group], last = first + p.sizes[group] - 1;
-    result.push_back({first, int64_t(random.nextBelow(s.n)), 0});
-    if (last != first && result.size() < count)
-      result.push_back({last, int64_t(random.nextBelow(s.n)), 0});
+    add({first, 0, int64_t(random.nextBelow(s.n))});
+    if (last != first)
+      add({last, 0, int64_t(random.nextBelow(s.n))});
   }
-  while (result.size() < count)
-    result.push_back(
-        {int64_t(random.nextBelow(s.m)), int64_t(random.nextBelow(s.n)), 0});
-
-  // Which group each sample's row is in (sizes sum to m: every row is in one).
+  while (static_cast<int64_t>(positions.size()) < count) {
+    if (p.mode == 1)
+      add({int64_t(random.nextBelow(s.m)), 0, int64_t(random.nextBelow(s.n))});
+    else
+      add({int64_t(random.nextBelow(s.g)), int64_t(random.nextBelow(s.k)),
+           int64_t(random.nextBelow(s.n))});
+  }
   auto groupOf = [&](int64_t row) {
     int64_t group = std::upper_bound(p.starts.begin(), p.starts.end(), row) -
                     p.starts.begin() - 1;
@@ -437,457 +412,667 @@ std::vector<Sample> makeSamples(const Problem &p,
       ++group;
     return group;
   };
+  std::vector<Sample> samples(positions.size());
+  const uint16_t *a = p.hostA->data(), *b = p.hostB->data();
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> workers;
   for (size_t t = 0; t < threads; ++t)
     workers.emplace_back([&, t] {
-      for (size_t i = t; i < result.size(); i += threads) {
-        Sample &sample = result[i];
-        const uint16_t *a = lhs.data() + sample.row * s.k;
-        const uint16_t *b =
-            rhs.data() + groupOf(sample.row) * s.k * s.n + sample.column;
+      for (size_t i = t; i < positions.size(); i += threads) {
+        const Position &q = positions[i];
         double sum = 0;
-        for (int64_t j = 0; j < s.k; ++j)
-          sum += double(fromBF16(a[j])) * double(fromBF16(b[j * s.n]));
-        sample.reference = sum;
+        if (p.mode == 1) {
+          const uint16_t *row = a + q.first * s.k;
+          const uint16_t *column = b + groupOf(q.first) * s.k * s.n + q.third;
+          for (int64_t j = 0; j < s.k; ++j)
+            sum += double(fromBF16(row[j])) * double(fromBF16(column[j * s.n]));
+          samples[i] = {q.first * s.n + q.third, sum};
+        } else {
+          int64_t start = p.starts[q.first], end = start + p.sizes[q.first];
+          for (int64_t r = start; r < end; ++r)
+            sum += double(fromBF16(a[r * s.k + q.second])) *
+                   double(fromBF16(b[r * s.n + q.third]));
+          samples[i] = {(q.first * s.k + q.second) * s.n + q.third, sum};
+        }
       }
     });
   for (std::thread &worker : workers)
     worker.join();
-  return result;
+  return samples;
 }
 
-/// max|x - reference| / max|reference| over the samples of the [m, n] bf16
-/// result described by `desc` (device memory; any offset and strides);
-/// infinite when an output is NaN or infinite.
-llvm::Expected<double> sampleError(const int64_t *desc,
-                                   const std::vector<Sample> &samples,
-                                   std::vector<uint16_t> &staging) {
-  int64_t offset = desc[2], rows = desc[3], columns = desc[4];
-  int64_t rowStride = desc[5], columnStride = desc[6];
-  if (rows <= 0 || columns <= 0 || rowStride < 0 || columnStride < 0)
-    return makeError(llvm::formatv("unexpected result descriptor: sizes [{0}, "
-                                   "{1}], strides [{2}, {3}]",
-                                   rows, columns, rowStride, columnStride));
-  int64_t span = offset + (rows - 1) * rowStride + (columns - 1) * columnStride;
-  staging.resize(span + 1);
-  if (llvm::Error error = check(
-          cudaMemcpy(staging.data(), reinterpret_cast<void *>(desc[1]),
-                     staging.size() * sizeof(uint16_t), cudaMemcpyDeviceToHost),
-          "copying a result to the host"))
-    return std::move(error);
+/// max|x - reference| / max|reference| over the samples of the output at
+/// `device` (bf16 or f32 elements); infinite for NaN or infinite outputs.
+double sampleError(const void *device, bool bf16,
+                   const std::vector<Sample> &samples, std::string &error) {
+  size_t width = bf16 ? 2 : 4;
+  std::vector<uint8_t> staging(samples.size() * width);
+  for (size_t i = 0; i < samples.size(); ++i)
+    mgpuMemcpy(staging.data() + i * width,
+               const_cast<uint8_t *>(static_cast<const uint8_t *>(device)) +
+                   samples[i].index * width,
+               width, nullptr);
+  mgpuStreamSynchronize(nullptr);
+  error = runtimeError();
   ErrorTracker tracker;
-  for (const Sample &sample : samples) {
-    if (sample.row >= rows || sample.column >= columns)
-      return makeError("result is smaller than the problem");
-    tracker.add(fromBF16(staging[offset + sample.row * rowStride +
-                                 sample.column * columnStride]),
-                sample.reference);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    double value;
+    if (bf16) {
+      uint16_t bits;
+      std::memcpy(&bits, staging.data() + i * width, 2);
+      value = fromBF16(bits);
+    } else {
+      float f;
+      std::memcpy(&f, staging.data() + i * width, 4);
+      value = f;
+    }
+    tracker.add(value, samples[i].reference);
   }
   return tracker.relative();
 }
 
 //===----------------------------------------------------------------------===//
+// The sides
+//===----------------------------------------------------------------------===//
+
+/// What one side measured on one row.
+struct Side {
+  double ms = NAN, error = NAN;
+  bool ran = false, ok = false;
+  std::string note;
+};
+
+std::string cublasError(cublasStatus_t status, const std::string &what) {
+  if (status == CUBLAS_STATUS_SUCCESS)
+    return "";
+  return what + ": " + cublasGetStatusName(status) + " (" +
+         cublasGetStatusString(status) + ")";
+}
+
+/// Zeroes the output slices of mode 2's empty groups (cuBLAS is not called
+/// for them, as a caller would not).
+void zeroEmptyGroups(const Problem &p, void *out, bool bf16) {
+  const Shape &s = p.shape;
+  for (int64_t group = 0; group < s.g; ++group) {
+    if (p.sizes[group] != 0)
+      continue;
+    int64_t count = s.k * s.n;
+    if (bf16)
+      mgpuMemset16(static_cast<uint16_t *>(out) + group * count, 0, count,
+                   nullptr);
+    else
+      mgpuMemset32(static_cast<float *>(out) + group * count, 0, count,
+                   nullptr);
+  }
+}
+
+/// The operands of one cuBLAS gemm of a group (column-major: row-major C =
+/// A B is C^T = B^T A^T).
+struct GroupGemm {
+  cublasOperation_t transa, transb;
+  int m, n, k, lda, ldb, ldc;
+  const void *a, *b;
+  void *c;
+};
+
+/// The gemms of `p`'s non-empty groups into `out`. Mode 1: out[start:] =
+/// lhs[start:] rhs[g], i.e. (N, N, n, rows, k) on rhs[g] (ld n) and lhs
+/// (ld k). Mode 2: out[g] = x[rows]^T dy[rows], i.e. out[g]^T = dy^T x:
+/// (N, T, n, k, rows) on dy (ld n) and x (ld k).
+std::vector<GroupGemm> groupGemms(const Problem &p, void *out, bool bf16) {
+  const Shape &s = p.shape;
+  size_t width = bf16 ? 2 : 4;
+  auto *c = static_cast<uint8_t *>(out);
+  std::vector<GroupGemm> gemms;
+  for (int64_t group = 0; group < s.g; ++group) {
+    int rows = static_cast<int>(p.sizes[group]);
+    int64_t start = p.starts[group];
+    if (rows == 0)
+      continue;
+    if (p.mode == 1)
+      gemms.push_back({CUBLAS_OP_N, CUBLAS_OP_N, int(s.n), rows, int(s.k),
+                       int(s.n), int(s.k), int(s.n), p.b + group * s.k * s.n,
+                       p.a + start * s.k, c + start * s.n * width});
+    else
+      gemms.push_back({CUBLAS_OP_N, CUBLAS_OP_T, int(s.n), int(s.k), rows,
+                       int(s.n), int(s.k), int(s.n), p.b + start * s.n,
+                       p.a + start * s.k, c + group * s.k * s.n * width});
+  }
+  return gemms;
+}
+
+std::string runCublasLoop(cublasHandle_t handle, const Problem &p, void *out,
+                          bool bf16) {
+  const float alpha = 1, beta = 0;
+  if (p.mode == 2)
+    zeroEmptyGroups(p, out, bf16);
+  for (const GroupGemm &g : groupGemms(p, out, bf16)) {
+    std::string error = cublasError(
+        cublasGemmEx(handle, g.transa, g.transb, g.m, g.n, g.k, &alpha, g.a,
+                     CUDA_R_16BF, g.lda, g.b, CUDA_R_16BF, g.ldb, &beta, g.c,
+                     bf16 ? CUDA_R_16BF : CUDA_R_32F, g.ldc, CUBLAS_COMPUTE_32F,
+                     CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx");
+    if (!error.empty())
+      return error;
+  }
+  return "";
+}
+
+/// One cublasGemmGroupedBatchedEx call: one cuBLAS group of one gemm per
+/// non-empty expert; the pointer arrays in device memory.
+struct GroupedGemm {
+  std::vector<GroupGemm> gemms;
+  std::vector<cublasOperation_t> transa, transb;
+  std::vector<int> m, n, k, lda, ldb, ldc, groupSize;
+  std::vector<float> alpha, beta;
+  DeviceBuffer pointers;
+
+  std::string prepare(const Problem &p, void *out, bool bf16) {
+    gemms = groupGemms(p, out, bf16);
+    std::vector<const void *> host(3 * gemms.size());
+    for (size_t i = 0; i < gemms.size(); ++i) {
+      const GroupGemm &g = gemms[i];
+      transa.push_back(g.transa);
+      transb.push_back(g.transb);
+      m.push_back(g.m);
+      n.push_back(g.n);
+      k.push_back(g.k);
+      lda.push_back(g.lda);
+      ldb.push_back(g.ldb);
+      ldc.push_back(g.ldc);
+      host[i] = g.a;
+      host[gemms.size() + i] = g.b;
+      host[2 * gemms.size() + i] = g.c;
+    }
+    groupSize.assign(gemms.size(), 1);
+    alpha.assign(gemms.size(), 1.0f);
+    beta.assign(gemms.size(), 0.0f);
+    return upload(pointers, host.data(), host.size() * sizeof(void *),
+                  "the pointer arrays");
+  }
+
+  std::string run(cublasHandle_t handle, const Problem &p, void *out,
+                  bool bf16) {
+#if GMM_BENCH_HAVE_GROUPED_GEMM
+    if (p.mode == 2)
+      zeroEmptyGroups(p, out, bf16);
+    auto **array = pointers.get<void *>();
+    int count = static_cast<int>(gemms.size());
+    return cublasError(
+        cublasGemmGroupedBatchedEx(
+            handle, transa.data(), transb.data(), m.data(), n.data(), k.data(),
+            alpha.data(), const_cast<const void *const *>(array), CUDA_R_16BF,
+            lda.data(), const_cast<const void *const *>(array + count),
+            CUDA_R_16BF, ldb.data(), beta.data(), array + 2 * count,
+            bf16 ? CUDA_R_16BF : CUDA_R_32F, ldc.data(), count,
+            groupSize.data(), CUBLAS_COMPUTE_32F),
+        "cublasGemmGroupedBatchedEx");
+#else
+    (void)handle, (void)p, (void)out, (void)bf16;
+    return "n/a: cublasGemmGroupedBatchedEx needs cuBLAS 12.5 or later";
+#endif
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Output
 //===----------------------------------------------------------------------===//
 
-struct Row {
-  Shape shape;
-  Distribution distribution;
-  double gmmMs = NAN, loopMs = NAN, groupedMs = NAN;
-  double flops = 0;
-  double gmmError = 0, loopError = 0, groupedError = 0;
-  bool matches = false;
+std::string jsonString(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\', out += c;
+    else if (static_cast<unsigned char>(c) < 0x20)
+      out += format("\\u%04x", c);
+    else
+      out += c;
+  }
+  return out + "\"";
+}
 
-  double tflops(double ms) const { return flops / (ms * 1e-3) * 1e-12; }
+std::string jsonNumber(double value) {
+  return std::isfinite(value) ? format("%.6g", value) : "null";
+}
+
+struct RowResult {
+  Shape shape;
+  int mode;
+  std::string result;
+  Distribution distribution;
+  std::vector<int64_t> sizes;
+  double flops;
+  std::vector<std::pair<std::string, Side>> sides;
 };
 
-std::string formatMs(double ms) {
-  return std::isnan(ms) ? "n/a" : llvm::formatv("{0:f3}", ms).str();
-}
-std::string formatRate(double rate) {
-  return std::isnan(rate) ? "n/a" : llvm::formatv("{0:f1}", rate).str();
-}
-std::string formatRatio(double ratio) {
-  return std::isnan(ratio) ? "n/a" : llvm::formatv("{0:f2}", ratio).str();
-}
-
-void printRow(const Row &row) {
-  double gmmRate = row.tflops(row.gmmMs), loopRate = row.tflops(row.loopMs),
-         groupedRate = row.tflops(row.groupedMs);
-  double worst = std::max({row.gmmError, row.loopError,
-                           std::isnan(row.groupedMs) ? 0 : row.groupedError});
-  std::string checkText =
-      row.matches
-          ? llvm::formatv("ok ({0:e1})", worst).str()
-          : llvm::formatv("**FAIL** (gmm {0:e1}, loop {1:e1}, grouped {2:e1})",
-                          row.gmmError, row.loopError, row.groupedError)
-                .str();
-  printTableRow(row.shape, row.distribution,
-                {formatMs(row.gmmMs), formatRate(gmmRate), formatMs(row.loopMs),
-                 formatRate(loopRate), formatMs(row.groupedMs),
-                 formatRate(groupedRate), formatRatio(gmmRate / loopRate),
-                 formatRatio(gmmRate / groupedRate), checkText});
+std::string sideJSON(const Side &side, double flops) {
+  double tflops = side.ms > 0 ? flops / (side.ms * 1e9) : NAN;
+  return "{\"ms\": " + jsonNumber(side.ms) +
+         ", \"tflops\": " + jsonNumber(tflops) +
+         ", \"error\": " + jsonNumber(side.error) +
+         ", \"ok\": " + (side.ran ? (side.ok ? "true" : "false") : "null") +
+         ", \"note\": " + jsonString(side.note) + "}";
 }
 
-/// "best 512.3 TFLOP/s (51.8% of peak), median 400.1 (40.5%)" over `rates`.
-std::string describeRates(std::vector<double> rates) {
-  llvm::erase_if(rates, [](double rate) { return std::isnan(rate); });
-  if (rates.empty())
-    return "n/a";
-  double best = *std::max_element(rates.begin(), rates.end());
-  double mid = median(rates);
-  return llvm::formatv("best {0:f1} TFLOP/s ({1:f1}% of peak), median {2:f1} "
-                       "({3:f1}%)",
-                       best, 100 * best / peakTflops, mid,
-                       100 * mid / peakTflops)
-      .str();
+std::string rowJSON(const RowResult &row) {
+  std::string sizes;
+  for (int64_t size : row.sizes)
+    sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
+  std::string text = format(
+      "    {\"shape\": %s, \"g\": %lld, \"m\": %lld, \"k\": %lld, \"n\": %lld, "
+      "\"mode\": %d, \"dtype\": \"bf16\", \"result\": %s, \"distribution\": "
+      "%s,\n     \"flops\": %.17g, \"group_sizes\": [",
+      jsonString(row.shape.name).c_str(), (long long)row.shape.g,
+      (long long)row.shape.m, (long long)row.shape.k, (long long)row.shape.n,
+      row.mode, jsonString(row.result).c_str(),
+      jsonString(toString(row.distribution)).c_str(), row.flops);
+  text += sizes + "],\n     \"sides\": {";
+  for (size_t i = 0; i < row.sides.size(); ++i)
+    text += (i ? ", " : "") + jsonString(row.sides[i].first) + ": " +
+            sideJSON(row.sides[i].second, row.flops);
+  return text + "}}";
 }
 
-std::string describeRatios(std::vector<double> ratios) {
-  llvm::erase_if(ratios, [](double ratio) { return std::isnan(ratio); });
-  if (ratios.empty())
-    return "n/a";
-  return llvm::formatv("median {0:f2} (min {1:f2}, max {2:f2})", median(ratios),
-                       *std::min_element(ratios.begin(), ratios.end()),
-                       *std::max_element(ratios.begin(), ratios.end()))
-      .str();
-}
-
-std::string formatVersion(int version) {
-  // CUDA: 1000 * major + 10 * minor.
-  return llvm::formatv("{0}.{1}", version / 1000, (version % 1000) / 10).str();
+std::string cell(double value, const char *pattern) {
+  return std::isfinite(value) ? format(pattern, value) : "n/a";
 }
 
 //===----------------------------------------------------------------------===//
 // The benchmark
 //===----------------------------------------------------------------------===//
 
-/// Measures every shape and distribution; `anyMismatch` is set when a check
-/// failed.
-llvm::Error runBenchmark(const std::vector<Shape> &shapes,
-                         const std::vector<Distribution> &distributions,
-                         const mlir::gmm::GPUPipelineOptions &pipelineOptions,
-                         const GmmCudaDeviceInfo &device, bool &anyMismatch) {
+struct Bench {
+  Options options;
+  std::unique_ptr<::gmm::aot::Library> library;
   cublasHandle_t handle = nullptr;
-  if (llvm::Error error = check(cublasCreate(&handle), "cublasCreate"))
-    return error;
-  llvm::scope_exit destroyHandle([&] { cublasDestroy(handle); });
-  int cublasVersion = 0;
-  if (llvm::Error error =
-          check(cublasGetVersion(handle, &cublasVersion), "cublasGetVersion"))
-    return error;
-  int runtimeVersion = 0;
-  (void)cudaRuntimeGetVersion(&runtimeVersion);
-  EventPair events;
-  if (llvm::Error error = events.create())
-    return error;
+  std::vector<RowResult> rows;
+  std::string deviceJSON, denseJSON = "null";
+  bool anyWrong = false;
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
 
-  llvm::outs() << "# gmm-bench-gpu\n\n"
-               << llvm::formatv(
-                      "- device 0: {0} ({1}, {2} SMs, {3:f1} GiB), driver {4}, "
-                      "CUDA runtime {5}, cuBLAS {6}.{7}.{8}\n",
-                      device.name, device.chip(), device.multiProcessorCount,
-                      device.totalMemoryBytes / double(1ull << 30),
-                      formatVersion(device.driverVersion),
-                      formatVersion(runtimeVersion), cublasVersion / 10000,
-                      (cublasVersion / 100) % 100, cublasVersion % 100)
-               << "- gmm pipeline: cuda (gmm-to-ptx for "
-               << pipelineOptions.chip << ", " << pipelineOptions.format;
-  if (tileM || tileN || tileK)
-    llvm::outs() << llvm::formatv(", tile-m={0} tile-n={1} tile-k={2}",
-                                  tileM.getValue(), tileN.getValue(),
-                                  tileK.getValue());
-  if (pipelineOptions.warpsM || pipelineOptions.warpsN)
-    llvm::outs() << llvm::formatv(", warps-m={0} warps-n={1}",
-                                  pipelineOptions.warpsM,
-                                  pipelineOptions.warpsN);
-  if (stages)
-    llvm::outs() << llvm::formatv(", stages={0}", pipelineOptions.stages);
-  llvm::outs() << "; the rest gmm-configure's heuristic)\n"
-               << "- peers: cuBLAS loop (one cublasGemmEx per non-empty "
-                  "group), cuBLAS grouped (one cublasGemmGroupedBatchedEx)"
-               << (GMM_BENCH_HAVE_GROUPED_GEMM ? "" : " (not in this cuBLAS)")
-               << "\n- bf16 inputs and outputs, f32 accumulation; median of "
-               << common.repeat << " timed calls after " << common.warmup
-               << " warm-up call(s), CUDA events; seed " << common.seed << "\n"
-               << "- check: " << samples
-               << " sampled outputs of each side against an f64 host "
-                  "reference, tolerance "
-               << llvm::formatv("{0:e1}", tolerance.getValue()) << "\n\n";
-  printTableHeader({"gmm ms", "gmm TFLOP/s", "loop ms", "loop TFLOP/s",
-                    "grouped ms", "grouped TFLOP/s", "gmm/loop", "gmm/grouped",
-                    "check"});
+  bool outOfTime() const {
+    return options.timeBudget > 0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+                   .count() > options.timeBudget;
+  }
 
-  std::unique_ptr<MLIRContext> context = createContext();
-  JitOptions jitOptions;
-  jitOptions.cuda = true;
-  PipelineBuilder buildPipeline = [pipelineOptions](OpPassManager &pm) {
-    mlir::gmm::buildGPUPipeline(pm, pipelineOptions);
-  };
-
-  std::vector<Row> rows;
-  for (const Shape &shape : shapes) {
-    auto function = compileRaggedDot(*context, shape, "bf16", buildPipeline,
-                                     jitOptions, "; generating the inputs");
-    if (!function)
-      return function.takeError();
-
-    // This shape's buffers; the next shape's are made after these are gone.
-    std::vector<uint16_t> hostLhs(shape.m * shape.k);
-    std::vector<uint16_t> hostRhs(shape.g * shape.k * shape.n);
-    fillRandomBF16(hostLhs, common.seed, 0);
-    fillRandomBF16(hostRhs, common.seed, 1);
-    DeviceBuffer lhs, rhs, groupSizes, loopOut, groupedOut;
-    size_t outBytes = shape.m * shape.n * sizeof(uint16_t);
-    for (auto [buffer, bytes, what] :
-         {std::make_tuple(&lhs, hostLhs.size() * sizeof(uint16_t), "lhs"),
-          std::make_tuple(&rhs, hostRhs.size() * sizeof(uint16_t), "rhs"),
-          std::make_tuple(&groupSizes, shape.g * sizeof(int32_t),
-                          "group_sizes"),
-          std::make_tuple(&loopOut, outBytes, "the cuBLAS loop's result"),
-          std::make_tuple(&groupedOut, outBytes, "the cuBLAS grouped result")})
-      if (llvm::Error error = buffer->allocate(bytes, what))
-        return error;
-    if (llvm::Error error =
-            check(cudaMemcpy(lhs.get(), hostLhs.data(), lhs.bytes(),
-                             cudaMemcpyHostToDevice),
-                  "copying lhs to the device"))
-      return error;
-    if (llvm::Error error =
-            check(cudaMemcpy(rhs.get(), hostRhs.data(), rhs.bytes(),
-                             cudaMemcpyHostToDevice),
-                  "copying rhs to the device"))
-      return error;
-
-    std::vector<std::vector<int64_t>> arguments = {
-        ::gmm::runner::denseDescriptor(lhs.get(), {shape.m, shape.k}),
-        ::gmm::runner::denseDescriptor(rhs.get(), {shape.g, shape.k, shape.n}),
-        ::gmm::runner::denseDescriptor(groupSizes.get(), {shape.g})};
-    std::vector<uint16_t> staging;
-
-    for (Distribution distribution : distributions) {
-      Problem problem{shape,
-                      makeSizes(distribution, shape.m, shape.g, common.seed),
-                      {},
-                      lhs.get<uint16_t>(),
-                      rhs.get<uint16_t>()};
-      std::vector<int32_t> sizes32;
-      int64_t start = 0;
-      for (int64_t size : problem.sizes) {
-        problem.starts.push_back(start);
-        sizes32.push_back(size);
-        start += size;
-      }
-      describeSizes(shape, distribution, problem.sizes);
-      if (llvm::Error error =
-              check(cudaMemcpy(groupSizes.get(), sizes32.data(),
-                               groupSizes.bytes(), cudaMemcpyHostToDevice),
-                    "copying group_sizes to the device"))
-        return error;
-      // NaN (0xffff) everywhere, so that an output a peer misses fails.
-      for (DeviceBuffer *out : {&loopOut, &groupedOut})
-        if (llvm::Error error =
-                check(cudaMemset(out->get(), 0xff, outBytes), "cudaMemset"))
-          return error;
-
-      Row row{shape, distribution};
-      row.flops = 2.0 * shape.k * shape.n * start;
-
-      // gmm: the result of the first call is kept for the check, the others
-      // are freed after their call's stop event.
-      std::vector<int64_t> gmmResult;
-      void *lastResult = nullptr;
-      llvm::scope_exit freeResults([&] {
-        if (!gmmResult.empty())
-          mgpuMemFree(reinterpret_cast<void *>(gmmResult[0]), nullptr);
-        mgpuMemFree(lastResult, nullptr);
-      });
-      auto gmmMs = events.time(
-          "gmm",
-          [&](unsigned i) -> llvm::Error {
-            auto result = function->get()->invokeOnDescriptors(arguments);
-            if (!result)
-              return result.takeError();
-            if (llvm::Error error = checkGmmRuntime("running gmm"))
-              return error;
-            if (result->size() != 7)
-              return makeError("gmm returned an unexpected descriptor");
-            if (i == 0)
-              gmmResult = std::move(*result);
-            else
-              lastResult = reinterpret_cast<void *>((*result)[0]);
-            return llvm::Error::success();
+  /// The dense bf16 GEMM of size `n`^3 through cuBLAS: the practical peak.
+  void measureDense() {
+    int64_t n = options.dense;
+    if (!handle || n == 0)
+      return;
+    DeviceBuffer a, b, c;
+    std::vector<uint16_t> host(n * n);
+    fillRandomBF16(host, options.seed, 99);
+    std::string error = upload(a, host.data(), host.size() * 2, "dense A");
+    if (error.empty())
+      error = upload(b, host.data(), host.size() * 2, "dense B");
+    if (error.empty())
+      error = c.allocate(host.size() * 2, "dense C");
+    if (error.empty()) {
+      const float alpha = 1, beta = 0;
+      double ms = timeCalls(
+          options,
+          [&] {
+            return cublasError(
+                cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha,
+                             a.get(), CUDA_R_16BF, n, b.get(), CUDA_R_16BF, n,
+                             &beta, c.get(), CUDA_R_16BF, n, CUBLAS_COMPUTE_32F,
+                             CUBLAS_GEMM_DEFAULT),
+                "cublasGemmEx");
           },
-          [&](unsigned) {
-            mgpuMemFree(lastResult, nullptr);
-            lastResult = nullptr;
-          });
-      if (!gmmMs)
-        return makeError(shape.name + " " + toString(distribution) + ": " +
-                         llvm::toString(gmmMs.takeError()));
-      row.gmmMs = *gmmMs;
-
-      auto loopMs = events.time("the cuBLAS loop", [&](unsigned) {
-        return runCublasLoop(handle, problem, loopOut.get<uint16_t>());
-      });
-      if (!loopMs)
-        return makeError(shape.name + " " + toString(distribution) + ": " +
-                         llvm::toString(loopMs.takeError()));
-      row.loopMs = *loopMs;
-
-      if (GMM_BENCH_HAVE_GROUPED_GEMM) {
-        GroupedGemm grouped;
-        if (llvm::Error error =
-                grouped.prepare(problem, groupedOut.get<uint16_t>()))
-          return error;
-        auto groupedMs = events.time(
-            "cuBLAS grouped", [&](unsigned) { return grouped.run(handle); });
-        // A peer that cuBLAS refuses (e.g. CUBLAS_STATUS_NOT_SUPPORTED) is
-        // shown as n/a rather than ending the run.
-        if (groupedMs)
-          row.groupedMs = *groupedMs;
-        else
-          llvm::errs() << llvm::formatv(
-              "[{0}] {1}: cuBLAS grouped failed, shown as n/a: {2}\n",
-              shape.name, toString(distribution),
-              llvm::toString(groupedMs.takeError()));
-      }
-
-      // The check.
-      std::vector<Sample> checked =
-          makeSamples(problem, hostLhs, hostRhs, samples, common.seed);
-      std::vector<int64_t> loopDesc =
-          ::gmm::runner::denseDescriptor(loopOut.get(), {shape.m, shape.n});
-      std::vector<int64_t> groupedDesc =
-          ::gmm::runner::denseDescriptor(groupedOut.get(), {shape.m, shape.n});
-      struct Checked {
-        const char *name;
-        const int64_t *desc;
-        double *error;
-        bool measured;
-      };
-      row.matches = true;
-      for (const Checked &side :
-           {Checked{"gmm", gmmResult.data(), &row.gmmError, true},
-            Checked{"cuBLAS loop", loopDesc.data(), &row.loopError, true},
-            Checked{"cuBLAS grouped", groupedDesc.data(), &row.groupedError,
-                    !std::isnan(row.groupedMs)}}) {
-        if (!side.measured)
-          continue;
-        auto error = sampleError(side.desc, checked, staging);
-        if (!error)
-          return makeError(llvm::Twine("checking ") + side.name + ": " +
-                           llvm::toString(error.takeError()));
-        *side.error = *error;
-        if (!(*error <= tolerance)) {
-          row.matches = false;
-          llvm::errs() << llvm::formatv(
-              "[{0}] {1}: FAIL: {2} differs from the f64 reference by {3:e2} "
-              "relative to max|reference| (tolerance {4:e1})\n",
-              shape.name, toString(distribution), side.name, *error,
-              tolerance.getValue());
-        }
-      }
-      anyMismatch |= !row.matches;
-      printRow(row);
-      rows.push_back(row);
+          error);
+      double tflops = 2.0 * n * n * n / (ms * 1e9);
+      std::printf("- dense bf16 GEMM %lld^3 (cuBLAS): %.3f ms, %.1f TFLOP/s "
+                  "(the practical peak of the ratios below)\n",
+                  (long long)n, ms, tflops);
+      denseJSON = format("{\"m\": %lld, \"n\": %lld, \"k\": %lld, \"ms\": %s, "
+                         "\"tflops\": %s}",
+                         (long long)n, (long long)n, (long long)n,
+                         jsonNumber(ms).c_str(), jsonNumber(tflops).c_str());
     }
+    if (!error.empty())
+      std::fprintf(stderr, "gmm-bench-gpu: the dense GEMM failed: %s\n",
+                   error.c_str());
   }
 
-  std::vector<double> gmmRates, loopRates, groupedRates, loopRatios,
-      groupedRatios;
-  for (const Row &row : rows) {
-    gmmRates.push_back(row.tflops(row.gmmMs));
-    loopRates.push_back(row.tflops(row.loopMs));
-    groupedRates.push_back(row.tflops(row.groupedMs));
-    loopRatios.push_back(row.loopMs / row.gmmMs);
-    groupedRatios.push_back(row.groupedMs / row.gmmMs);
+  /// One row: every side on `p` with a result of `result`.
+  void runRow(Problem &p, const std::string &result, Distribution distribution,
+              const std::vector<Sample> &samples) {
+    bool bf16 = result == "bf16";
+    const Shape &s = p.shape;
+    RowResult row{
+        s, p.mode, result, distribution, p.sizes, 2.0 * s.m * s.k * s.n, {}};
+    size_t outBytes = p.outputElements() * (bf16 ? 2 : 4);
+    auto measure = [&](const std::string &name, const std::string &note,
+                       const std::function<std::string(void *)> &prepare,
+                       const std::function<std::string(void *)> &call) {
+      Side side;
+      side.note = note;
+      DeviceBuffer out;
+      std::string error = out.allocate(outBytes, name + "'s result");
+      if (error.empty()) {
+        // NaN in bf16 and f32: whatever a side leaves unwritten fails.
+        mgpuMemset32(out.get(), 0xffffffffu, outBytes / 4, nullptr);
+        error = prepare(out.get());
+      }
+      if (error.empty())
+        side.ms = timeCalls(options, [&] { return call(out.get()); }, error);
+      if (error.empty()) {
+        side.error = sampleError(out.get(), bf16, samples, error);
+        side.ran = error.empty();
+        side.ok = side.ran && side.error <= options.tolerance;
+        anyWrong |= side.ran && !side.ok;
+      }
+      if (!error.empty()) {
+        side.ms = NAN;
+        side.note = (error.rfind("n/a", 0) == 0 ? "" : "n/a: ") + error;
+        // A failed launch leaves a real GPU's context unusable.
+        (void)gmmCudaClearDeviceError();
+      }
+      row.sides.push_back({name, side});
+    };
+
+    // gmm, through the library's entry point.
+    std::string name = functionName(s, p.mode, result);
+    const gmm_aot_function *f = library->find(name);
+    if (!f) {
+      row.sides.push_back(
+          {"gmm", Side{NAN, NAN, false, false,
+                       "n/a: " + name + " is not in the library"}});
+    } else {
+      DeviceBuffer workspace;
+      int64_t workspaceBytes = f->workspace_bytes(nullptr);
+      measure(
+          "gmm", name,
+          [&](void *) {
+            return workspaceBytes > 0
+                       ? workspace.allocate(workspaceBytes, "gmm's workspace")
+                       : std::string();
+          },
+          [&](void *out) -> std::string {
+            void *buffers[4] = {const_cast<uint16_t *>(p.a),
+                                const_cast<uint16_t *>(p.b),
+                                const_cast<int32_t *>(p.groupSizes), out};
+            int32_t status = f->call(buffers, nullptr, workspace.get(),
+                                     workspace.size(), nullptr);
+            return status == GMM_AOT_SUCCESS
+                       ? ""
+                       : name + " returned " + std::to_string(status);
+          });
+    }
+    if (handle) {
+      measure(
+          "cublas_loop", "one cublasGemmEx per non-empty group",
+          [](void *) { return std::string(); },
+          [&](void *out) { return runCublasLoop(handle, p, out, bf16); });
+      GroupedGemm grouped;
+      measure(
+          "cublas_grouped", "one cublasGemmGroupedBatchedEx",
+          [&](void *out) { return grouped.prepare(p, out, bf16); },
+          [&](void *out) { return grouped.run(handle, p, out, bf16); });
+    }
+    printRow(row);
+    rows.push_back(std::move(row));
   }
-  llvm::outs() << "\n"
-               << llvm::formatv("device: {0}; peak: {1:f0} TFLOP/s (H100 SXM "
-                                "dense bf16 unless --peak-tflops says "
-                                "otherwise)\n",
-                                device.name, peakTflops.getValue())
-               << "- gmm: " << describeRates(gmmRates) << "\n"
-               << "- cuBLAS loop: " << describeRates(loopRates) << "\n"
-               << "- cuBLAS grouped: " << describeRates(groupedRates) << "\n"
-               << "- gmm/loop (TFLOP/s ratio): " << describeRatios(loopRatios)
-               << "\n"
-               << "- gmm/grouped (TFLOP/s ratio): "
-               << describeRatios(groupedRatios) << "\n";
-  return llvm::Error::success();
+
+  void printRow(const RowResult &row) {
+    const Side *gmm = nullptr;
+    for (const auto &[name, side] : row.sides)
+      if (name == "gmm")
+        gmm = &side;
+    auto tflops = [&](const Side &side) { return row.flops / (side.ms * 1e9); };
+    std::vector<std::string> cells = {std::to_string(row.mode), row.result};
+    std::string check;
+    bool allOk = true;
+    double worst = 0;
+    for (const auto &[name, side] : row.sides) {
+      cells.push_back(cell(side.ms, "%.3f"));
+      cells.push_back(cell(tflops(side), "%.1f"));
+      if (name != "gmm")
+        cells.push_back(gmm ? cell(tflops(*gmm) / tflops(side), "%.2f")
+                            : "n/a");
+      if (side.ran && !side.ok) {
+        allOk = false;
+        check += format("%s %.1e ", name.c_str(), side.error);
+      } else if (side.ran) {
+        worst = std::max(worst, side.error);
+      } else {
+        check += name + " " + side.note.substr(0, 60) + "; ";
+      }
+    }
+    cells.push_back(allOk ? format("ok (%.1e) %s", worst, check.c_str())
+                          : "**FAIL** " + check);
+    std::fputs(tableRow(row.shape, row.distribution, cells).c_str(), stdout);
+    std::fflush(stdout);
+  }
+
+  /// Every shape, mode, result and distribution of the selection.
+  std::string run(const std::vector<Shape> &shapes,
+                  const std::vector<Distribution> &distributions) {
+    std::vector<std::string> columns = {"mode", "result", "gmm ms",
+                                        "gmm TFLOP/s"};
+    if (handle)
+      for (const char *peer : {"loop", "grouped"}) {
+        columns.push_back(std::string(peer) + " ms");
+        columns.push_back(std::string(peer) + " TFLOP/s");
+        columns.push_back(std::string("gmm/") + peer);
+      }
+    columns.push_back("check");
+    std::fputs(("\n" + tableHeader(columns)).c_str(), stdout);
+    for (const Shape &shape : shapes) {
+      if (outOfTime())
+        break;
+      std::fprintf(stderr, "[%s] g=%lld m=%lld k=%lld n=%lld: inputs\n",
+                   shape.name.c_str(), (long long)shape.g, (long long)shape.m,
+                   (long long)shape.k, (long long)shape.n);
+      bool forward = std::count(options.modes.begin(), options.modes.end(), 1);
+      bool gradient = std::count(options.modes.begin(), options.modes.end(), 2);
+      std::vector<uint16_t> hostA(shape.m * shape.k), hostRhs, hostDy;
+      fillRandomBF16(hostA, options.seed, 0);
+      DeviceBuffer a, rhs, dy, groupSizes;
+      std::string error = upload(a, hostA.data(), hostA.size() * 2, "lhs");
+      if (error.empty() && forward) {
+        hostRhs.resize(shape.g * shape.k * shape.n);
+        fillRandomBF16(hostRhs, options.seed, 1);
+        error = upload(rhs, hostRhs.data(), hostRhs.size() * 2, "rhs");
+      }
+      if (error.empty() && gradient) {
+        hostDy.resize(shape.m * shape.n);
+        fillRandomBF16(hostDy, options.seed, 2);
+        error = upload(dy, hostDy.data(), hostDy.size() * 2, "dy");
+      }
+      if (!error.empty())
+        return "[" + shape.name + "] " + error;
+      for (int mode : options.modes)
+        for (Distribution distribution : distributions) {
+          if (outOfTime()) {
+            std::fprintf(stderr, "gmm-bench-gpu: --time-budget reached\n");
+            return "";
+          }
+          Problem p;
+          p.shape = shape;
+          p.mode = mode;
+          p.sizes = makeSizes(distribution, shape.m, shape.g, options.seed);
+          int64_t covered = 0;
+          std::fprintf(
+              stderr, "%s\n",
+              describeSizes(shape, distribution, p.sizes, covered).c_str());
+          std::vector<int32_t> sizes32(p.sizes.begin(), p.sizes.end());
+          for (int64_t i = 0, start = 0; i < shape.g; start += p.sizes[i++])
+            p.starts.push_back(start);
+          error = upload(groupSizes, sizes32.data(), sizes32.size() * 4,
+                         "group_sizes");
+          if (!error.empty())
+            return error;
+          p.hostA = &hostA;
+          p.hostB = mode == 1 ? &hostRhs : &hostDy;
+          p.a = a.get<uint16_t>();
+          p.b = mode == 1 ? rhs.get<uint16_t>() : dy.get<uint16_t>();
+          p.groupSizes = groupSizes.get<int32_t>();
+          std::vector<Sample> samples =
+              makeSamples(p, options.samples, options.seed + mode);
+          for (const std::string &result : options.results)
+            runRow(p, result, distribution, samples);
+        }
+    }
+    return "";
+  }
+
+  std::string writeJSON(const std::string &path) const {
+    std::FILE *file = std::fopen(path.c_str(), "w");
+    if (!file)
+      return "cannot write " + path + ": " + std::strerror(errno);
+    std::fprintf(file,
+                 "{\n  \"tool\": \"gmm-bench-gpu\",\n  \"device\": %s,\n"
+                 "  \"library\": %s,\n  \"library_source\": %s,\n"
+                 "  \"seed\": %llu, \"repeat\": %lld, \"warmup\": %lld,\n"
+                 "  \"samples\": %lld, \"tolerance\": %g,\n"
+                 "  \"dense_peak\": %s,\n  \"rows\": [\n",
+                 deviceJSON.c_str(), jsonString(options.library).c_str(),
+                 jsonString(library->describe().source).c_str(),
+                 (unsigned long long)options.seed, (long long)options.repeat,
+                 (long long)options.warmup, (long long)options.samples,
+                 options.tolerance, denseJSON.c_str());
+    for (size_t i = 0; i < rows.size(); ++i)
+      std::fprintf(file, "%s%s\n", rowJSON(rows[i]).c_str(),
+                   i + 1 < rows.size() ? "," : "");
+    std::fprintf(file, "  ]\n}\n");
+    std::fclose(file);
+    return "";
+  }
+};
+
+int emitModule(const Options &o, const std::vector<Shape> &shapes) {
+  std::FILE *file = std::fopen(o.emitModule.c_str(), "w");
+  if (!file) {
+    std::fprintf(stderr, "gmm-bench-gpu: error: cannot write %s: %s\n",
+                 o.emitModule.c_str(), std::strerror(errno));
+    return 1;
+  }
+  std::fprintf(file, "// gmm-bench-gpu's ragged dots: bf16 operands, "
+                     "run-time group sizes (generated).\n");
+  for (const Shape &shape : shapes)
+    for (int mode : o.modes)
+      for (const std::string &result : o.results)
+        std::fputs(
+            raggedDotFunction(shape, "bf16", result,
+                              mode == 1 ? Mode::Forward : Mode::WeightGradient,
+                              /*outputArgument=*/false,
+                              functionName(shape, mode, result))
+                .c_str(),
+            file);
+  std::fclose(file);
+  return 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
-  cl::HideUnrelatedOptions(benchCategory);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "gmm-bench-gpu: bf16 gmm.ragged_dot on the GPU against cuBLAS (a "
-      "per-group cublasGemmEx loop and cublasGemmGroupedBatchedEx)\n");
+  Options options;
+  std::string error = parseOptions(argc, argv, options);
+  if (!error.empty())
+    return usageError(error);
+  std::vector<Shape> shapes;
+  std::vector<Distribution> distributions;
+  std::string shapeList =
+      options.shapes.empty()
+          ? presetNames(presets, std::size(presets), options.quick)
+          : options.shapes;
+  if (!parseShapes(shapeList, presets, std::size(presets),
+                   /*int32Sizes=*/true, shapes, error) ||
+      !parseDistributions(options.distributions, /*zipf=*/true, distributions,
+                          error))
+    return usageError(error);
+  if (!options.emitModule.empty())
+    return emitModule(options, shapes);
 
-  if (common.repeat < 1 || common.warmup < 1)
-    return reportError("--repeat and --warmup must be at least 1");
-  if (samples < 1)
-    return reportError("--samples must be at least 1");
-  if (tileM < 0 || tileN < 0 || tileK < 0 || warpsM < 0 || warpsN < 0 ||
-      stages < 0)
-    return reportError(
-        "tile sizes, warp counts and stages must be non-negative");
-  if (binaryFormat.getNumOccurrences() && binaryFormat != "isa" &&
-      binaryFormat != "bin" && binaryFormat != "fatbin")
-    return reportError("--format must be isa, bin or fatbin");
-  if (!(peakTflops > 0))
-    return reportError("--peak-tflops must be positive");
-  auto shapes = common.getShapes();
-  if (!shapes)
-    return reportError(llvm::toString(shapes.takeError()));
-  auto distributions = common.getDistributions();
-  if (!distributions)
-    return reportError(llvm::toString(distributions.takeError()));
-
-  // Nothing below runs without a GPU.
-  std::string why;
-  GmmCudaDeviceInfo device;
-  if (!gmmCudaAvailable(&why) || !gmmCudaGetDeviceInfo(0, device, &why))
-    return reportError("needs a CUDA GPU: " + why);
-  if (device.simulated)
-    return reportError("needs a real CUDA GPU: " + device.name +
-                       " measures no GPU time");
-  // Failures of the compiled code become errors rather than aborts.
-  gmmCudaSetErrorMode(GmmCudaErrorMode::Record);
-  // The runtime API and the compiled code share device 0's primary context.
-  if (llvm::Error error = check(cudaSetDevice(0), "cudaSetDevice(0)"))
-    return reportError(llvm::toString(std::move(error)));
-  if (llvm::Error error = check(cudaFree(nullptr), "initializing CUDA"))
-    return reportError(llvm::toString(std::move(error)));
-
-  mlir::gmm::GPUPipelineOptions pipelineOptions;
-  pipelineOptions.chip = device.chip();
-  if (binaryFormat.getNumOccurrences())
-    pipelineOptions.format = binaryFormat;
-  pipelineOptions.tileM = tileM;
-  pipelineOptions.tileN = tileN;
-  pipelineOptions.tileK = tileK;
-  if (warpsM)
-    pipelineOptions.warpsM = warpsM;
-  if (warpsN)
-    pipelineOptions.warpsN = warpsN;
-  if (stages)
-    pipelineOptions.stages = stages;
-
-  bool anyMismatch = false;
-  if (llvm::Error error = runBenchmark(*shapes, *distributions, pipelineOptions,
-                                       device, anyMismatch))
-    return reportError(llvm::toString(std::move(error)));
-  if (anyMismatch) {
-    llvm::outs() << "\n**FAIL: at least one side's result differs from the "
-                    "reference (see stderr); the ratios above do not compare "
-                    "equal work.**\n";
+  if (options.sim && !gmmCudaUseSimulator("", "", &error)) {
+    std::fprintf(stderr, "gmm-bench-gpu: error: --device=sim: %s\n",
+                 error.c_str());
     return 1;
   }
-  return 0;
+  if (options.sim && options.cublas)
+    return usageError("cuBLAS does not run on the simulated GPU: add "
+                      "--peers=none");
+  gmmCudaSetErrorMode(GmmCudaErrorMode::Record);
+  GmmCudaDeviceInfo device;
+  if (!gmmCudaAvailable(&error) || !gmmCudaGetDeviceInfo(0, device, &error)) {
+    std::fprintf(stderr, "gmm-bench-gpu: error: needs a CUDA GPU: %s\n",
+                 error.c_str());
+    return 1;
+  }
+  Bench bench;
+  bench.options = options;
+  bench.library = ::gmm::aot::Library::open(options.library, error);
+  if (!bench.library) {
+    std::fprintf(stderr, "gmm-bench-gpu: error: %s\n", error.c_str());
+    return 1;
+  }
+  std::string loadError = runtimeError();
+  if (!loadError.empty()) {
+    std::fprintf(stderr,
+                 "gmm-bench-gpu: error: loading the kernels of %s: %s\n",
+                 options.library.c_str(), loadError.c_str());
+    return 1;
+  }
+  int cublasVersion = 0;
+  if (options.cublas) {
+    error = cublasError(cublasCreate(&bench.handle), "cublasCreate");
+    if (error.empty())
+      error = cublasError(cublasGetVersion(bench.handle, &cublasVersion),
+                          "cublasGetVersion");
+    if (!error.empty()) {
+      std::fprintf(stderr, "gmm-bench-gpu: error: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  std::string cublasText =
+      options.cublas ? format("%d.%d.%d", cublasVersion / 10000,
+                              (cublasVersion / 100) % 100, cublasVersion % 100)
+                     : "";
+  bench.deviceJSON = format(
+      "{\"name\": %s, \"chip\": \"%s\", \"sms\": %d, \"memory_gib\": %.1f, "
+      "\"driver\": %d, \"cublas\": %s, \"simulated\": %s}",
+      jsonString(device.name).c_str(), device.chip().c_str(),
+      device.multiProcessorCount, device.totalMemoryBytes / double(1ull << 30),
+      device.driverVersion, jsonString(cublasText).c_str(),
+      device.simulated ? "true" : "false");
+  std::printf("# gmm-bench-gpu\n\n- device 0: %s (%s, %d SMs, %.1f GiB), "
+              "driver %d.%d%s%s\n",
+              device.name.c_str(), device.chip().c_str(),
+              device.multiProcessorCount,
+              device.totalMemoryBytes / double(1ull << 30),
+              device.driverVersion / 1000, (device.driverVersion % 1000) / 10,
+              options.cublas ? ", cuBLAS " : "", cublasText.c_str());
+  std::printf("- gmm: %s (compiled by gmm-aot from %s for %s)\n",
+              options.library.c_str(), bench.library->describe().source,
+              bench.library->describe().chip);
+  std::printf("- bf16 operands, f32 accumulation; median of %lld timed calls "
+              "after %lld warm-up call(s), CUDA events on the default "
+              "stream; seed %llu; %lld sampled outputs of every side "
+              "against an f64 host reference, tolerance %.1e\n",
+              (long long)options.repeat, (long long)options.warmup,
+              (unsigned long long)options.seed, (long long)options.samples,
+              options.tolerance);
+  bench.measureDense();
+  error = bench.run(shapes, distributions);
+  if (bench.handle)
+    cublasDestroy(bench.handle);
+  if (!options.json.empty()) {
+    std::string written = bench.writeJSON(options.json);
+    if (!written.empty())
+      std::fprintf(stderr, "gmm-bench-gpu: error: %s\n", written.c_str());
+  }
+  if (!error.empty()) {
+    std::fprintf(stderr, "gmm-bench-gpu: error: %s\n", error.c_str());
+    return 1;
+  }
+  if (bench.anyWrong)
+    std::fprintf(stderr, "gmm-bench-gpu: error: a side computed a wrong "
+                         "result (see the check column)\n");
+  return bench.anyWrong ? 1 : 0;
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/InitGMM.h"
+#include "gmm/AOT/Passes.h"
 #include "gmm/Codegen/GPU/Passes.h"
 #include "gmm/Conversion/Passes.h"
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
@@ -68,6 +69,7 @@ void mlir::gmm::registerGMMPasses() {
   // a second registration), and a plugin loaded both as a dialect and as a
   // pass plugin gets here twice.
   static bool registered = [] {
+    registerGMMAOTPasses();
     registerGMMConversionPasses();
     registerGMMGPUCodegenPasses();
     registerGMMTransformsPasses();

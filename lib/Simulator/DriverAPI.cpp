@@ -196,7 +196,35 @@ SimDriver &driver() {
   return *d;
 }
 
-thread_local std::vector<CUctx_st *> contextStack;
+/// The calling thread's stack of current contexts. Trivially destructible,
+/// so that it is still there when global destructors run: a library that
+/// unloads its modules at exit (as gmm-aot's do) pushes and pops contexts
+/// after the C++ runtime has destroyed the thread's other thread_local
+/// objects.
+struct ContextStack {
+  static constexpr size_t kCapacity = 256;
+  CUctx_st *entries[kCapacity];
+  size_t size;
+
+  bool empty() const { return size == 0; }
+  CUctx_st *&back() { return entries[size - 1]; }
+  /// False when the stack is full (deeper than any program nests).
+  bool push(CUctx_st *context) {
+    if (size == kCapacity)
+      return false;
+    entries[size++] = context;
+    return true;
+  }
+  void pop() { --size; }
+  void remove(CUctx_st *context) {
+    size_t kept = 0;
+    for (size_t i = 0; i < size; ++i)
+      if (entries[i] != context)
+        entries[kept++] = entries[i];
+    size = kept;
+  }
+};
+thread_local ContextStack contextStack;
 
 CUctx_st *currentContext() {
   return contextStack.empty() ? nullptr : contextStack.back();
@@ -811,12 +839,12 @@ GMM_SIM_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
   if (context && !d.contexts.count(context))
     return kInvalidContext;
   if (contextStack.empty()) {
-    if (context)
-      contextStack.push_back(context);
+    if (context && !contextStack.push(context))
+      return CUDA_ERROR_INVALID_VALUE;
   } else if (context) {
     contextStack.back() = context;
   } else {
-    contextStack.pop_back();
+    contextStack.pop();
   }
   return CUDA_SUCCESS;
 }
@@ -827,7 +855,8 @@ GMM_SIM_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext context) {
     return kNotInitialized;
   if (!context || !d.contexts.count(context))
     return kInvalidContext;
-  contextStack.push_back(context);
+  if (!contextStack.push(context))
+    return CUDA_ERROR_INVALID_VALUE;
   return CUDA_SUCCESS;
 }
 
@@ -839,7 +868,7 @@ GMM_SIM_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *context) {
     return kInvalidContext;
   if (context)
     *context = contextStack.back();
-  contextStack.pop_back();
+  contextStack.pop();
   return CUDA_SUCCESS;
 }
 
@@ -859,8 +888,11 @@ GMM_SIM_EXPORT CUresult cuCtxCreate_v2(CUcontext *context, unsigned,
   if (device != 0)
     return kInvalidDevice;
   auto *ctx = new CUctx_st();
+  if (!contextStack.push(ctx)) {
+    delete ctx;
+    return CUDA_ERROR_INVALID_VALUE;
+  }
   d.contexts.insert(ctx);
-  contextStack.push_back(ctx);
   *context = ctx;
   return CUDA_SUCCESS;
 }
@@ -871,8 +903,7 @@ GMM_SIM_EXPORT CUresult cuCtxDestroy_v2(CUcontext context) {
   if (!context || !d.contexts.count(context) || context == &d.primary)
     return kInvalidContext;
   d.contexts.erase(context);
-  for (auto it = contextStack.begin(); it != contextStack.end();)
-    it = *it == context ? contextStack.erase(it) : it + 1;
+  contextStack.remove(context);
   delete context;
   return CUDA_SUCCESS;
 }

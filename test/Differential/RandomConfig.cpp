@@ -356,3 +356,129 @@ Config gmm::difftest::randomConfig(std::mt19937_64 &rng, int64_t maxDim,
   }
   return c;
 }
+
+namespace {
+
+/// Overwrites the group sizes of `c` (and its group offset, adding one in
+/// modes 1 and 2 half of the time) with adversarial values; `pattern` picks
+/// the family, so consecutive configurations cycle through all of them.
+void makeAdversarial(Config &c, int64_t pattern, std::mt19937_64 &rng) {
+  const int64_t max = c.groupSizesI64 ? std::numeric_limits<int64_t>::max()
+                                      : std::numeric_limits<int32_t>::max();
+  const int64_t min = c.groupSizesI64 ? std::numeric_limits<int64_t>::min()
+                                      : std::numeric_limits<int32_t>::min();
+  const int64_t numGroups = c.groupSizesShape.back();
+  const int64_t extent = c.lhsShape[c.dims.lhsRagged.front()];
+  constexpr int64_t kNumPatterns = 12;
+  for (size_t row = 0; numGroups > 0 && row < c.groupSizes.data.size();
+       row += numGroups) {
+    int64_t *sizes = c.groupSizes.data.data() + row;
+    auto fill = [&](std::initializer_list<int64_t> values) {
+      auto it = values.begin();
+      for (int64_t g = 0; g < numGroups; ++g) {
+        sizes[g] = *it;
+        if (++it == values.end())
+          it = values.begin();
+      }
+    };
+    switch ((pattern + static_cast<int64_t>(row / numGroups)) % kNumPatterns) {
+    case 0: // every size negative
+      fill({-1, min, -extent - 1});
+      break;
+    case 1: // every size the maximum: the sums overflow the type
+      fill({max});
+      break;
+    case 2: // all the mass in the last group
+      fill({0});
+      sizes[numGroups - 1] = extent;
+      break;
+    case 3: // all the mass in the last group, and far more than the extent
+      fill({0});
+      sizes[numGroups - 1] = max;
+      break;
+    case 4: // sums that overflow 32 bits (but not 64 bits for i64 sizes)
+      fill({std::numeric_limits<int32_t>::max(), 1});
+      break;
+    case 5: // sums that wrap around to exactly 0 in the type
+      fill({max, max, 2});
+      break;
+    case 6: // the extremes alternate
+      fill({max, min});
+      break;
+    case 7: // a hugely negative start, then real sizes
+      fill({min, extent, 1});
+      break;
+    case 8: // just past the extent, then negative
+      fill({extent + 1, -extent, 1});
+      break;
+    case 9: // the last row of the extent, then huge
+      fill({std::max<int64_t>(extent - 1, 0), 1, max});
+      break;
+    case 10: // INT64 extremes even for i32 sizes (wrapped to the type)
+      fill({std::numeric_limits<int64_t>::max(),
+            std::numeric_limits<int64_t>::min(), extent});
+      if (!c.groupSizesI64)
+        for (int64_t g = 0; g < numGroups; ++g)
+          sizes[g] = static_cast<int32_t>(static_cast<uint32_t>(sizes[g]));
+      break;
+    default: // random mixture of all of the above
+      for (int64_t g = 0; g < numGroups; ++g) {
+        const int64_t choices[] = {0,   1,   -1,      extent, extent + 1,
+                                   max, min, max - 1, min + 1};
+        sizes[g] = choices[std::uniform_int_distribution<int>(0, 8)(rng)];
+      }
+      break;
+    }
+  }
+  if (c.mode == 3)
+    return;
+  if (!c.groupOffset && pattern % 2 == 0)
+    c.groupOffset = 0;
+  if (!c.groupOffset)
+    return;
+  const int64_t offsets[] = {min, max,           min + 1,   max - 1,
+                             -1,  numGroups - 1, numGroups, 0};
+  c.groupOffset = offsets[pattern % 8];
+}
+
+} // namespace
+
+Config gmm::difftest::drawConfig(uint64_t seed, int64_t index, int64_t maxDim,
+                                 std::optional<ElementType> inputType,
+                                 bool gpuShaped, bool adversarial) {
+  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + index);
+  Config c = randomConfig(rng, maxDim, inputType);
+  while (gpuShaped &&
+         (c.inputType == ElementType::F64 || c.resultType == ElementType::F64))
+    c = randomConfig(rng, maxDim, inputType);
+  if (adversarial)
+    makeAdversarial(c, index, rng);
+  return c;
+}
+
+std::string gmm::difftest::checkResult(const Config &c,
+                                       const reference::Tensor &got) {
+  reference::Tensor expected;
+  std::optional<int64_t> offset = c.groupOffset;
+  std::string error = reference::raggedDot(
+      c.dims, c.lhs, c.rhs, c.groupSizes, offset, c.hasInit ? &c.init : nullptr,
+      c.resultShape, c.resultType, expected);
+  if (!error.empty())
+    return "the reference rejects the problem: " + error;
+  reference::Tolerance tolerance = reference::defaultTolerance(
+      c.inputType, c.resultType, std::max<int64_t>(c.contractionLength(), 1));
+  reference::Comparison cmp = reference::compare(got, expected, tolerance);
+  if (cmp.mismatches == 0)
+    return "";
+  std::ostringstream os;
+  os << cmp.mismatches << " of " << expected.data.size()
+     << " elements differ (atol " << tolerance.atol << ", rtol "
+     << tolerance.rtol << "); max abs error " << cmp.maxAbsError;
+  if (cmp.firstMismatch >= 0 &&
+      static_cast<size_t>(cmp.firstMismatch) < got.data.size() &&
+      static_cast<size_t>(cmp.firstMismatch) < expected.data.size())
+    os << "; first at " << cmp.firstMismatch << ": got "
+       << got.data[cmp.firstMismatch] << ", expected "
+       << expected.data[cmp.firstMismatch];
+  return os.str();
+}

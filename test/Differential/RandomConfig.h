@@ -56,6 +56,21 @@ Config
 randomConfig(std::mt19937_64 &rng, int64_t maxDim,
              std::optional<reference::ElementType> inputType = std::nullopt);
 
+/// Configuration `index` of the stream `seed`: randomConfig() on a
+/// generator seeded from both, drawn again while it has f64 operands or
+/// results when `gpuShaped` (the GPU path has no f64 kernels), and, with
+/// `adversarial`, extreme group sizes (and group offsets in modes 1 and 2):
+/// negative, INT32/INT64 extremes, sums that overflow or wrap, all the mass
+/// in the last group; consecutive indices cycle through the families.
+/// gmm-difftest and gmm-aot-difftest draw the same configurations.
+Config drawConfig(uint64_t seed, int64_t index, int64_t maxDim,
+                  std::optional<reference::ElementType> inputType,
+                  bool gpuShaped, bool adversarial);
+
+/// Compares `got` with the reference result of `c` within the per-dtype
+/// tolerance: an empty string when they agree, else what differs.
+std::string checkResult(const Config &c, const reference::Tensor &got);
+
 } // namespace difftest
 } // namespace gmm
 

@@ -129,6 +129,14 @@ static llvm::cl::opt<std::string>
     simChip("sim-chip",
             llvm::cl::desc("For --device=sim: sm_80 or sm_90 (default sm_90)"),
             llvm::cl::init(""));
+static llvm::cl::opt<std::string> emitModule(
+    "emit-module",
+    llvm::cl::desc("Write the configurations as one module of functions "
+                   "@config_<index> to this file instead of running them: "
+                   "gmm-aot compiles it, gmm-aot-difftest runs the library "
+                   "with the same --seed, --first, --configs, --max-dim, "
+                   "--input-type and --adversarial"),
+    llvm::cl::value_desc("file"), llvm::cl::init(""));
 static llvm::cl::opt<bool> verbose("v",
                                    llvm::cl::desc("Print every configuration"));
 static llvm::cl::opt<std::string> guardPagesOption(
@@ -152,88 +160,6 @@ namespace {
 
 /// The guard modes that each configuration is called with.
 std::vector<runner::GuardPages> guardModes;
-
-/// Overwrites the group sizes of `c` (and its group offset, adding one in
-/// modes 1 and 2 half of the time) with adversarial values; `pattern` picks
-/// the family, so consecutive configurations cycle through all of them.
-void makeAdversarial(Config &c, int64_t pattern, std::mt19937_64 &rng) {
-  const int64_t max = c.groupSizesI64 ? std::numeric_limits<int64_t>::max()
-                                      : std::numeric_limits<int32_t>::max();
-  const int64_t min = c.groupSizesI64 ? std::numeric_limits<int64_t>::min()
-                                      : std::numeric_limits<int32_t>::min();
-  const int64_t numGroups = c.groupSizesShape.back();
-  const int64_t extent = c.lhsShape[c.dims.lhsRagged.front()];
-  constexpr int64_t kNumPatterns = 12;
-  for (size_t row = 0; numGroups > 0 && row < c.groupSizes.data.size();
-       row += numGroups) {
-    int64_t *sizes = c.groupSizes.data.data() + row;
-    auto fill = [&](std::initializer_list<int64_t> values) {
-      auto it = values.begin();
-      for (int64_t g = 0; g < numGroups; ++g) {
-        sizes[g] = *it;
-        if (++it == values.end())
-          it = values.begin();
-      }
-    };
-    switch ((pattern + static_cast<int64_t>(row / numGroups)) % kNumPatterns) {
-    case 0: // every size negative
-      fill({-1, min, -extent - 1});
-      break;
-    case 1: // every size the maximum: the sums overflow the type
-      fill({max});
-      break;
-    case 2: // all the mass in the last group
-      fill({0});
-      sizes[numGroups - 1] = extent;
-      break;
-    case 3: // all the mass in the last group, and far more than the extent
-      fill({0});
-      sizes[numGroups - 1] = max;
-      break;
-    case 4: // sums that overflow 32 bits (but not 64 bits for i64 sizes)
-      fill({std::numeric_limits<int32_t>::max(), 1});
-      break;
-    case 5: // sums that wrap around to exactly 0 in the type
-      fill({max, max, 2});
-      break;
-    case 6: // the extremes alternate
-      fill({max, min});
-      break;
-    case 7: // a hugely negative start, then real sizes
-      fill({min, extent, 1});
-      break;
-    case 8: // just past the extent, then negative
-      fill({extent + 1, -extent, 1});
-      break;
-    case 9: // the last row of the extent, then huge
-      fill({std::max<int64_t>(extent - 1, 0), 1, max});
-      break;
-    case 10: // INT64 extremes even for i32 sizes (wrapped to the type)
-      fill({std::numeric_limits<int64_t>::max(),
-            std::numeric_limits<int64_t>::min(), extent});
-      if (!c.groupSizesI64)
-        for (int64_t g = 0; g < numGroups; ++g)
-          sizes[g] = static_cast<int32_t>(static_cast<uint32_t>(sizes[g]));
-      break;
-    default: // random mixture of all of the above
-      for (int64_t g = 0; g < numGroups; ++g) {
-        const int64_t choices[] = {0,   1,   -1,      extent, extent + 1,
-                                   max, min, max - 1, min + 1};
-        sizes[g] = choices[std::uniform_int_distribution<int>(0, 8)(rng)];
-      }
-      break;
-    }
-  }
-  if (c.mode == 3)
-    return;
-  if (!c.groupOffset && pattern % 2 == 0)
-    c.groupOffset = 0;
-  if (!c.groupOffset)
-    return;
-  const int64_t offsets[] = {min, max,           min + 1,   max - 1,
-                             -1,  numGroups - 1, numGroups, 0};
-  c.groupOffset = offsets[pattern % 8];
-}
 
 /// Runs one configuration; returns an empty string when it passes, else the
 /// failure report.
@@ -269,41 +195,20 @@ std::string runConfig(mlir::MLIRContext &context, const Config &c,
     args.push_back(runner::fromReferenceTensor(
         c.init, runner::fromElementType(c.resultType)));
 
-  reference::Tensor expected;
-  std::optional<int64_t> offset = c.groupOffset;
-  std::string error = reference::raggedDot(
-      c.dims, c.lhs, c.rhs, c.groupSizes, offset, c.hasInit ? &c.init : nullptr,
-      c.resultShape, c.resultType, expected);
-  if (!error.empty())
-    return "the reference rejects the problem: " + error + "\n" + text;
-
-  reference::Tolerance tolerance = reference::defaultTolerance(
-      c.inputType, c.resultType, std::max<int64_t>(c.contractionLength(), 1));
   for (runner::GuardPages mode : guardModes) {
     (*jit)->setGuardPages(mode);
     auto outputs = (*jit)->call(args);
     if (!outputs)
       return "call failed: " + llvm::toString(outputs.takeError()) + "\n" +
              text;
-    reference::Tensor got = runner::toReferenceTensor(outputs->front());
-    reference::Comparison cmp = reference::compare(got, expected, tolerance);
-    if (cmp.mismatches == 0)
+    std::string mismatch =
+        checkResult(c, runner::toReferenceTensor(outputs->front()));
+    if (mismatch.empty())
       continue;
     std::string report;
-    llvm::raw_string_ostream os(report);
     if (mode != runner::GuardPages::None)
-      os << "guard pages " << runner::toString(mode) << ": ";
-    os << cmp.mismatches << " of " << expected.data.size()
-       << " elements differ (atol " << tolerance.atol << ", rtol "
-       << tolerance.rtol << "); max abs error " << cmp.maxAbsError;
-    if (cmp.firstMismatch >= 0 &&
-        static_cast<size_t>(cmp.firstMismatch) < got.data.size() &&
-        static_cast<size_t>(cmp.firstMismatch) < expected.data.size())
-      os << "; first at " << cmp.firstMismatch << ": got "
-         << got.data[cmp.firstMismatch] << ", expected "
-         << expected.data[cmp.firstMismatch];
-    os << "\n" << text;
-    return report;
+      report = "guard pages " + std::string(runner::toString(mode)) + ": ";
+    return report + mismatch + "\n" + text;
   }
   return "";
 }
@@ -441,6 +346,26 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  if (!emitModule.empty()) {
+    std::error_code error;
+    llvm::raw_fd_ostream os(emitModule, error);
+    if (error) {
+      llvm::errs() << "gmm-difftest: error: cannot write " << emitModule << ": "
+                   << error.message() << "\n";
+      return 1;
+    }
+    bool gpuShaped = known->cuda || tileTarget == mlir::gmm::KernelTarget::GPU;
+    os << "// gmm-difftest --seed=" << seed << " --first=" << firstConfig
+       << " --configs=" << numConfigs << " --max-dim=" << maxDim
+       << (inputType ? " --input-type=" + inputTypeOption : "")
+       << (adversarial ? " --adversarial" : "")
+       << (gpuShaped ? " (no f64)" : "") << "\n";
+    for (int64_t i = firstConfig; i < firstConfig + numConfigs; ++i)
+      os << drawConfig(seed, i, maxDim, inputType, gpuShaped, adversarial)
+                .toMLIR("config_" + std::to_string(i));
+    return 0;
+  }
+
   std::unique_ptr<mlir::MLIRContext> contextOwner =
       runner::createRunnerContext();
   mlir::MLIRContext &context = *contextOwner;
@@ -450,16 +375,10 @@ int main(int argc, char **argv) {
   int modeCount[4] = {0, 0, 0, 0};
   auto start = std::chrono::steady_clock::now();
   for (int64_t i = firstConfig; i < firstConfig + numConfigs; ++i) {
-    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + i);
-    Config c = randomConfig(rng, maxDim, inputType);
     // The GPU path has no f64 kernels (gmm-configure refuses them for the
     // GPU with a diagnostic), nor then the GPU-shaped program.
     bool gpuShaped = known->cuda || tileTarget == mlir::gmm::KernelTarget::GPU;
-    while (gpuShaped && (c.inputType == reference::ElementType::F64 ||
-                         c.resultType == reference::ElementType::F64))
-      c = randomConfig(rng, maxDim, inputType);
-    if (adversarial)
-      makeAdversarial(c, i, rng);
+    Config c = drawConfig(seed, i, maxDim, inputType, gpuShaped, adversarial);
     ++modeCount[c.mode];
     if (verbose)
       llvm::outs() << "config " << i << ": " << c.describe() << "\n";

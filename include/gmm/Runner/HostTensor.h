@@ -16,6 +16,7 @@
 #ifndef GMM_RUNNER_HOSTTENSOR_H
 #define GMM_RUNNER_HOSTTENSOR_H
 
+#include "gmm/Reference/GroupSizes.h"
 #include "gmm/Reference/RaggedDot.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -110,46 +111,17 @@ struct FormatOptions {
 std::string formatTensor(const HostTensor &tensor,
                          const FormatOptions &options = {});
 
-/// A small, portable pseudo-random generator (splitmix64), so that seeded
-/// values are the same with every standard library.
-class Random {
-public:
-  explicit Random(uint64_t seed) : state(seed) {}
-  uint64_t next();
-  /// Uniform in [0, 1), 53 random bits.
-  double nextUnit();
-  /// Uniform in [0, bound) for bound > 0 (0 otherwise).
-  uint64_t nextBelow(uint64_t bound);
-
-private:
-  uint64_t state;
-};
-
 /// Fills `tensor` with seeded values: floats uniform in [-1, 1) rounded to
 /// the element type, integers uniform in [0, 8). The stream depends only on
 /// `seed` and `stream` (gmm-runner passes the argument index), so one
 /// argument's values do not change when another argument is given by hand.
 void fillRandom(HostTensor &tensor, uint64_t seed, uint64_t stream);
 
-/// The distributions of `--group-sizes`.
-enum class GroupSizeDistribution {
-  /// extent / g each; the remainder goes one each to the first groups.
-  Uniform,
-  /// Weights repeating 13, 5, 0, 2 (so groups 2, 6, 10, ... are empty and,
-  /// when g is a multiple of 4, max/mean = 13 / 5 = 2.6); each group gets
-  /// floor(extent * w / sum(w)) and the remainder goes one each to the
-  /// non-empty groups in order.
-  Skewed,
-  /// Seeded random non-negative sizes (g - 1 cut points uniform in
-  /// [0, extent], sorted).
-  Random,
-};
-
-/// `numGroups` non-negative sizes that sum to `extent` (numGroups >= 1,
-/// extent >= 0). `seed` is used by Random only.
-std::vector<int64_t> makeGroupSizes(GroupSizeDistribution distribution,
-                                    int64_t extent, int64_t numGroups,
-                                    uint64_t seed = 0);
+// Seeded values and group sizes come from the reference library
+// (gmm/Reference/GroupSizes.h), which the benchmarks share without MLIR.
+using reference::GroupSizeDistribution;
+using reference::makeGroupSizes;
+using reference::Random;
 
 } // namespace runner
 } // namespace gmm

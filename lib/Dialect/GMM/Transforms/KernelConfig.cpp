@@ -211,11 +211,30 @@ bool takesLargeVisits(RaggedDotOp op, int64_t rows, int64_t cols,
                                   static_cast<uint64_t>(threads));
 }
 
-/// The GPU's block tile: 128 x 128, k steps of 32 16-bit elements (two
-/// m16n8k16 steps) or 16 f32 elements, so that two stages of both operand
-/// tiles fit in 48 KiB of shared memory; 2 x 4 warps.
-std::array<int64_t, 3> defaultGPUTile(Type inputType) {
-  return {128, 128, inputType.getIntOrFloatBitWidth() <= 16 ? 32 : 16};
+/// The GPU's block tile, on 2 x 4 warps: 128 x 128, k steps of 32 16-bit
+/// elements (two m16n8k16 steps) or 16 f32 elements, so that two stages of
+/// both operand tiles fit in 48 KiB of shared memory.
+///
+/// On sm_90 (the H100 and H200), 16-bit operands and at least 256 columns
+/// (or an unknown number) take 128 x 256 x 32 instead: 64 x 64 warp tiles
+/// (ptxas: 254 registers, no spills) and 66.5 KiB of dynamic shared memory.
+/// Measured on an H200 with the mma.sync kernel (bench/README.md, "Second
+/// run on a GPU"), it was 1.4-1.6 times the 128 x 128 tile on every shape
+/// (qwen3, deepseek-v3, mixtral; uniform and skewed sizes), where 256 x 128
+/// on 4 x 2 warps was 1.3-1.5 times, a third stage changed nothing and 128
+/// x 128 x 64 was 1.2-1.3 times. Narrower results keep 128 x 128: half of a
+/// 256-column tile would be masked off. sm_80, sm_86 and sm_89 keep 128 x
+/// 128 until a measurement there says otherwise.
+std::array<int64_t, 3> defaultGPUTile(RaggedDotOp op, Type inputType,
+                                      StringRef chip) {
+  if (inputType.getIntOrFloatBitWidth() > 16)
+    return {128, 128, 16};
+  unsigned version = 0;
+  std::optional<uint64_t> columns = staticRhsColumns(op);
+  if (chip.consume_front("sm_") && !chip.consumeInteger(10, version) &&
+      version == 90 && (!columns || *columns >= 256))
+    return {128, 256, 32};
+  return {128, 128, 32};
 }
 
 /// The first of the given values that is set (positive).
@@ -444,7 +463,8 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
   int64_t stages = 0;
   std::optional<MicroKernel> microKernel;
   if (target == KernelTarget::GPU) {
-    std::array<int64_t, 3> heuristic = defaultGPUTile(inputType);
+    std::array<int64_t, 3> heuristic =
+        defaultGPUTile(op, inputType, request.chip);
     tile = {pick({field(givenTile, 0), request.tileM, heuristic[0]}),
             pick({field(givenTile, 1), request.tileN, heuristic[1]}),
             pick({field(givenTile, 2), request.tileK, heuristic[2]})};
