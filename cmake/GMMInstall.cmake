@@ -4,7 +4,7 @@
 #   cmake --install <build> --prefix <prefix>
 #
 # installs
-#   <prefix>/bin/                 gmm-opt (and gmm-runner)
+#   <prefix>/bin/                 gmm-opt, gmm-runner and gmm-aot
 #   <prefix>/include/gmm/         C++ headers, ODS (.td) and generated .inc
 #   <prefix>/include/gmm-c/       C API headers
 #   <prefix>/lib/                 libGMM*.a, libGMMPlugin.so, libGMM-C.so
@@ -26,7 +26,7 @@ set(GMM_INSTALL_PACKAGE_DIR lib${LLVM_LIBDIR_SUFFIX}/cmake/gmm)
 # that set is installed below under gmm's own file name and namespace. Plain
 # add_library targets that the exported libraries link join it here.
 get_property(gmm_exported_libs GLOBAL PROPERTY MLIR_EXPORTS)
-foreach(lib GMMReference gmm_cuda_runtime)
+foreach(lib GMMReference GMMAOTLibrary gmm_cuda_runtime)
   if(TARGET ${lib} AND NOT ${lib} IN_LIST gmm_exported_libs)
     install(TARGETS ${lib}
       EXPORT MLIRTargets
@@ -49,7 +49,7 @@ endforeach()
 # Installed binaries and shared libraries find libMLIR.so/libLLVM.so where
 # this build found them: Debian keeps them in /usr/lib/llvm-22/lib, which is
 # not on the loader's default path.
-foreach(target gmm-opt gmm-runner GMMPlugin GMMCAPIShared)
+foreach(target gmm-opt gmm-runner gmm-aot GMMPlugin GMMCAPIShared)
   if(TARGET ${target})
     set_property(TARGET ${target} APPEND PROPERTY
       INSTALL_RPATH "${LLVM_LIBRARY_DIR}")

@@ -41,6 +41,11 @@ tools = ["gmm-opt", "gmm-runner", "gmm-aot", "gmm-difftest", "gmm-aot-difftest",
          ToolSubst("mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# gmm-bench-gpu is built where the CUDA toolkit (cuBLAS) is found.
+if os.path.exists(os.path.join(config.gmm_tools_dir, "gmm-bench-gpu")):
+    config.available_features.add("gmm-bench-gpu")
+    llvm_config.add_tool_substitutions(["gmm-bench-gpu"], tool_dirs)
+
 # Tests that execute compiled code need gmm-runner.
 if os.path.exists(os.path.join(config.gmm_tools_dir, "gmm-runner")):
     config.available_features.add("gmm-runner")

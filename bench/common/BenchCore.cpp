@@ -19,10 +19,8 @@ using namespace ::gmm::bench;
 using ::gmm::reference::GroupSizeDistribution;
 using ::gmm::reference::makeGroupSizes;
 
-namespace {
-
-/// The comma-separated items of `text`, trimmed, empty ones dropped.
-std::vector<std::string> splitList(const std::string &text, char separator) {
+std::vector<std::string> gmm::bench::splitList(const std::string &text,
+                                               char separator) {
   std::vector<std::string> items;
   size_t start = 0;
   while (start <= text.size()) {
@@ -39,18 +37,14 @@ std::vector<std::string> splitList(const std::string &text, char separator) {
   return items;
 }
 
-std::string format(const char *pattern, ...)
-    __attribute__((format(printf, 1, 2)));
-std::string format(const char *pattern, ...) {
-  char buffer[512];
+std::string gmm::bench::format(const char *pattern, ...) {
+  char buffer[1024];
   va_list args;
   va_start(args, pattern);
   std::vsnprintf(buffer, sizeof buffer, pattern, args);
   va_end(args);
   return buffer;
 }
-
-} // namespace
 
 const char *gmm::bench::toString(Distribution distribution) {
   switch (distribution) {

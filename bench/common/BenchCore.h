@@ -25,6 +25,14 @@
 namespace gmm {
 namespace bench {
 
+/// The items of `text` separated by `separator`, trimmed; empty ones are
+/// dropped.
+std::vector<std::string> splitList(const std::string &text, char separator);
+
+/// printf into a string (at most 1023 characters).
+std::string format(const char *pattern, ...)
+    __attribute__((format(printf, 1, 2)));
+
 /// The median; NaN for none.
 double median(std::vector<double> values);
 

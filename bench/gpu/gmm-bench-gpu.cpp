@@ -77,19 +77,8 @@ const ShapePreset presets[] = {
     {"quick-g32", 32, 8192, 1024, 512, "", true},
 };
 
-std::string format(const char *pattern, ...)
-    __attribute__((format(printf, 1, 2)));
-std::string format(const char *pattern, ...) {
-  char buffer[1024];
-  va_list args;
-  va_start(args, pattern);
-  std::vsnprintf(buffer, sizeof buffer, pattern, args);
-  va_end(args);
-  return buffer;
-}
-
 struct Options {
-  std::string library, emitModule, json;
+  std::string library, emitModule, json, commit;
   std::string shapes, distributions = "uniform,skewed,zipf";
   std::vector<int> modes = {1, 2};
   std::vector<std::string> results = {"bf16", "f32"};
@@ -106,6 +95,7 @@ const char *kUsage =
     "         [--warmup=N] [--seed=N] [--samples=N] [--tolerance=X] "
     "[--dense=N]\n"
     "         [--peers=cublas|none] [--time-budget=SECONDS] [--device=sim]\n"
+    "         [--commit=TEXT (recorded in the JSON)]\n"
     "selection: --shapes=LIST (presets or GxMxKxN) | --quick, "
     "--modes=1,2,\n"
     "           --results=bf16,f32, --distributions=uniform,skewed,zipf,"
@@ -129,20 +119,6 @@ bool parseInt(const std::string &text, int64_t min, int64_t &value) {
   return true;
 }
 
-std::vector<std::string> splitComma(const std::string &text) {
-  std::vector<std::string> items;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find(',', start);
-    if (end == std::string::npos)
-      end = text.size();
-    if (end > start)
-      items.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return items;
-}
-
 /// Parses the command line; empty on success, else the error.
 std::string parseOptions(int argc, char **argv, Options &o) {
   for (int i = 1; i < argc; ++i) {
@@ -162,6 +138,8 @@ std::string parseOptions(int argc, char **argv, Options &o) {
       o.emitModule = value;
     } else if (key == "--json") {
       o.json = value;
+    } else if (key == "--commit") {
+      o.commit = value;
     } else if (key == "--shapes") {
       o.shapes = value;
     } else if (key == "--distributions") {
@@ -170,7 +148,7 @@ std::string parseOptions(int argc, char **argv, Options &o) {
       o.quick = true;
     } else if (key == "--modes") {
       o.modes.clear();
-      for (const std::string &item : splitComma(value)) {
+      for (const std::string &item : splitList(value, ',')) {
         if (item != "1" && item != "2")
           return "--modes=" + value + ": expected 1, 2 or 1,2";
         o.modes.push_back(item[0] - '0');
@@ -178,7 +156,7 @@ std::string parseOptions(int argc, char **argv, Options &o) {
       if (o.modes.empty())
         return "--modes: none given";
     } else if (key == "--results") {
-      o.results = splitComma(value);
+      o.results = splitList(value, ',');
       for (const std::string &item : o.results)
         if (item != "bf16" && item != "f32")
           return "--results=" + value + ": expected bf16, f32 or both";
@@ -844,8 +822,15 @@ struct Bench {
         check += name + " " + side.note.substr(0, 60) + "; ";
       }
     }
-    cells.push_back(allOk ? format("ok (%.1e) %s", worst, check.c_str())
-                          : "**FAIL** " + check);
+    bool anyRan = false;
+    for (const auto &[name, side] : row.sides)
+      anyRan |= side.ran;
+    if (!allOk)
+      cells.push_back("**FAIL** " + check);
+    else if (anyRan)
+      cells.push_back(format("ok (%.1e) %s", worst, check.c_str()));
+    else
+      cells.push_back(check);
     std::fputs(tableRow(row.shape, row.distribution, cells).c_str(), stdout);
     std::fflush(stdout);
   }
@@ -927,12 +912,14 @@ struct Bench {
     if (!file)
       return "cannot write " + path + ": " + std::strerror(errno);
     std::fprintf(file,
-                 "{\n  \"tool\": \"gmm-bench-gpu\",\n  \"device\": %s,\n"
+                 "{\n  \"tool\": \"gmm-bench-gpu\",\n  \"commit\": %s,\n"
+                 "  \"device\": %s,\n"
                  "  \"library\": %s,\n  \"library_source\": %s,\n"
                  "  \"seed\": %llu, \"repeat\": %lld, \"warmup\": %lld,\n"
                  "  \"samples\": %lld, \"tolerance\": %g,\n"
                  "  \"dense_peak\": %s,\n  \"rows\": [\n",
-                 deviceJSON.c_str(), jsonString(options.library).c_str(),
+                 jsonString(options.commit).c_str(), deviceJSON.c_str(),
+                 jsonString(options.library).c_str(),
                  jsonString(library->describe().source).c_str(),
                  (unsigned long long)options.seed, (long long)options.repeat,
                  (long long)options.warmup, (long long)options.samples,

@@ -126,6 +126,21 @@ void emitDescriptor(llvm::raw_ostream &os, const TensorInfo &t,
   }
 }
 
+/// The start of a function body that checks the sizes it was given: the
+/// size parameters as an array, `dims` (validity, then the results' sizes)
+/// filled by `<entry>_check`, and a return of `failure` when they are
+/// invalid.
+void emitSizeCheck(llvm::raw_ostream &os, const FunctionInfo &f,
+                   int64_t resultDims, StringRef failure) {
+  os << "  const int64_t sizes[] = {";
+  for (auto [i, size] : llvm::enumerate(f.sizes))
+    os << (i ? ", " : "") << size;
+  os << (f.sizes.empty() ? "0" : "") << "};\n"
+     << "  int64_t dims[" << 1 + resultDims << "];\n"
+     << "  if (" << f.entry << "_check(sizes, dims) != GMM_AOT_SUCCESS)\n"
+     << "    return " << failure << ";\n";
+}
+
 /// memrefCopy(elementBytes, source, destination) on unranked descriptors,
 /// which memref.copy of non-contiguous buffers lowers to.
 const char *kMemrefCopy = R"c(
@@ -315,15 +330,8 @@ std::string mlir::gmm::aot::emitEntryPoints(ArrayRef<FunctionInfo> functions,
     os << "  (void)count;\n  return GMM_AOT_SUCCESS;\n}\n";
 
     // The entry point.
-    os << "int32_t " << id << "(" << entryParameters(f, target) << ") {\n"
-       << "  const int64_t sizes[] = {";
-    for (auto [i, size] : llvm::enumerate(f.sizes))
-      os << (i ? ", " : "") << size;
-    os << (f.sizes.empty() ? "0" : "") << "};\n"
-       << "  int64_t dims[" << 1 + resultDims << "];\n"
-       << "  int32_t status = " << id << "_check(sizes, dims);\n"
-       << "  if (status != GMM_AOT_SUCCESS)\n    return status;\n"
-       << "  (void)sizes;\n";
+    os << "int32_t " << id << "(" << entryParameters(f, target) << ") {\n";
+    emitSizeCheck(os, f, resultDims, "GMM_AOT_INVALID_SIZES");
     // Null pointers of non-empty tensors.
     offset = 1;
     for (const TensorInfo *t : all) {
@@ -367,27 +375,15 @@ std::string mlir::gmm::aot::emitEntryPoints(ArrayRef<FunctionInfo> functions,
     // The result sizes and the workspace size.
     std::string sizes = sizeParameters(f);
     os << "int32_t " << id << "_result_sizes("
-       << (sizes.empty() ? "" : sizes + ", ") << "int64_t *out) {\n"
-       << "  const int64_t sizes[] = {";
-    for (auto [i, size] : llvm::enumerate(f.sizes))
-      os << (i ? ", " : "") << size;
-    os << (f.sizes.empty() ? "0" : "") << "};\n"
-       << "  int64_t dims[" << 1 + resultDims << "];\n"
-       << "  int32_t status = " << id << "_check(sizes, dims);\n"
-       << "  if (status != GMM_AOT_SUCCESS)\n    return status;\n"
-       << "  for (int i = 0; i < " << resultDims << "; ++i)\n"
+       << (sizes.empty() ? "" : sizes + ", ") << "int64_t *out) {\n";
+    emitSizeCheck(os, f, resultDims, "GMM_AOT_INVALID_SIZES");
+    os << "  for (int i = 0; i < " << resultDims << "; ++i)\n"
        << "    out[i] = dims[1 + i];\n"
        << "  return GMM_AOT_SUCCESS;\n}\n";
     if (cuda) {
       os << "int64_t " << id << "_workspace_bytes("
-         << (sizes.empty() ? "void" : sizes) << ") {\n"
-         << "  const int64_t sizes[] = {";
-      for (auto [i, size] : llvm::enumerate(f.sizes))
-        os << (i ? ", " : "") << size;
-      os << (f.sizes.empty() ? "0" : "") << "};\n"
-         << "  int64_t dims[" << 1 + resultDims << "];\n"
-         << "  if (" << id << "_check(sizes, dims) != GMM_AOT_SUCCESS)\n"
-         << "    return -1;\n";
+         << (sizes.empty() ? "void" : sizes) << ") {\n";
+      emitSizeCheck(os, f, resultDims, "-1");
       // The size function reads descriptors only.
       for (const TensorInfo *t : all)
         os << "  void *" << t->name << " = NULL;\n";
