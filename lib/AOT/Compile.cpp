@@ -191,13 +191,21 @@ describeFunctions(ModuleOp module, const Options &options) {
   if (functions.empty())
     return makeError("the module has no public function with a body to "
                      "compile");
-  // The exported names must not collide.
-  llvm::StringSet<> names;
-  for (const FunctionInfo &f : functions)
+  // The exported names must not collide, nor the lowered functions' (each
+  // function's shape and workspace-size functions are named after it).
+  llvm::StringSet<> names, internal;
+  for (const FunctionInfo &f : functions) {
     for (std::string name :
          {f.entry, f.entry + "_result_sizes", f.entry + "_workspace_bytes"})
       if (!names.insert(name).second)
         return makeError("two entry points would export '" + name + "'");
+    for (std::string name :
+         {f.name, f.name + "_shapes", f.name + "_workspace_bytes"})
+      if (!internal.insert(name).second)
+        return makeError("@" + f.name + ": the name '" + name +
+                         "' is taken by another function's shape or "
+                         "workspace-size function; rename one of them");
+  }
   return functions;
 }
 

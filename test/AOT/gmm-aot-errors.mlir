@@ -29,6 +29,8 @@
 // EMPTY: gmm-aot: error: the module has no public function with a body to compile
 // RUN: not gmm-aot %S/Inputs/collision.mlir -o %t/lib.so 2>&1 | FileCheck %s --check-prefix=COLLISION
 // COLLISION: gmm-aot: error: two entry points would export 'f_result_sizes'
+// RUN: not gmm-aot %S/Inputs/shapes-collision.mlir -o %t/lib.so 2>&1 | FileCheck %s --check-prefix=SHAPES-COLLISION
+// SHAPES-COLLISION: gmm-aot: error: @f_shapes: the name 'f_shapes' is taken by another function's shape or workspace-size function; rename one of them
 // RUN: not gmm-aot %S/Inputs/invalid-op.mlir -o %t/lib.so 2>&1 | FileCheck %s --check-prefix=VERIFY
 // VERIFY: invalid-op.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'gmm.ragged_dot' op
 

@@ -285,8 +285,10 @@ std::string runConfig(const Config &c, const gmm_aot_function &f, bool cuda) {
     return "the library's result sizes are not the reference's";
   int64_t count = aot::elementCount(result, dims.data());
   std::vector<uint8_t> resultBytes(count * aot::elementBytes(out));
-  // Poison: NaN in every float type is all ones.
-  std::memset(resultBytes.data(), 0xff, resultBytes.size());
+  // Poison: NaN in every float type is all ones. (An empty result has no
+  // data: memset of a null pointer is undefined even for 0 bytes.)
+  if (!resultBytes.empty())
+    std::memset(resultBytes.data(), 0xff, resultBytes.size());
 
   std::vector<void *> pointers;
   int32_t status;
