@@ -60,6 +60,28 @@ enum {
   GMM_AOT_I1 = 9    /* i1, one byte per element */
 };
 
+/* The bytes of one element of `element_type` (GMM_AOT_F32, ...); 0 for an
+   unknown code. */
+static inline int32_t gmm_aot_element_bytes(int32_t element_type) {
+  switch (element_type) {
+  case GMM_AOT_I1:
+  case GMM_AOT_I8:
+    return 1;
+  case GMM_AOT_F16:
+  case GMM_AOT_BF16:
+  case GMM_AOT_I16:
+    return 2;
+  case GMM_AOT_F32:
+  case GMM_AOT_I32:
+    return 4;
+  case GMM_AOT_F64:
+  case GMM_AOT_I64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
 /* A dense, row-major tensor argument or result of an entry point. */
 typedef struct gmm_aot_tensor {
   /* "arg0", "arg1", ... for arguments, "result0", ... for results. */

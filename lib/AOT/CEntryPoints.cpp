@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gmm-c/AOT.h"
 #include "gmm/AOT/AOT.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -29,9 +30,6 @@ namespace {
 
 /// include/gmm-c/AOT.h, as the build read it.
 #include "AOTHeader.inc"
-
-/// The words of a rank-`rank` memref descriptor.
-unsigned descriptorWords(size_t rank) { return 3 + 2 * rank; }
 
 /// The size parameters' declaration: "int64_t arg0_size0, ...", or empty.
 std::string sizeParameters(const FunctionInfo &f) {
@@ -277,14 +275,17 @@ std::string mlir::gmm::aot::emitEntryPoints(ArrayRef<FunctionInfo> functions,
     }
     for (const TensorInfo &t : f.results)
       all.push_back(&t);
+    // Where each tensor of `all` (the arguments, then the results) has its
+    // sizes in `dims`, the shape function's output: the results', after the
+    // validity flag; the arguments' come from the size parameters (0 here,
+    // unused).
+    SmallVector<int64_t> dimsOffset(f.arguments.size(), 0);
     int64_t resultDims = 0;
-    for (const TensorInfo &t : f.results)
+    for (const TensorInfo &t : f.results) {
+      dimsOffset.push_back(1 + resultDims);
       resultDims += t.shape.size();
+    }
     std::string id = f.entry;
-    auto isResult = [&](const TensorInfo *t) {
-      return llvm::any_of(f.results,
-                          [&](const TensorInfo &r) { return &r == t; });
-    };
 
     os << "\n/* @" << f.name << " */\n";
     // The lowered functions.
@@ -315,17 +316,13 @@ std::string mlir::gmm::aot::emitEntryPoints(ArrayRef<FunctionInfo> functions,
        << "  if (dims[0] != 1)\n    return GMM_AOT_INVALID_SIZES;\n";
     // Element counts that overflow are invalid too.
     os << "  int64_t count;\n";
-    int64_t offset = 1;
-    for (const TensorInfo *t : all) {
-      bool result = isResult(t);
-      os << "  count = " << t->elementBytes << ";\n";
-      for (size_t d = 0; d < t->shape.size(); ++d)
-        os << "  if (" << sizeExpression(*t, d, f, result ? offset : 0)
-           << " < 0 || __builtin_mul_overflow(count, "
-           << sizeExpression(*t, d, f, result ? offset : 0)
-           << ", &count))\n    return GMM_AOT_INVALID_SIZES;\n";
-      if (result)
-        offset += t->shape.size();
+    for (auto [t, offset] : llvm::zip_equal(all, dimsOffset)) {
+      os << "  count = " << gmm_aot_element_bytes(t->elementType) << ";\n";
+      for (size_t d = 0; d < t->shape.size(); ++d) {
+        std::string size = sizeExpression(*t, d, f, offset);
+        os << "  if (" << size << " < 0 || __builtin_mul_overflow(count, "
+           << size << ", &count))\n    return GMM_AOT_INVALID_SIZES;\n";
+      }
     }
     os << "  (void)count;\n  return GMM_AOT_SUCCESS;\n}\n";
 
@@ -333,27 +330,16 @@ std::string mlir::gmm::aot::emitEntryPoints(ArrayRef<FunctionInfo> functions,
     os << "int32_t " << id << "(" << entryParameters(f, target) << ") {\n";
     emitSizeCheck(os, f, resultDims, "GMM_AOT_INVALID_SIZES");
     // Null pointers of non-empty tensors.
-    offset = 1;
-    for (const TensorInfo *t : all) {
-      bool result = isResult(t);
+    for (auto [t, offset] : llvm::zip_equal(all, dimsOffset)) {
       os << "  if (" << t->name << " == NULL";
       for (size_t d = 0; d < t->shape.size(); ++d)
-        os << " && " << sizeExpression(*t, d, f, result ? offset : 0)
-           << " != 0";
+        os << " && " << sizeExpression(*t, d, f, offset) << " != 0";
       os << ")\n    return GMM_AOT_NULL_POINTER;\n";
-      if (result)
-        offset += t->shape.size();
     }
     auto emitAll = [&]() {
-      int64_t resultOffset = 1;
-      bool firstTensor = true;
-      for (const TensorInfo *t : all) {
-        bool result = isResult(t);
-        os << (firstTensor ? "" : ",\n      ");
-        firstTensor = false;
-        emitDescriptor(os, *t, t->name, f, result ? resultOffset : 0);
-        if (result)
-          resultOffset += t->shape.size();
+      for (auto [i, t] : llvm::enumerate(all)) {
+        os << (i ? ",\n      " : "");
+        emitDescriptor(os, *t, t->name, f, dimsOffset[i]);
       }
     };
     if (cuda) {
@@ -402,20 +388,19 @@ std::string mlir::gmm::aot::emitEntryPoints(ArrayRef<FunctionInfo> functions,
        << "  (void)sizes; (void)workspace; (void)workspace_bytes; "
           "(void)stream;\n"
        << "  return " << id << "(";
+    SmallVector<std::string> sizeArgs;
+    for (size_t i = 0; i < f.sizes.size(); ++i)
+      sizeArgs.push_back("sizes[" + std::to_string(i) + "]");
     SmallVector<std::string> callArgs;
     for (size_t i = 0; i < all.size(); ++i)
       callArgs.push_back("buffers[" + std::to_string(i) + "]");
-    for (size_t i = 0; i < f.sizes.size(); ++i)
-      callArgs.push_back("sizes[" + std::to_string(i) + "]");
+    llvm::append_range(callArgs, sizeArgs);
     if (cuda) {
       callArgs.push_back("workspace");
       callArgs.push_back("workspace_bytes");
       callArgs.push_back("stream");
     }
     os << llvm::join(callArgs, ", ") << ");\n}\n";
-    SmallVector<std::string> sizeArgs;
-    for (size_t i = 0; i < f.sizes.size(); ++i)
-      sizeArgs.push_back("sizes[" + std::to_string(i) + "]");
     os << "static int32_t " << id
        << "_packed_result_sizes(const int64_t *sizes, int64_t *dims) {\n"
        << "  (void)sizes;\n  return " << id << "_result_sizes(";

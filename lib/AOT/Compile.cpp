@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gmm-c/AOT.h"
 #include "gmm/AOT/AOT.h"
 #include "gmm/AOT/Passes.h"
 #include "gmm/Pipelines/Pipelines.h"
@@ -58,31 +59,31 @@ llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// include/gmm-c/AOT.h's code and byte width of an element type, or
-/// std::nullopt for a type the entry points cannot pass.
-std::optional<std::pair<int32_t, unsigned>> describeElementType(Type type) {
+/// include/gmm-c/AOT.h's code of an element type, or std::nullopt for a
+/// type the entry points cannot pass.
+std::optional<int32_t> describeElementType(Type type) {
   if (type.isF16())
-    return std::make_pair(1, 2u);
+    return GMM_AOT_F16;
   if (type.isBF16())
-    return std::make_pair(2, 2u);
+    return GMM_AOT_BF16;
   if (type.isF32())
-    return std::make_pair(3, 4u);
+    return GMM_AOT_F32;
   if (type.isF64())
-    return std::make_pair(4, 8u);
+    return GMM_AOT_F64;
   if (auto integer = dyn_cast<IntegerType>(type)) {
     if (integer.isUnsigned())
       return std::nullopt;
     switch (integer.getWidth()) {
     case 1:
-      return std::make_pair(9, 1u);
+      return GMM_AOT_I1;
     case 8:
-      return std::make_pair(5, 1u);
+      return GMM_AOT_I8;
     case 16:
-      return std::make_pair(6, 2u);
+      return GMM_AOT_I16;
     case 32:
-      return std::make_pair(7, 4u);
+      return GMM_AOT_I32;
     case 64:
-      return std::make_pair(8, 8u);
+      return GMM_AOT_I64;
     default:
       return std::nullopt;
     }
@@ -138,7 +139,7 @@ describeFunctions(ModuleOp module, const Options &options) {
         return makeError(where + ": " + name + " is " + printed(type) +
                          "; entry points pass dense row-major buffers (an "
                          "identity layout in the default memory space)");
-      std::optional<std::pair<int32_t, unsigned>> element =
+      std::optional<int32_t> element =
           describeElementType(shaped.getElementType());
       if (!element)
         return makeError(where + ": " + name + " is " + printed(type) +
@@ -147,8 +148,7 @@ describeFunctions(ModuleOp module, const Options &options) {
       TensorInfo t;
       t.name = name;
       t.type = printed(type);
-      t.elementType = element->first;
-      t.elementBytes = element->second;
+      t.elementType = *element;
       t.written = result || memref;
       for (int64_t d = 0; d < shaped.getRank(); ++d) {
         if (shaped.isDynamicDim(d)) {
@@ -228,7 +228,7 @@ llvm::Expected<unsigned> loweredArity(ModuleOp module, StringRef name) {
 unsigned descriptorWords(ArrayRef<TensorInfo> tensors) {
   unsigned words = 0;
   for (const TensorInfo &t : tensors)
-    words += 3 + 2 * t.shape.size();
+    words += mlir::gmm::aot::descriptorWords(t.shape.size());
   return words;
 }
 
@@ -251,7 +251,6 @@ llvm::Error checkLoweredSignatures(ModuleOp kernels, ModuleOp shapes,
       return makeError(llvm::formatv("@{0} was lowered to {1} parameters, "
                                      "where its entry point passes {2}",
                                      f.name, *main, expected));
-    f.workspace = f.stream = cuda;
     llvm::Expected<unsigned> sizes = loweredArity(shapes, shapesSymbol(f.name));
     if (!sizes)
       return sizes.takeError();
@@ -405,11 +404,9 @@ llvm::Error mlir::gmm::aot::compile(ModuleOp module, const Options &options,
   }
 
   renameEntries(module, functions);
-  {
-    if (failed(pipeline.run(module)))
-      return makeError(StringRef(cuda ? "gmm-to-ptx" : "gmm-to-cpu") +
-                       " failed (see the diagnostics above)");
-  }
+  if (failed(pipeline.run(module)))
+    return makeError(StringRef(cuda ? "gmm-to-ptx" : "gmm-to-cpu") +
+                     " failed (see the diagnostics above)");
   if (llvm::Error error =
           checkLoweredSignatures(module, *shapes, functions, options.target))
     return error;

@@ -65,26 +65,6 @@ std::vector<std::string> Library::names() const {
   return result;
 }
 
-size_t gmm::aot::elementBytes(int32_t elementType) {
-  switch (elementType) {
-  case GMM_AOT_I1:
-  case GMM_AOT_I8:
-    return 1;
-  case GMM_AOT_F16:
-  case GMM_AOT_BF16:
-  case GMM_AOT_I16:
-    return 2;
-  case GMM_AOT_F32:
-  case GMM_AOT_I32:
-    return 4;
-  case GMM_AOT_F64:
-  case GMM_AOT_I64:
-    return 8;
-  default:
-    return 0;
-  }
-}
-
 int64_t gmm::aot::elementCount(const gmm_aot_tensor &t, const int64_t *dims) {
   int64_t count = 1;
   for (int32_t d = 0; d < t.rank; ++d)

@@ -129,7 +129,7 @@ std::string parseOptions(int argc, char **argv, Options &options) {
 
 /// `t`'s values as elements of `type` (GMM_AOT_F32, ...).
 std::vector<uint8_t> toBytes(const std::vector<double> &values, int32_t type) {
-  size_t width = aot::elementBytes(type);
+  size_t width = gmm_aot_element_bytes(type);
   std::vector<uint8_t> bytes(values.size() * width);
   for (size_t i = 0; i < values.size(); ++i) {
     uint8_t *out = bytes.data() + i * width;
@@ -172,7 +172,7 @@ std::vector<uint8_t> toBytes(const std::vector<double> &values, int32_t type) {
 
 std::vector<uint8_t> indexBytes(const std::vector<int64_t> &values,
                                 int32_t type) {
-  std::vector<uint8_t> bytes(values.size() * aot::elementBytes(type));
+  std::vector<uint8_t> bytes(values.size() * gmm_aot_element_bytes(type));
   for (size_t i = 0; i < values.size(); ++i) {
     if (type == GMM_AOT_I32) {
       // The difftest's i32 sizes are int32 values (wrapped, as the module
@@ -187,7 +187,7 @@ std::vector<uint8_t> indexBytes(const std::vector<int64_t> &values,
 }
 
 std::vector<double> fromBytes(const std::vector<uint8_t> &bytes, int32_t type) {
-  size_t width = aot::elementBytes(type);
+  size_t width = gmm_aot_element_bytes(type);
   std::vector<double> values(width ? bytes.size() / width : 0);
   for (size_t i = 0; i < values.size(); ++i) {
     const uint8_t *in = bytes.data() + i * width;
@@ -284,7 +284,7 @@ std::string runConfig(const Config &c, const gmm_aot_function &f, bool cuda) {
   if (dims != c.resultShape)
     return "the library's result sizes are not the reference's";
   int64_t count = aot::elementCount(result, dims.data());
-  std::vector<uint8_t> resultBytes(count * aot::elementBytes(out));
+  std::vector<uint8_t> resultBytes(count * gmm_aot_element_bytes(out));
   // Poison: NaN in every float type is all ones. (An empty result has no
   // data: memset of a null pointer is undefined even for 0 bytes.)
   if (!resultBytes.empty())

@@ -109,7 +109,6 @@ struct TensorInfo {
   std::string type;
   /// One of include/gmm-c/AOT.h's GMM_AOT_F32, ...
   int32_t elementType = 0;
-  unsigned elementBytes = 0;
   /// Static sizes, -1 for dynamic ones.
   std::vector<int64_t> shape;
   /// Per dimension: the index of the size parameter that gives it, or -1.
@@ -128,11 +127,13 @@ struct FunctionInfo {
   std::vector<TensorInfo> arguments, results;
   /// The names of the size parameters ("arg0_size0").
   std::vector<std::string> sizes;
-  /// Whether the lowered function takes a workspace and a stream (GPU).
-  bool workspace = false, stream = false;
-  /// Whether the lowered workspace-size function takes a stream too.
+  /// Whether the lowered workspace-size function takes a stream (GPU).
   bool workspaceSizeStream = false;
 };
+
+/// The words of a rank-`rank` memref descriptor as a lowered function takes
+/// it: two pointers, the offset, the sizes and the strides.
+inline unsigned descriptorWords(size_t rank) { return 3 + 2 * rank; }
 
 /// The symbol of the lowered function @f, of its shape function and of its
 /// workspace-size function in the library's object.

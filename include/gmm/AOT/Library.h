@@ -50,10 +50,6 @@ private:
   const gmm_aot_library *library = nullptr;
 };
 
-/// The bytes of one element of `elementType` (GMM_AOT_F32, ...); 0 for an
-/// unknown code.
-size_t elementBytes(int32_t elementType);
-
 /// The number of elements of tensor `t` with dimension sizes `dims`
 /// (`t.rank` of them); -1 when one is negative or the product overflows.
 int64_t elementCount(const gmm_aot_tensor &t, const int64_t *dims);
