@@ -274,8 +274,12 @@ void fillRandomBF16(std::vector<uint16_t> &data, uint64_t seed,
     if (begin >= end)
       break;
     workers.emplace_back([&data, seed, stream, begin, end] {
-      Random random(seed * 0x9e3779b97f4a7c15ULL +
-                    stream * 0x632be59bd9b4e019ULL + begin);
+      // Element i is the i-th value of one splitmix64 sequence (each step
+      // adds the golden ratio to the state), whatever the threads: this
+      // thread starts that sequence at its first element.
+      constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
+      Random random(seed * kGolden + stream * 0x632be59bd9b4e019ULL +
+                    begin * kGolden);
       for (size_t i = begin; i < end; ++i)
         data[i] = toBF16(float(2.0 * random.nextUnit() - 1.0));
     });
