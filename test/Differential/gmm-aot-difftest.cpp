@@ -127,7 +127,8 @@ std::string parseOptions(int argc, char **argv, Options &options) {
   return "";
 }
 
-/// `t`'s values as elements of `type` (GMM_AOT_F32, ...).
+/// Float values as elements of `type` (GMM_AOT_F16, BF16, F32 or F64);
+/// the integer arguments go through indexBytes().
 std::vector<uint8_t> toBytes(const std::vector<double> &values, int32_t type) {
   size_t width = gmm_aot_element_bytes(type);
   std::vector<uint8_t> bytes(values.size() * width);
@@ -153,16 +154,6 @@ std::vector<uint8_t> toBytes(const std::vector<double> &values, int32_t type) {
     case GMM_AOT_F64:
       std::memcpy(out, &v, 8);
       break;
-    case GMM_AOT_I32: {
-      int32_t x = static_cast<int32_t>(static_cast<int64_t>(v));
-      std::memcpy(out, &x, 4);
-      break;
-    }
-    case GMM_AOT_I64: {
-      int64_t x = static_cast<int64_t>(v);
-      std::memcpy(out, &x, 8);
-      break;
-    }
     default:
       break;
     }
