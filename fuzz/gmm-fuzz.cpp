@@ -37,6 +37,14 @@
 // arbitrary programs is unsafe (they may loop or allocate without bound),
 // which is why --run is off by default.
 //
+// Built with GMM_FUZZ_FRONT_END (the gmm-fuzz-front target), it stops short
+// of the pipelines: parse, verify, the CHLO import, then each lowerable
+// function through gmm-check-sizes, gmm-normalize and gmm-configure for the
+// CPU and for GPU chips (the options varied by the input's hash), with the
+// same oracles. No LLVM code generation: thousands of inputs a second where
+// gmm-fuzz does a few, so the front of the compiler, where most malformed
+// input is refused, is explored much further.
+//
 // Flags (libFuzzer ignores flags that start with "--"):
 //   --run                also JIT-run single-ragged-dot functions
 //   --verbose            print the diagnostics that are normally swallowed
@@ -46,6 +54,7 @@
 #include "gmm/Conversion/Passes.h"
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
+#include "gmm/Dialect/GMM/Transforms/Passes.h"
 #include "gmm/InitGMM.h"
 #include "gmm/Pipelines/Pipelines.h"
 #include "gmm/Runner/GuardedMemory.h"
@@ -405,6 +414,47 @@ void importCHLO(llvm::StringRef text) {
 
 } // namespace
 
+/// The front end's passes for the input with hash `hash`: the function
+/// through gmm-check-sizes, gmm-normalize and gmm-configure for a target,
+/// chip and threads that the hash picks (see the file comment).
+NamedPipeline frontEndPipeline(uint64_t hash) {
+  mlir::gmm::GMMConfigureOptions options;
+  static const char *const chips[] = {"", "sm_80", "sm_86", "sm_90", "sm_90a"};
+  bool gpu = hash % 2;
+  options.target =
+      gpu ? mlir::gmm::KernelTarget::GPU : mlir::gmm::KernelTarget::CPU;
+  if (gpu)
+    options.chip = chips[(hash >> 1) % std::size(chips)];
+  else
+    options.threads = 1 + (hash >> 1) % 4;
+  NamedPipeline pipeline;
+  pipeline.name =
+      gpu ? "front end (gpu " + options.chip + ")" : "front end (cpu)";
+  pipeline.build = [options](OpPassManager &pm) {
+    pm.addPass(mlir::gmm::createGMMCheckSizes());
+    pm.addPass(mlir::gmm::createGMMNormalize());
+    pm.addPass(mlir::gmm::createGMMConfigure(options));
+  };
+  return pipeline;
+}
+
+/// Runs `pipeline` on `func` alone with the oracles of lower(), without
+/// translating to LLVM IR.
+void transform(ModuleOp module, func::FuncOp func,
+               const NamedPipeline &pipeline, int &errorCount) {
+  OwningOpRef<ModuleOp> clone = isolate(module, func);
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  pm.enableVerifier(false);
+  std::string lastPass;
+  pm.addInstrumentation(std::make_unique<VerifyAfterEachPass>(lastPass));
+  pipeline.build(pm);
+  int errorsBefore = errorCount;
+  if (failed(pm.run(*clone)) && errorCount == errorsBefore &&
+      StringRef(lastPass).contains("gmm"))
+    finding("pass '" + lastPass + "' of the " + pipeline.name +
+            " failed without an error diagnostic");
+}
+
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   for (int i = 1; i < *argc; ++i) {
     llvm::StringRef arg = (*argv)[i];
@@ -439,6 +489,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (auto func : module->getOps<func::FuncOp>())
     if (!func.isExternal() && isLowerable(func))
       functions.push_back(func);
+#ifdef GMM_FUZZ_FRONT_END
+  NamedPipeline frontEnd = frontEndPipeline(hashInput(text));
+  for (func::FuncOp func : functions)
+    transform(*module, func, frontEnd, errorCount);
+  return 0;
+#endif
   // The GPU pipeline (NVPTX code generation per kernel) costs several CPU
   // lowerings; it takes one input in four, picked by the input's hash, so
   // that the CPU pipelines keep most of the time budget.

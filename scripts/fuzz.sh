@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # A time-boxed libFuzzer run of gmm's fuzz targets (fuzz/README.md) in the
-# sanitizer build (scripts/sanitize.sh builds it): gmm-fuzz on .mlir text
-# (parse, verify, every named pipeline down to LLVM IR), seeded with the
-# modules of test/ and examples/, with fuzz/gmm.dict; then gmm-fuzz-npy on the
-# .npy reader. Prints how many inputs ran; exits non-zero on a finding, whose
-# input is left in <build>/fuzz/artifacts/.
+# sanitizer build (scripts/sanitize.sh builds it): gmm-fuzz-front and
+# gmm-fuzz on .mlir text (parse, verify and the front end's passes; every
+# named pipeline down to LLVM IR), seeded with the modules of test/ and
+# examples/, with fuzz/gmm.dict; then gmm-fuzz-npy on the
+# .npy reader, gmm-fuzz-ptx on the simulated GPU's PTX loader and
+# gmm-fuzz-driver on its driver API. Prints how many inputs ran; exits
+# non-zero on a finding, whose input is left in <build>/fuzz/artifacts/.
 #
 #   scripts/fuzz.sh [SECONDS] [libFuzzer options...]   (default: 60 seconds)
 #
@@ -44,10 +46,25 @@ mkdir -p "$corpus" "$artifacts" "$work/npy-corpus"
 python3 "$repo/fuzz/make-seed-corpus.py" "$repo" "$seeds"
 
 # A tenth of the time (at least a second) each for the small .npy target
-# and the simulated GPU's PTX loader; the rest for .mlir.
+# and the simulated GPU's PTX loader, an eighth for its driver API (15 s of
+# gmm.sh's 120), a quarter for the .mlir front end (gmm-fuzz-front, hundreds
+# of inputs a second); the rest for .mlir through the pipelines (gmm-fuzz, a
+# few inputs a second).
 npy_seconds=$((seconds / 10 > 1 ? seconds / 10 : 1))
 ptx_seconds=$npy_seconds
-mlir_seconds=$((seconds - npy_seconds - ptx_seconds))
+driver_seconds=$((seconds / 8 > 1 ? seconds / 8 : 1))
+front_seconds=$((seconds / 4 > 1 ? seconds / 4 : 1))
+mlir_seconds=$((seconds - npy_seconds - ptx_seconds - driver_seconds -
+  front_seconds))
+mlir_seconds=$((mlir_seconds > 1 ? mlir_seconds : 1))
+# gmm-fuzz starts from a sample of the seeds: replaying all of them through
+# every pipeline takes it longer than its share (and the ctest
+# fuzz.seed-corpus already runs each seed once), so it would never mutate.
+# gmm-fuzz-front replays them all in a second or two.
+pipeline_seeds=$work/pipeline-seeds
+rm -rf "$pipeline_seeds"
+mkdir -p "$pipeline_seeds" "$work/front-corpus"
+find "$seeds" -type f | shuf -n 48 | xargs -r cp -t "$pipeline_seeds"
 # PTX seeds: the kernels gmm writes for the examples.
 mkdir -p "$work/ptx-corpus" "$work/ptx-seeds"
 for example in "$repo"/examples/*.mlir; do
@@ -71,7 +88,15 @@ run() {
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" |
     awk '{s += $1} END {print s + 0}')
   total=$((total + runs))
-  echo "$name: $runs executions"
+  # Edges of gmm's own (instrumented) code that the run covered, of all of
+  # them in the binary.
+  local cov edges
+  cov=$(sed -n 's/^#[0-9]*[[:space:]]*DONE[[:space:]]*cov: \([0-9]*\).*/\1/p' "$log" |
+    tail -1)
+  edges=$(sed -n 's/^INFO: Loaded [0-9]* modules *(\([0-9]*\) inline.*/\1/p' \
+    "$log" | head -1)
+  echo "$name: $runs executions ($((runs / (time > 0 ? time : 1)))/s)," \
+    "${cov:-?} of ${edges:-?} edges covered"
   if [ $status -ne 0 ]; then
     echo "$name: FINDING (exit $status); log: $log" >&2
     grep -E 'ERROR|FINDING|SUMMARY|Test unit written' "$log" | head -20 >&2
@@ -80,11 +105,18 @@ run() {
 }
 
 status=0
+run gmm-fuzz-front "$front_seconds" -dict="$repo/fuzz/gmm.dict" \
+  -max_len=4096 "$work/front-corpus" "$seeds" || status=1
 run gmm-fuzz "$mlir_seconds" -dict="$repo/fuzz/gmm.dict" -max_len=4096 \
-  "$@" "$corpus" "$seeds" || status=1
+  "$@" "$corpus" "$pipeline_seeds" || status=1
 run gmm-fuzz-npy "$npy_seconds" -max_len=512 "$work/npy-corpus" || status=1
 run gmm-fuzz-ptx "$ptx_seconds" -max_len=65536 "$work/ptx-corpus" \
   "$work/ptx-seeds" || status=1
+# Driver-call programs: seeded with the ones that once found something.
+mkdir -p "$work/driver-corpus" "$work/driver-seeds"
+cp "$repo"/fuzz/regressions/*.driver "$work/driver-seeds/" 2>/dev/null || true
+run gmm-fuzz-driver "$driver_seconds" -max_len=1024 "$work/driver-corpus" \
+  "$work/driver-seeds" || status=1
 echo "== fuzzing: $total executions in $seconds s; $(
   [ $status -eq 0 ] && echo "no findings" || echo "FINDINGS in $artifacts")"
 exit $status

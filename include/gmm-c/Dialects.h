@@ -20,9 +20,11 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(GMM, gmm);
 
 /// Adds to `registry` the gmm dialect, the dialects a gmm module and the
 /// output of gmm's lowerings are written in (arith, func, linalg, scf,
-/// tensor) and the upstream interface models gmm's pipelines need
-/// (bufferization, deallocation). The C++ equivalent is
-/// mlir::gmm::registerGMMDialects.
+/// tensor) and every upstream interface model gmm's pipelines need
+/// (bufferization and its analyses, value bounds, tiling, deallocation,
+/// conversion to LLVM, translation to LLVM IR), so that every pipeline of
+/// gmm runs in a context that registers only gmm. A null registry is left
+/// alone. The C++ equivalent is mlir::gmm::registerGMMDialects.
 MLIR_CAPI_EXPORTED void mlirGMMRegisterDialects(MlirDialectRegistry registry);
 
 #ifdef __cplusplus

@@ -23,8 +23,8 @@ MLIR_CAPI_EXPORTED void mlirGMMRegisterPasses(void);
 /// Appends gmm's reference CPU pipeline (gmm-reference-to-llvm: gmm to loops,
 /// bufferization, conversion to the LLVM dialect) to `passManager`, which
 /// must be anchored on builtin.module (or on any operation). Anchored
-/// elsewhere (nested under func.func, say), it appends nothing, prints a
-/// one-line error to stderr and returns failure.
+/// elsewhere (nested under func.func, say), or null, it appends nothing,
+/// prints a one-line error to stderr and returns failure.
 MLIR_CAPI_EXPORTED MlirLogicalResult
 mlirGMMBuildReferenceToLLVMPipeline(MlirOpPassManager passManager);
 

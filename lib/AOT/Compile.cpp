@@ -303,6 +303,12 @@ llvm::Error writeFile(StringRef path, StringRef text) {
   if (error)
     return makeError("cannot write " + path + ": " + error.message());
   os << text;
+  os.close();
+  if (os.has_error()) {
+    std::string message = os.error().message();
+    os.clear_error();
+    return makeError("cannot write " + path + ": " + message);
+  }
   return llvm::Error::success();
 }
 
@@ -510,6 +516,12 @@ llvm::Error mlir::gmm::aot::compile(ModuleOp module, const Options &options,
                                      llvm::CodeGenFileType::ObjectFile))
       return makeError("LLVM cannot emit an object file for " + triple.str());
     codegen.run(*kernels);
+    os.close();
+    if (os.has_error()) {
+      std::string message = os.error().message();
+      os.clear_error();
+      return makeError("cannot write " + object + ": " + message);
+    }
   }
 
   std::string libraryName =

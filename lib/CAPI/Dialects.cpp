@@ -14,5 +14,8 @@
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(GMM, gmm, mlir::gmm::GMMDialect)
 
 void mlirGMMRegisterDialects(MlirDialectRegistry registry) {
+  // A null registry has nothing to register into.
+  if (mlirDialectRegistryIsNull(registry))
+    return;
   mlir::gmm::registerGMMDialects(*unwrap(registry));
 }

@@ -17,11 +17,16 @@ void mlirGMMRegisterPasses(void) { mlir::gmm::registerGMMPasses(); }
 
 MlirLogicalResult
 mlirGMMBuildReferenceToLLVMPipeline(MlirOpPassManager passManager) {
-  mlir::OpPassManager &pm = *unwrap(passManager);
   auto error = [](const llvm::Twine &message) {
     llvm::errs() << "error: " << message << "\n";
     return mlir::failure();
   };
+  if (!passManager.ptr) {
+    (void)error("mlirGMMBuildReferenceToLLVMPipeline: the pass manager is "
+                "null");
+    return mlirLogicalResultFailure();
+  }
+  mlir::OpPassManager &pm = *unwrap(passManager);
   if (mlir::failed(
           mlir::gmm::verifyPipelineAnchor(pm, "gmm-reference-to-llvm", error)))
     return mlirLogicalResultFailure();

@@ -17,8 +17,12 @@
 // result are dense row-major buffers (XLA's default CPU layout), passed as
 // memref descriptors without copies.
 //
-// Errors (a module that does not verify or compile, a call that aborts) are
-// returned to XLA as FFI errors with gmm's message, which JAX raises as a
+// Every buffer is checked against the compiled function's signature (count,
+// element type, rank, static sizes) before the call: a direct
+// jax.ffi.ffi_call with other buffers gets an error, not a call that reads
+// or writes past them. Errors (a module that does not verify or compile,
+// buffers that do not match, a call that aborts) are returned to XLA as FFI
+// errors with gmm's message, which JAX raises as a
 // Python exception. gmm_jax_verify() lets gmm.jax check a module at trace
 // time, so that bad shapes or dimension numbers fail where the user called.
 //
@@ -27,19 +31,23 @@
 #include "gmm/Runner/JitRunner.h"
 #include "gmm/Runner/ModuleCache.h"
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "llvm/Support/Error.h"
 
 #include "xla/ffi/api/ffi.h"
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ffi = xla::ffi;
+using gmm::runner::DType;
 using gmm::runner::JitFunction;
 using gmm::runner::ModuleCache;
+using gmm::runner::TensorSpec;
 
 namespace {
 
@@ -60,6 +68,55 @@ template <typename Buffer> std::vector<int64_t> describe(const Buffer &buffer) {
   return gmm::runner::denseDescriptor(buffer.untyped_data(), shape);
 }
 
+/// The element type of an XLA buffer as gmm names it; std::nullopt for
+/// those no gmm function takes.
+std::optional<DType> getDType(ffi::DataType type) {
+  switch (type) {
+  case ffi::DataType::F16:
+    return DType::F16;
+  case ffi::DataType::BF16:
+    return DType::BF16;
+  case ffi::DataType::F32:
+    return DType::F32;
+  case ffi::DataType::F64:
+    return DType::F64;
+  case ffi::DataType::S32:
+    return DType::I32;
+  case ffi::DataType::S64:
+    return DType::I64;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Checks that `buffer` (`what`: "operand 1", "result 0") can be passed as
+/// `spec`: the same element type and rank, and its static sizes.
+template <typename Buffer>
+ffi::Error checkBuffer(const Buffer &buffer, const TensorSpec &spec,
+                       const std::string &what) {
+  auto dimensions = buffer.dimensions();
+  std::string shape;
+  for (size_t d = 0; d < dimensions.size(); ++d)
+    shape += (d ? "x" : "") + std::to_string(dimensions[d]);
+  std::optional<DType> type = getDType(buffer.element_type());
+  bool matches =
+      type && *type == spec.type && dimensions.size() == spec.shape.size();
+  for (size_t d = 0; matches && d < dimensions.size(); ++d)
+    matches =
+        dimensions[d] >= 0 && (spec.shape[d] == mlir::ShapedType::kDynamic ||
+                               spec.shape[d] == dimensions[d]);
+  if (matches)
+    return ffi::Error::Success();
+  std::string element =
+      type ? gmm::runner::toString(*type)
+           : "XLA type " +
+                 std::to_string(static_cast<int>(buffer.element_type()));
+  return ffi::Error::InvalidArgument(
+      "gmm: " + what + " of the call is a " +
+      (shape.empty() ? std::string("scalar") : shape) + " buffer of " +
+      element + ", but the compiled function takes " + spec.typeName);
+}
+
 ffi::Error raggedDot(std::string_view module, ffi::RemainingArgs arguments,
                      ffi::RemainingRets results) {
   llvm::Expected<JitFunction *> function = getCache().getOrCompile(
@@ -67,17 +124,50 @@ ffi::Error raggedDot(std::string_view module, ffi::RemainingArgs arguments,
   if (!function)
     return ffi::Error::InvalidArgument("gmm: " +
                                        llvm::toString(function.takeError()));
+  // The module's function takes the operands, then a memref per result,
+  // and returns nothing (gmm.jax writes it so).
+  const gmm::runner::FunctionSignature &signature = (*function)->getSignature();
+  size_t expected = signature.arguments.size();
+  if (!signature.results.empty() ||
+      arguments.size() + results.size() != expected)
+    return ffi::Error::InvalidArgument(
+        "gmm: the call has " + std::to_string(arguments.size()) +
+        " operands and " + std::to_string(results.size()) +
+        " results, but the compiled function takes " +
+        std::to_string(expected) + " buffers (operands, then results)" +
+        (signature.results.empty() ? "" : " and returns values"));
   std::vector<std::vector<int64_t>> descriptors;
   for (size_t i = 0; i < arguments.size(); ++i) {
     auto buffer = arguments.get<ffi::AnyBuffer>(i);
     if (buffer.has_error())
       return buffer.error();
+    if (signature.arguments[i].isMemRef)
+      return ffi::Error::InvalidArgument(
+          "gmm: operand " + std::to_string(i) +
+          " of the call would be written by the compiled function (" +
+          signature.arguments[i].typeName +
+          "), but XLA's operands are read-only");
+    if (ffi::Error error = checkBuffer(*buffer, signature.arguments[i],
+                                       "operand " + std::to_string(i));
+        error.failure())
+      return error;
     descriptors.push_back(describe(*buffer));
   }
   for (size_t i = 0; i < results.size(); ++i) {
     auto buffer = results.get<ffi::AnyBuffer>(i);
     if (buffer.has_error())
       return buffer.error();
+    const TensorSpec &spec = signature.arguments[arguments.size() + i];
+    if (!spec.isMemRef)
+      return ffi::Error::InvalidArgument(
+          "gmm: result " + std::to_string(i) +
+          " of the call would be written into an operand of the compiled "
+          "function (" +
+          spec.typeName + ")");
+    if (ffi::Error error =
+            checkBuffer(**buffer, spec, "result " + std::to_string(i));
+        error.failure())
+      return error;
     descriptors.push_back(describe(**buffer));
   }
   llvm::Expected<std::vector<int64_t>> called =

@@ -41,14 +41,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
-
-extern "C" void LLVMInitializeNVPTXTargetInfo();
-extern "C" void LLVMInitializeNVPTXTargetMC();
 
 using namespace mlir;
 
@@ -351,70 +346,7 @@ void registerPipeline(
 
 using ErrorHandler = function_ref<LogicalResult(const Twine &)>;
 
-/// The NVPTX chips gmm's kernels run on: those LLVM knows, sm_80 and newer.
-/// `known` says whether LLVM knows `chip` at all.
-SmallVector<std::string> supportedChips(StringRef chip, bool &known) {
-  static llvm::once_flag initialized;
-  llvm::call_once(initialized, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTargetMC();
-  });
-  known = false;
-  SmallVector<std::string> chips;
-  llvm::Triple triple("nvptx64-nvidia-cuda");
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return chips;
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(triple, "", ""));
-  if (!info)
-    return chips;
-  for (const llvm::SubtargetSubTypeKV &processor :
-       info->getAllProcessorDescriptions()) {
-    StringRef name = processor.Key;
-    known |= name == chip;
-    StringRef digits = name;
-    unsigned version = 0;
-    if (digits.consume_front("sm_") && !digits.consumeInteger(10, version) &&
-        version >= 80)
-      chips.push_back(name.str());
-  }
-  // In the order of the architectures: sm_80, ..., sm_90, sm_90a, sm_100.
-  auto key = [](StringRef chip) {
-    unsigned version = 0;
-    StringRef suffix = chip.drop_front(3);
-    (void)suffix.consumeInteger(10, version);
-    return std::make_pair(version, suffix);
-  };
-  llvm::sort(chips, [&](const std::string &a, const std::string &b) {
-    return key(a) < key(b);
-  });
-  return chips;
-}
-
 } // namespace
-
-LogicalResult mlir::gmm::verifyGPUChip(StringRef chip,
-                                       ErrorHandler errorHandler) {
-  bool known = false;
-  SmallVector<std::string> chips = supportedChips(chip, known);
-  if (chips.empty())
-    return errorHandler("LLVM's NVPTX back end is not available");
-  if (llvm::is_contained(chips, chip))
-    return success();
-  std::string list = llvm::join(chips, ", ");
-  if (chip.empty())
-    return errorHandler("no GPU chip given; gmm's kernels run on " + list);
-  if (known)
-    return errorHandler("chip '" + chip +
-                        "' is not supported: gmm's kernels use cp.async and "
-                        "bf16 mma.sync, which need sm_80 or newer (" +
-                        list + ")");
-  return errorHandler("unknown chip '" + chip + "'; gmm's kernels run on " +
-                      list);
-}
 
 LogicalResult
 mlir::gmm::verifyGPUPipelineOptions(const GPUPipelineOptions &options,

@@ -9,6 +9,7 @@
 #include "gmm/Codegen/GPU/Passes.h"
 #include "gmm/Runtime/CudaRuntime.h"
 
+#include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 #include "gmm/Pipelines/Pipelines.h"
 #include "gmm/Support/InputFile.h"
 

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <unistd.h>
 #include <unordered_set>
 
 using namespace gmm::cuda;
@@ -40,6 +41,46 @@ GmmCudaErrorMode initialErrorMode() {
 }
 
 std::atomic<GmmCudaErrorMode> errorMode{initialErrorMode()};
+
+/// Set when an error was printed in Print mode: the process's exit status is
+/// then 1 (see exitWithFailure).
+std::atomic<bool> printedError{false};
+
+/// The sticky error last printed in Print mode, or CUDA_SUCCESS.
+std::atomic<CUresult> printedStickyError{CUDA_SUCCESS};
+
+/// Whether `result` is an error that the context keeps (a kernel's fault, on
+/// a GPU and on gmm's simulated GPU alike): every later driver call returns
+/// it too, and says nothing new.
+bool isStickyError(CUresult result) {
+  switch (result) {
+  case 700: // CUDA_ERROR_ILLEGAL_ADDRESS
+  case 702: // CUDA_ERROR_LAUNCH_TIMEOUT
+  case 710: // CUDA_ERROR_ASSERT
+  case 714: // CUDA_ERROR_HARDWARE_STACK_ERROR
+  case 715: // CUDA_ERROR_ILLEGAL_INSTRUCTION
+  case 716: // CUDA_ERROR_MISALIGNED_ADDRESS
+  case 717: // CUDA_ERROR_INVALID_ADDRESS_SPACE
+  case 718: // CUDA_ERROR_INVALID_PC
+  case 719: // CUDA_ERROR_LAUNCH_FAILED
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// At process exit (the library is never unloaded: -z nodelete), after the
+/// exit handlers and static destructors of the program and its libraries
+/// have run: a program that printed a CUDA error in Print mode exits with
+/// status 1, whatever status it exits with, so that a script running it
+/// (mlir-runner, a test) sees the failure. Abort mode aborts instead;
+/// Record mode leaves the status to the program.
+__attribute__((destructor)) void exitWithFailure() {
+  if (!printedError.load())
+    return;
+  std::fflush(nullptr);
+  _exit(1);
+}
 
 /// The error kept in Record mode. Never destroyed (see getDriverState).
 struct RecordedError {
@@ -65,14 +106,17 @@ public:
       : entry(entry), why(why), toCaller(true) {}
 
   /// Reports `message` (one line), followed by `detail` (any number of lines,
-  /// e.g. a JIT log) where it goes to stderr.
-  void fail(const std::string &message, const std::string &detail = "") const;
+  /// e.g. a JIT log) where it goes to stderr. `result` is the driver's error
+  /// behind it, if any: in Print mode, a sticky error (isStickyError) is
+  /// printed once, not again by every later call that returns it.
+  void fail(const std::string &message, const std::string &detail = "",
+            CUresult result = CUDA_SUCCESS) const;
 
   /// Reports `call` failing with `result`; returns whether it succeeded.
   bool check(CUresult result, const char *call) const {
     if (result == CUDA_SUCCESS)
       return true;
-    fail(std::string(call) + " failed: " + describeError(result));
+    fail(std::string(call) + " failed: " + describeError(result), "", result);
     return false;
   }
 
@@ -96,12 +140,20 @@ private:
   bool toCaller = false;
 };
 
-void Reporter::fail(const std::string &message,
-                    const std::string &detail) const {
+void Reporter::fail(const std::string &message, const std::string &detail,
+                    CUresult result) const {
   if (toCaller) {
     if (why)
       *why = message;
     return;
+  }
+  GmmCudaErrorMode mode = errorMode.load();
+  if (mode == GmmCudaErrorMode::Print) {
+    printedError.store(true);
+    // The context keeps a kernel's fault: the calls after the one that
+    // reported it fail with it too, and are not printed again.
+    if (isStickyError(result) && printedStickyError.exchange(result) == result)
+      return;
   }
   std::string line = std::string(kPrefix) + entry + ": " + message + "\n";
   if (!detail.empty()) {
@@ -109,7 +161,6 @@ void Reporter::fail(const std::string &message,
     if (detail.back() != '\n')
       line += '\n';
   }
-  GmmCudaErrorMode mode = errorMode.load();
   if (mode != GmmCudaErrorMode::Record) {
     std::fputs(line.c_str(), stderr);
     std::fflush(stderr);
@@ -312,8 +363,8 @@ void *loadModule(const char *entry, const void *data, CUjit_option *options,
       d->cuModuleLoadDataEx(&module, data, n, allOptions, allValues);
   if (result != CUDA_SUCCESS) {
     errorLog[kLogSize - 1] = '\0';
-    report.fail("cuModuleLoadDataEx failed: " + describeError(result),
-                errorLog);
+    report.fail("cuModuleLoadDataEx failed: " + describeError(result), errorLog,
+                result);
     return nullptr;
   }
   return module;
@@ -373,11 +424,13 @@ bool prepareLaunch(const Driver &d, const Reporter &report, CUfunction f,
   if (d.cuDeviceGet(&device, defaultDevice) == CUDA_SUCCESS)
     d.cuDeviceGetAttribute(
         &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device);
-  report.fail(
-      "cannot give the kernel " + std::to_string(sharedMemBytes) +
-      " bytes of dynamic shared memory (it has " + std::to_string(staticBytes) +
-      " bytes of static shared memory; the device allows " +
-      std::to_string(optin) + " bytes per block): " + describeError(result));
+  report.fail("cannot give the kernel " + std::to_string(sharedMemBytes) +
+                  " bytes of dynamic shared memory (it has " +
+                  std::to_string(staticBytes) +
+                  " bytes of static shared memory; the device allows " +
+                  std::to_string(optin) +
+                  " bytes per block): " + describeError(result),
+              "", result);
   return false;
 }
 
@@ -649,7 +702,8 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
       &function, static_cast<CUmodule>(module), name ? name : "");
   if (result != CUDA_SUCCESS) {
     report.fail(std::string("cuModuleGetFunction failed for kernel '") +
-                (name ? name : "") + "': " + describeError(result));
+                    (name ? name : "") + "': " + describeError(result),
+                "", result);
     return nullptr;
   }
   return function;

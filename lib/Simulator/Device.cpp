@@ -22,7 +22,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
@@ -204,25 +206,146 @@ const ModuleGlobal *LoadedModule::global(std::string_view name) const {
 // Device
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// A reserved range of the address space, handed out by a bump pointer;
+/// freed ranges are reused only when the bump pointer reaches the end, so
+/// that a use after free touches no allocation for as long as possible.
+struct AddressRange {
+  uint64_t base = 0, size = 0, bump = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> freeRanges;
+
+  /// Reserves `bytes` of address space (PROT_NONE), or four times less
+  /// down to 16 GiB when the host refuses.
+  void reserve(uint64_t bytes) {
+    size = bytes;
+    void *p = mmap(nullptr, size, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+      size = uint64_t(1) << 34;
+      p = mmap(nullptr, size, PROT_NONE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    }
+    base = p == MAP_FAILED ? 0 : reinterpret_cast<uintptr_t>(p);
+    if (!base)
+      size = 0;
+  }
+  void release() {
+    if (base)
+      munmap(reinterpret_cast<void *>(base), size);
+  }
+  bool contains(uint64_t address) const { return address - base < size; }
+  /// Whether [address, address + bytes) meets the range (no wrap-around:
+  /// the caller checked it).
+  bool overlaps(uint64_t address, uint64_t bytes) const {
+    return size && address < base + size && base < address + bytes;
+  }
+  /// `bytes` of the range, or 0.
+  uint64_t take(uint64_t bytes) {
+    if (bytes <= size - bump) {
+      uint64_t address = base + bump;
+      bump += bytes;
+      return address;
+    }
+    for (auto it = freeRanges.begin(); it != freeRanges.end(); ++it) {
+      if (it->second < bytes)
+        continue;
+      uint64_t address = it->first;
+      it->first += bytes;
+      it->second -= bytes;
+      if (!it->second)
+        freeRanges.erase(it);
+      return address;
+    }
+    return 0;
+  }
+  void give(uint64_t address, uint64_t bytes) {
+    freeRanges.emplace_back(address, bytes);
+  }
+};
+
+uint64_t pageSize() {
+  static const uint64_t size = [] {
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? static_cast<uint64_t>(page) : uint64_t(4096);
+  }();
+  return size;
+}
+
+/// `bytes` rounded up to whole pages (`bytes` is at most the reserve size).
+uint64_t roundPages(uint64_t bytes) {
+  uint64_t page = pageSize();
+  return (std::max<uint64_t>(bytes, 1) + page - 1) / page * page;
+}
+
+/// Addresses below this are the null page(s) that no mapping may use.
+constexpr uint64_t kNullPages = uint64_t(1) << 16;
+
+/// Whether [address, address + bytes) is mapped readable and writable in
+/// this process (what pinning it would need). True when /proc/self/maps
+/// cannot be read.
+bool isMappedReadWrite(uint64_t address, uint64_t bytes) {
+  FILE *maps = std::fopen("/proc/self/maps", "r");
+  if (!maps)
+    return true;
+  uint64_t covered = address, end = address + bytes;
+  char line[256];
+  bool ok = false;
+  while (std::fgets(line, sizeof(line), maps)) {
+    // The address range and permissions start the line; skip the rest of a
+    // long one (a long path).
+    if (!std::strchr(line, '\n')) {
+      int c;
+      while ((c = std::fgetc(maps)) != EOF && c != '\n') {
+      }
+    }
+    unsigned long long low = 0, high = 0;
+    char perms[8] = {0};
+    if (std::sscanf(line, "%llx-%llx %7s", &low, &high, perms) != 3)
+      continue;
+    // Lines are sorted by address.
+    if (high <= covered)
+      continue;
+    if (low > covered || perms[0] != 'r' || perms[1] != 'w')
+      break;
+    covered = high;
+    if (covered >= end) {
+      ok = true;
+      break;
+    }
+  }
+  std::fclose(maps);
+  return ok;
+}
+
+} // namespace
+
 struct Device::Impl {
   std::mutex mutex;
   MemoryMap memory;
-  /// The reserved device address range and its bump pointer.
-  uint64_t reserveBase = 0, reserveSize = 0, bump = 0;
-  std::vector<std::pair<uint64_t, uint64_t>> freeRanges;
+  /// The reserved device address range (cuMemAlloc memory), and the one of
+  /// managed and pinned host memory, whose pages are mapped while allocated.
+  AddressRange deviceRange, hostRange;
   uint64_t used = 0;
+
+  /// Whether [base, base + size) (which does not wrap) meets an allocation.
+  bool overlapsAllocation(uint64_t base, uint64_t size) const {
+    auto next = memory.allocations.lower_bound(base);
+    if (next != memory.allocations.end() && next->first < base + size)
+      return true;
+    if (next != memory.allocations.begin()) {
+      auto prev = std::prev(next);
+      if (prev->first + std::max<uint64_t>(prev->second.size, 1) > base)
+        return true;
+    }
+    return false;
+  }
 
   bool addRange(uint64_t base, uint64_t size, uint8_t *host,
                 Allocation::Kind kind) {
     // Refuse overlaps (e.g. registering host memory twice).
-    auto next = memory.allocations.lower_bound(base);
-    if (next != memory.allocations.end() && next->first < base + size)
+    if (overlapsAllocation(base, std::max<uint64_t>(size, 1)))
       return false;
-    if (next != memory.allocations.begin()) {
-      auto prev = std::prev(next);
-      if (prev->first + std::max<uint64_t>(prev->second.size, 1) > base)
-        return false;
-    }
     Allocation a;
     a.base = base;
     a.size = size;
@@ -232,23 +355,44 @@ struct Device::Impl {
     return true;
   }
 
-  uint64_t reserveAddress(uint64_t size) {
-    if (bump + size <= reserveSize) {
-      uint64_t address = reserveBase + bump;
-      bump += size;
-      return address;
+  /// Whether [address, address + bytes) (which does not wrap) meets address
+  /// space that only the device hands out: its reserved ranges and the
+  /// generic-address windows of shared and local memory.
+  bool touchesReserved(uint64_t address, uint64_t bytes) const {
+    const AddressWindows &w = getAddressWindows();
+    auto meets = [&](uint64_t base, uint64_t size) {
+      return size && address < base + size && base < address + bytes;
+    };
+    return deviceRange.overlaps(address, bytes) ||
+           hostRange.overlaps(address, bytes) ||
+           meets(w.sharedBase, AddressWindows::kSharedSize) ||
+           meets(w.localBase, AddressWindows::kLocalSize);
+  }
+
+  /// Makes `bytes` of zeroed pages of the host range accessible; 0 when it
+  /// is full. (mprotect and madvise rather than mmap: the pages come and go
+  /// without new mappings, and AddressSanitizer does not touch the shadow of
+  /// every range the bump pointer passes.)
+  uint64_t mapHostPages(uint64_t bytes) {
+    uint64_t length = roundPages(bytes);
+    uint64_t address = hostRange.take(length);
+    if (!address)
+      return 0;
+    if (mprotect(reinterpret_cast<void *>(address), length,
+                 PROT_READ | PROT_WRITE) != 0) {
+      hostRange.give(address, length);
+      return 0;
     }
-    for (auto it = freeRanges.begin(); it != freeRanges.end(); ++it) {
-      if (it->second < size)
-        continue;
-      uint64_t address = it->first;
-      it->first += size;
-      it->second -= size;
-      if (!it->second)
-        freeRanges.erase(it);
-      return address;
-    }
-    return 0;
+    return address;
+  }
+  /// Drops the pages of a managed or pinned allocation (they read as zeros
+  /// when the range is reused) and makes them inaccessible: a host access
+  /// after the free faults. The range is reused late.
+  void unmapHostPages(uint64_t address, uint64_t bytes) {
+    uint64_t length = roundPages(bytes);
+    madvise(reinterpret_cast<void *>(address), length, MADV_DONTNEED);
+    mprotect(reinterpret_cast<void *>(address), length, PROT_NONE);
+    hostRange.give(address, length);
   }
 };
 
@@ -265,17 +409,8 @@ Device::Device(const Options &options)
     : opts(options), impl(std::make_unique<Impl>()) {
   opts.memoryBytes = defaultMemoryBytes(opts.memoryBytes);
   // Reserve four times the memory size: freed ranges are reused late.
-  impl->reserveSize = opts.memoryBytes * 4;
-  void *p = mmap(nullptr, impl->reserveSize, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) {
-    impl->reserveSize = uint64_t(1) << 34;
-    p = mmap(nullptr, impl->reserveSize, PROT_NONE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  }
-  impl->reserveBase = p == MAP_FAILED ? 0 : reinterpret_cast<uintptr_t>(p);
-  if (!impl->reserveBase)
-    impl->reserveSize = 0;
+  impl->deviceRange.reserve(opts.memoryBytes * 4);
+  impl->hostRange.reserve(opts.memoryBytes * 4);
   getAddressWindows();
 }
 
@@ -284,10 +419,9 @@ Device::~Device() {
     if (a.kind == Allocation::Device || a.kind == Allocation::ModuleGlobal ||
         a.kind == Allocation::ModuleConst)
       std::free(a.host);
-    else if (a.kind == Allocation::Managed)
-      std::free(a.host);
-  if (impl->reserveBase)
-    munmap(reinterpret_cast<void *>(impl->reserveBase), impl->reserveSize);
+  // Managed and pinned host memory go with their range.
+  impl->deviceRange.release();
+  impl->hostRange.release();
 }
 
 std::string Device::name() const {
@@ -297,17 +431,20 @@ std::string Device::name() const {
 
 bool Device::allocate(uint64_t bytes, uint64_t &address, std::string &error) {
   std::lock_guard<std::mutex> lock(impl->mutex);
-  uint64_t size = roundAllocation(bytes);
-  if (bytes > opts.memoryBytes || impl->used + size > opts.memoryBytes) {
+  if (bytes > opts.memoryBytes ||
+      roundAllocation(bytes) > opts.memoryBytes - impl->used) {
     error = "out of device memory (" + std::to_string(bytes) +
             " bytes requested, " +
             std::to_string(opts.memoryBytes - impl->used) + " free)";
     return false;
   }
-  uint64_t base = impl->reserveAddress(size);
-  auto *host = static_cast<uint8_t *>(std::malloc(size));
+  uint64_t size = roundAllocation(bytes);
+  uint64_t base = impl->deviceRange.take(size);
+  auto *host = base ? static_cast<uint8_t *>(std::malloc(size)) : nullptr;
   if (!base || !host) {
     std::free(host);
+    if (base)
+      impl->deviceRange.give(base, size);
     error = "out of device memory (the host could not back " +
             std::to_string(bytes) + " bytes)";
     return false;
@@ -322,26 +459,26 @@ bool Device::allocate(uint64_t bytes, uint64_t &address, std::string &error) {
 bool Device::allocateManaged(uint64_t bytes, uint64_t &address,
                              std::string &error) {
   std::lock_guard<std::mutex> lock(impl->mutex);
-  uint64_t size = roundAllocation(bytes);
-  if (bytes > opts.memoryBytes || impl->used + size > opts.memoryBytes) {
+  if (bytes > opts.memoryBytes ||
+      roundAllocation(bytes) > opts.memoryBytes - impl->used) {
     error = "out of device memory (" + std::to_string(bytes) +
             " bytes of managed memory requested)";
     return false;
   }
-  void *host = nullptr;
-  if (posix_memalign(&host, 256, size) != 0 || !host) {
+  uint64_t size = roundAllocation(bytes);
+  uint64_t base = impl->mapHostPages(size);
+  if (!base) {
     error = "out of host memory for " + std::to_string(bytes) +
             " bytes of managed memory";
     return false;
   }
-  std::memset(host, 0, size);
-  auto base = reinterpret_cast<uintptr_t>(host);
   // Managed memory is host memory that the hardware maps in whole pages, so
   // a kernel that reads a little past the requested size does not fault on
   // a GPU (upstream MLIR's alloc-host-shared test does so). It is
   // accessible up to its 256-byte allocation granularity here too; device
   // memory (cuMemAlloc, what gmm's kernels use) keeps the exact bounds.
-  impl->addRange(base, size, static_cast<uint8_t *>(host), Allocation::Managed);
+  impl->addRange(base, size, reinterpret_cast<uint8_t *>(base),
+                 Allocation::Managed);
   impl->used += size;
   address = base;
   return true;
@@ -353,28 +490,88 @@ bool Device::free(uint64_t address, std::string &error) {
   if (it == impl->memory.allocations.end() ||
       (it->second.kind != Allocation::Device &&
        it->second.kind != Allocation::Managed)) {
-    error = "not the start of a device allocation";
+    error = "not the start of a live device or managed allocation";
     return false;
   }
   Allocation a = it->second;
   impl->memory.allocations.erase(it);
   uint64_t size = roundAllocation(a.size);
   impl->used -= size;
-  std::free(a.host);
-  if (a.kind == Allocation::Device)
-    impl->freeRanges.emplace_back(a.base, size);
+  if (a.kind == Allocation::Device) {
+    std::free(a.host);
+    impl->deviceRange.give(a.base, size);
+  } else {
+    impl->unmapHostPages(a.base, a.size);
+  }
   return true;
 }
 
-bool Device::registerHost(void *pointer, uint64_t bytes, std::string &error) {
+bool Device::allocateHost(uint64_t bytes, void *&pointer, std::string &error) {
   std::lock_guard<std::mutex> lock(impl->mutex);
-  auto base = reinterpret_cast<uintptr_t>(pointer);
-  if (!impl->addRange(base, bytes, static_cast<uint8_t *>(pointer),
-                      Allocation::HostRegistered)) {
-    error = "host memory already registered (or overlapping device memory)";
+  uint64_t base =
+      bytes && bytes <= impl->hostRange.size ? impl->mapHostPages(bytes) : 0;
+  if (!base) {
+    error = "out of host memory for " + std::to_string(bytes) +
+            " bytes of pinned host memory";
     return false;
   }
+  impl->addRange(base, bytes, reinterpret_cast<uint8_t *>(base),
+                 Allocation::HostAllocated);
+  pointer = reinterpret_cast<void *>(static_cast<uintptr_t>(base));
   return true;
+}
+
+bool Device::freeHost(void *pointer, std::string &error) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  auto it = impl->memory.allocations.find(reinterpret_cast<uintptr_t>(pointer));
+  if (it == impl->memory.allocations.end() ||
+      it->second.kind != Allocation::HostAllocated) {
+    error = "not the start of live pinned host memory (cuMemAllocHost or "
+            "cuMemHostAlloc)";
+    return false;
+  }
+  Allocation a = it->second;
+  impl->memory.allocations.erase(it);
+  impl->unmapHostPages(a.base, a.size);
+  return true;
+}
+
+Device::Registration Device::registerHost(void *pointer, uint64_t bytes,
+                                          std::string &error) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  auto base = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer));
+  uint64_t end = 0;
+  if (!bytes || __builtin_add_overflow(base, bytes, &end) ||
+      base < kNullPages) {
+    char at[32];
+    std::snprintf(at, sizeof(at), "0x%llx",
+                  static_cast<unsigned long long>(base));
+    error = "cannot register " + std::to_string(bytes) + " bytes at " + at +
+            ": not a range of host memory";
+    return Registration::Invalid;
+  }
+  // Pinned and managed memory (in the device's reserved ranges) is mapped
+  // for the device already; any other range there is not host memory.
+  const Allocation *inside = impl->memory.find(base);
+  bool withinAllocation =
+      inside && bytes <= inside->size - (base - inside->base);
+  if (impl->touchesReserved(base, bytes) && !withinAllocation) {
+    error = "cannot register host memory that overlaps the device's memory";
+    return Registration::Invalid;
+  }
+  if (impl->overlapsAllocation(base, bytes)) {
+    error = "host memory already registered (or overlapping an allocation)";
+    return Registration::AlreadyRegistered;
+  }
+  if (!isMappedReadWrite(base, bytes)) {
+    error = "cannot register " + std::to_string(bytes) +
+            " bytes of host memory: not all of it is mapped readable and "
+            "writable";
+    return Registration::Invalid;
+  }
+  impl->addRange(base, bytes, static_cast<uint8_t *>(pointer),
+                 Allocation::HostRegistered);
+  return Registration::Registered;
 }
 
 bool Device::unregisterHost(void *pointer, std::string &error) {
@@ -389,16 +586,39 @@ bool Device::unregisterHost(void *pointer, std::string &error) {
   return true;
 }
 
-uint8_t *Device::hostPointer(uint64_t address, uint64_t bytes) {
+Device::ResolvedRange Device::resolve(uint64_t address, uint64_t bytes) const {
   std::lock_guard<std::mutex> lock(impl->mutex);
+  ResolvedRange range;
+  uint64_t end = 0;
+  if (address < kNullPages || __builtin_add_overflow(address, bytes, &end))
+    return range;
   if (const Allocation *a = impl->memory.find(address)) {
-    if (address - a->base + bytes > a->size)
-      return nullptr;
-    return a->host + (address - a->base);
+    uint64_t offset = address - a->base;
+    if (bytes > a->size - std::min(offset, a->size))
+      return range;
+    range.kind = MemoryKind::Allocated;
+    range.pointer = a->host + offset;
+    return range;
   }
-  if (address - impl->reserveBase < impl->reserveSize)
-    return nullptr; // freed or never allocated device memory
-  return reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(address));
+  // Freed or never allocated device memory, or a window of the device.
+  if (impl->touchesReserved(address, std::max<uint64_t>(bytes, 1)))
+    return range;
+  range.kind = MemoryKind::Pageable;
+  range.pointer = reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(address));
+  return range;
+}
+
+uint8_t *Device::hostPointer(uint64_t address, uint64_t bytes) {
+  ResolvedRange range = resolve(address, bytes);
+  return range.kind == MemoryKind::Allocated ? range.pointer : nullptr;
+}
+
+bool Device::isAllocationStart(uint64_t address) const {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  auto it = impl->memory.allocations.find(address);
+  return it != impl->memory.allocations.end() &&
+         (it->second.kind == Allocation::Device ||
+          it->second.kind == Allocation::Managed);
 }
 
 uint64_t Device::usedBytes() const {
@@ -606,6 +826,72 @@ std::string gmm::sim::checkLaunchConfig(const Device &device,
   return "";
 }
 
+namespace {
+
+/// The order in which the blocks of launches that run together start:
+/// block 0 of each launch (in launch order), then block 1 of each launch
+/// that has one, and so on. Index i's block is computed, not looked up, so
+/// that the order takes no memory however many blocks there are.
+class BlockOrder {
+public:
+  explicit BlockOrder(const std::vector<uint64_t> &counts) : counts(counts) {
+    // Phases: between two consecutive distinct block counts, the launches
+    // with more blocks take turns, one block each.
+    std::vector<uint64_t> ends;
+    for (uint64_t count : counts)
+      if (count)
+        ends.push_back(count);
+    std::sort(ends.begin(), ends.end());
+    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+    uint64_t firstBlock = 0, start = 0;
+    for (uint64_t end : ends) {
+      Phase phase;
+      phase.start = start;
+      phase.firstBlock = firstBlock;
+      for (uint32_t l = 0; l < counts.size(); ++l)
+        if (counts[l] >= end)
+          phase.launches.push_back(l);
+      uint64_t length = 0;
+      if (__builtin_mul_overflow(end - firstBlock,
+                                 uint64_t(phase.launches.size()), &length) ||
+          __builtin_add_overflow(start, length, &start))
+        start = UINT64_MAX; // more blocks than anything runs
+      phases.push_back(std::move(phase));
+      firstBlock = end;
+      if (start == UINT64_MAX)
+        break;
+    }
+    totalBlocks = start;
+  }
+
+  /// How many blocks there are (saturated at 2^64 - 1).
+  uint64_t total() const { return totalBlocks; }
+
+  /// The launch and block of index `i` (< total()).
+  std::pair<uint32_t, uint64_t> at(uint64_t i) const {
+    if (counts.size() == 1)
+      return {0, i};
+    size_t p = phases.size() - 1;
+    while (p > 0 && i < phases[p].start)
+      --p;
+    const Phase &phase = phases[p];
+    uint64_t offset = i - phase.start, n = phase.launches.size();
+    return {phase.launches[offset % n], phase.firstBlock + offset / n};
+  }
+
+private:
+  struct Phase {
+    uint64_t start = 0;      // the index of the phase's first block
+    uint64_t firstBlock = 0; // the block index it starts at
+    std::vector<uint32_t> launches;
+  };
+  const std::vector<uint64_t> &counts;
+  std::vector<Phase> phases;
+  uint64_t totalBlocks = 0;
+};
+
+} // namespace
+
 LaunchResult Device::launch(const Kernel &kernel, const LaunchConfig &config,
                             const void *params) {
   return launchAll({{&kernel, config, params}}).front();
@@ -643,19 +929,10 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
     contexts[i] = std::move(context);
   }
   // The blocks to run: one launch's in order, or several launches'
-  // interleaved so that they make progress together.
-  std::vector<std::pair<uint32_t, uint64_t>> order;
-  uint64_t total = 0;
-  for (uint64_t count : blockCounts)
-    total += count;
-  bool single = requests.size() == 1;
-  if (!single) {
-    uint64_t most = *std::max_element(blockCounts.begin(), blockCounts.end());
-    for (uint64_t b = 0; b < most; ++b)
-      for (uint32_t l = 0; l < requests.size(); ++l)
-        if (b < blockCounts[l])
-          order.emplace_back(l, b);
-  }
+  // interleaved so that they make progress together (computed per index,
+  // never listed: a grid may have 2^63 blocks).
+  BlockOrder order(blockCounts);
+  uint64_t total = order.total();
   unsigned workers = opts.threads
                          ? opts.threads
                          : std::max(1u, std::thread::hardware_concurrency());
@@ -667,10 +944,20 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
   std::map<std::pair<uint32_t, uint64_t>, std::pair<std::string, std::string>>
       outputs;
   std::vector<std::atomic<uint64_t>> warpCounts(requests.size()),
-      threadCounts(requests.size());
+      threadCounts(requests.size()), finishedCounts(requests.size());
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::seconds(opts.timeoutSeconds);
+  // Set once the launches ran past GMM_SIM_TIMEOUT: no block starts after
+  // it, and blocks still running stop with a finding.
   std::atomic<bool> timedOut{false};
+  auto expired = [&] {
+    if (timedOut.load(std::memory_order_relaxed))
+      return true;
+    if (std::chrono::steady_clock::now() <= deadline)
+      return false;
+    timedOut.store(true, std::memory_order_relaxed);
+    return true;
+  };
   auto work = [&] {
     // Blocks resident on this worker, stepped in turn: a block that waits
     // for another (or for another kernel) lets it run.
@@ -682,19 +969,27 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
     std::vector<std::unique_ptr<Block>> spare;
     uint32_t epochClock = 0;
     std::vector<uint64_t> warps(requests.size(), 0),
-        threads(requests.size(), 0);
+        threads(requests.size(), 0), finished(requests.size(), 0);
     constexpr size_t kMaxResident = 8;
     constexpr uint64_t kSlice = 1 << 16;
     bool exhausted = false;
-    while (true) {
-      // Admit a new block while there is room (always when none runs).
-      while (!exhausted && resident.empty()) {
+    uint64_t admissions = 0;
+    // Starts the next block in order, if any is left and time is too
+    // (checked every 16 blocks, and while a block outlives its slice: a
+    // launch of many short blocks times out as well as one long block).
+    auto admit = [&] {
+      while (!exhausted) {
+        if ((++admissions % 16 == 0 && expired()) ||
+            timedOut.load(std::memory_order_relaxed)) {
+          exhausted = true;
+          return;
+        }
         uint64_t i = next.fetch_add(1);
         if (i >= total) {
           exhausted = true;
-          break;
+          return;
         }
-        auto [l, b] = single ? std::make_pair(uint32_t(0), i) : order[i];
+        auto [l, b] = order.at(i);
         LaunchContext *context = contexts[l].get();
         if (!context || b > context->stopAfter.load())
           continue;
@@ -707,17 +1002,22 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
         }
         startBlock(*context, *block, b, epochClock);
         resident.push_back({l, std::move(block)});
+        return;
       }
+    };
+    while (true) {
+      // Admit a new block while there is room (always when none runs).
+      if (resident.empty())
+        admit();
       if (resident.empty())
         break;
       bool anyFinished = false;
       for (size_t r = 0; r < resident.size();) {
         Resident &res = resident[r];
         LaunchContext &context = *contexts[res.launch];
-        bool finished = stepBlock(context, *res.block, kSlice,
-                                  warps[res.launch], threads[res.launch]);
-        if (!finished && std::chrono::steady_clock::now() > deadline) {
-          timedOut = true;
+        bool done = stepBlock(context, *res.block, kSlice, warps[res.launch],
+                              threads[res.launch]);
+        if (!done && expired()) {
           std::lock_guard<std::mutex> guard(context.mutex);
           if (!context.hasFinding || res.block->linear < context.findingBlock) {
             context.hasFinding = true;
@@ -732,13 +1032,14 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
                 "limit)";
             context.stopAfter.store(res.block->linear);
           }
-          finished = true;
+          done = true;
         }
-        if (!finished) {
+        if (!done) {
           ++r;
           continue;
         }
         anyFinished = true;
+        ++finished[res.launch];
         Block &block = *res.block;
         if (!block.output.empty() || !block.assertions.empty()) {
           std::lock_guard<std::mutex> guard(outputMutex);
@@ -750,24 +1051,13 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
       }
       // A block that did not finish in its slice may wait for another one:
       // admit one more next time round.
-      if (!anyFinished && !exhausted && resident.size() < kMaxResident) {
-        uint64_t i = next.fetch_add(1);
-        if (i < total) {
-          auto [l, b] = single ? std::make_pair(uint32_t(0), i) : order[i];
-          LaunchContext *context = contexts[l].get();
-          if (context && b <= context->stopAfter.load()) {
-            auto block = std::make_unique<Block>();
-            startBlock(*context, *block, b, epochClock);
-            resident.push_back({l, std::move(block)});
-          }
-        } else {
-          exhausted = true;
-        }
-      }
+      if (!anyFinished && resident.size() < kMaxResident)
+        admit();
     }
     for (size_t l = 0; l < requests.size(); ++l) {
       warpCounts[l] += warps[l];
       threadCounts[l] += threads[l];
+      finishedCounts[l] += finished[l];
     }
   };
   if (workers <= 1) {
@@ -793,12 +1083,27 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
       result.output += it->second.first;
       result.assertions += it->second.second;
     }
+    // Timed out before all of its blocks ran (the ones that did all
+    // finished within the time): the launch fails all the same.
+    if (!context.hasFinding && timedOut.load() &&
+        finishedCounts[l] < blockCounts[l]) {
+      context.hasFinding = true;
+      context.findingBlock = UINT64_MAX;
+      context.findingKind = FindingKind::Deadlock;
+      context.findingMessage =
+          "kernel " + context.prog.name + " did not finish within " +
+          std::to_string(opts.timeoutSeconds) + " s of simulation (" +
+          std::to_string(finishedCounts[l].load()) + " of " +
+          std::to_string(blockCounts[l]) +
+          " blocks ran): too many blocks, an endless loop, or blocks that "
+          "wait for something that never happens (GMM_SIM_TIMEOUT sets the "
+          "limit)";
+    }
     if (context.hasFinding) {
       result.ok = false;
       result.kind = context.findingKind;
       result.message = context.findingMessage;
     }
   }
-  (void)timedOut;
   return results;
 }

@@ -13,10 +13,22 @@
 // call (stream/event/context synchronize, synchronous copies, frees), in
 // submission order, which every stream order and event dependency allows.
 // A host that reads results without synchronizing sees stale data, as it
-// could on a GPU. A failed launch (a finding of the checks) is a sticky
-// error of the context, like an illegal address on a GPU: every later call
-// returns it. gmmSimGetErrorDetail() gives the finding's one-line
-// description, which gmm_cuda_runtime appends to its error messages.
+// could on a GPU. Asynchronous copies with the caller's pageable host memory
+// behave as the driver's do: the source is staged before the call returns,
+// a copy to pageable memory completes before it returns. A failed launch (a
+// finding of the checks) is a sticky error of the context, like an illegal
+// address on a GPU: every later call returns it. gmmSimGetErrorDetail()
+// gives the one-line description of the last call's failure (the finding,
+// for a sticky error), which gmm_cuda_runtime appends to its error messages.
+//
+// Every pointer and size a call is given is untrusted, as the driver treats
+// them: sizes combine with checked arithmetic; a device pointer must lie,
+// with the whole range it names, in a live allocation of the device
+// (device, managed, pinned or registered host memory, a module variable),
+// else the call fails with CUDA_ERROR_INVALID_VALUE; the caller's pageable
+// host memory (a host-side argument, or any pointer of the unified-address
+// copies outside the device's ranges) is copied through the kernel, so that
+// an unmapped page is an error instead of a crash.
 //
 // Environment: GMM_SIM_ARCH, GMM_SIM_CHECKS, GMM_SIM_THREADS, GMM_SIM_TRACE
 // (Options::fromEnvironment), GMM_SIM_STATS=1 (driver call counts on
@@ -29,6 +41,7 @@
 #include "../Runtime/CudaDriver.h"
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -38,8 +51,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <set>
 #include <sstream>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace gmm::cuda;
@@ -166,6 +182,9 @@ struct Op {
   uint64_t dst = 0, src = 0, bytes = 0;
   uint32_t value = 0;
   unsigned width = 1;
+  // Copy: the staged source (a copy of pageable host memory made when the
+  // copy was queued), used instead of `src` when set.
+  std::unique_ptr<uint8_t[]> staged;
   // RecordEvent
   CUevent_st *event = nullptr;
 };
@@ -185,7 +204,8 @@ struct SimDriver {
   std::set<CUevent_st *> events;
   std::deque<Op> queue;
   CUresult sticky = CUDA_SUCCESS;
-  std::string detail;
+  /// The detail of the last call's failure, and of the sticky error.
+  std::string detail, stickyDetail;
   bool report = false;
   Stats stats;
 };
@@ -265,6 +285,32 @@ CUresult failWith(SimDriver &d, CUresult code, const std::string &detail) {
   return code;
 }
 
+/// Makes `code` the context's sticky error, with `detail`.
+CUresult failSticky(SimDriver &d, CUresult code, const std::string &detail) {
+  d.sticky = code;
+  d.stickyDetail = detail;
+  return failWith(d, code, detail);
+}
+
+/// Starts a call (the caller holds the mutex): the detail describes this
+/// call's failure only, so a failure that sets none leaves none (never the
+/// text of an earlier one); under a sticky error it is the sticky error's.
+void beginCall(SimDriver &d) {
+  if (d.sticky != CUDA_SUCCESS)
+    d.detail = d.stickyDetail;
+  else if (d.initialized && d.initResult != CUDA_SUCCESS)
+    d.detail = d.initError;
+  else
+    d.detail.clear();
+}
+
+std::string hex(uint64_t value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "0x%llx",
+                static_cast<unsigned long long>(value));
+  return buffer;
+}
+
 CUresult findingCode(FindingKind kind) {
   switch (kind) {
   case FindingKind::OutOfBounds:
@@ -282,11 +328,41 @@ CUresult findingCode(FindingKind kind) {
   }
 }
 
-/// The device memory behind a copy's `bytes` at `address`, or null.
+/// The backing of `bytes` at `address` when they lie in a live allocation
+/// of the device, or null.
 uint8_t *resolve(SimDriver &d, uint64_t address, uint64_t bytes) {
-  if (!address)
-    return nullptr;
   return d.device->hostPointer(address, bytes);
+}
+
+/// Copies `bytes` from `src` to `dst`. With `untrusted` set, either side is
+/// the caller's pageable memory, which may be anything: the copy goes
+/// through the kernel (process_vm_readv), which reports an unmapped or
+/// unwritable page instead of faulting. False on such a page.
+bool copyBytes(uint8_t *dst, const uint8_t *src, uint64_t bytes,
+               bool untrusted) {
+  if (!untrusted) {
+    std::memmove(dst, src, bytes);
+    return true;
+  }
+  while (bytes) {
+    size_t chunk = static_cast<size_t>(std::min<uint64_t>(bytes, 1u << 30));
+    iovec local{dst, chunk};
+    iovec remote{const_cast<uint8_t *>(src), chunk};
+    ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
+      // No such system call here (a sandbox): trust the caller.
+      std::memmove(dst, src, bytes);
+      return true;
+    }
+    if (n <= 0)
+      return false;
+    dst += n;
+    src += n;
+    bytes -= static_cast<uint64_t>(n);
+  }
+  return true;
 }
 
 /// Runs launches together (kernels of different streams may run at once);
@@ -315,8 +391,8 @@ void runLaunches(SimDriver &d, const std::vector<Op *> &ops) {
     }
     if (!result.ok && d.sticky == CUDA_SUCCESS) {
       std::string kind = gmm::sim::findingKindName(result.kind);
-      d.sticky = findingCode(result.kind);
-      failWith(d, d.sticky, "gmm-sim " + kind + ": " + result.message);
+      failSticky(d, findingCode(result.kind),
+                 "gmm-sim " + kind + ": " + result.message);
     }
   }
 }
@@ -328,33 +404,35 @@ void execute(SimDriver &d, Op &op) {
     runLaunches(d, {&op});
     return;
   case Op::Copy: {
+    // Both sides were live allocations (or a staged source) when the copy
+    // was queued; a free queued before it may have ended them since.
     uint8_t *dst = resolve(d, op.dst, op.bytes);
-    uint8_t *src = resolve(d, op.src, op.bytes);
+    const uint8_t *src =
+        op.staged ? op.staged.get() : resolve(d, op.src, op.bytes);
     if (!dst || !src) {
-      d.sticky = kIllegalAddress;
-      failWith(
-          d, d.sticky,
-          "gmm-sim memcheck: copy of " + std::to_string(op.bytes) +
-              " bytes from 0x" +
-              [&] {
-                std::ostringstream os;
-                os << std::hex << op.src << " to 0x" << op.dst;
-                return os.str();
-              }() +
-              " touches memory outside live allocations");
+      failSticky(d, kIllegalAddress,
+                 "gmm-sim memcheck: copy of " + std::to_string(op.bytes) +
+                     " bytes from " + hex(op.src) + " to " + hex(op.dst) +
+                     " touches memory outside live allocations");
       return;
     }
     std::memmove(dst, src, op.bytes);
     return;
   }
   case Op::Memset: {
-    uint64_t total = op.bytes * op.width;
-    uint8_t *dst = resolve(d, op.dst, total);
+    uint64_t total = 0;
+    uint8_t *dst = __builtin_mul_overflow(op.bytes, uint64_t(op.width), &total)
+                       ? nullptr
+                       : resolve(d, op.dst, total);
     if (!dst) {
-      d.sticky = kIllegalAddress;
-      failWith(d, d.sticky,
-               "gmm-sim memcheck: memset of " + std::to_string(total) +
-                   " bytes outside live allocations");
+      failSticky(d, kIllegalAddress,
+                 "gmm-sim memcheck: memset of " + std::to_string(op.bytes) +
+                     " " + std::to_string(op.width) + "-byte values at " +
+                     hex(op.dst) + " outside live allocations");
+      return;
+    }
+    if (op.width == 1) {
+      std::memset(dst, static_cast<int>(op.value & 0xff), total);
       return;
     }
     for (uint64_t i = 0; i < op.bytes; ++i)
@@ -363,10 +441,8 @@ void execute(SimDriver &d, Op &op) {
   }
   case Op::Free: {
     std::string error;
-    if (!d.device->free(op.dst, error)) {
-      d.sticky = CUDA_ERROR_INVALID_VALUE;
-      failWith(d, d.sticky, "cuMemFreeAsync: " + error);
-    }
+    if (!d.device->free(op.dst, error))
+      failSticky(d, CUDA_ERROR_INVALID_VALUE, "cuMemFreeAsync: " + error);
     return;
   }
   case Op::RecordEvent:
@@ -417,6 +493,7 @@ CUresult flush(SimDriver &d) {
 /// event creation, context synchronization) a current context. Calls on a
 /// handle use the handle's context, as the driver does.
 CUresult enter(SimDriver &d, bool needContext = true) {
+  beginCall(d);
   if (!d.initialized)
     return kNotInitialized;
   if (d.initResult != CUDA_SUCCESS)
@@ -552,17 +629,27 @@ CUresult loadModule(SimDriver &d, CUmodule *result, const void *image,
       errorLog[n] = '\0';
     }
   };
+  // The image's length is not given: a PTX image is NUL-terminated text,
+  // so its magic bytes are compared one at a time, never past a NUL (no
+  // magic byte is one).
   const auto *bytes = static_cast<const unsigned char *>(image);
-  if (bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' &&
-      bytes[3] == 'F') {
+  auto startsWith = [&](const unsigned char (&magic)[4]) {
+    for (int i = 0; i < 4; ++i)
+      if (bytes[i] != magic[i])
+        return false;
+    return true;
+  };
+  static const unsigned char kElf[4] = {0x7f, 'E', 'L', 'F'};
+  // The fatbin wrapper's and the fatbin's magic numbers, little-endian.
+  static const unsigned char kFatbinWrapper[4] = {0x50, 0xed, 0x55, 0xba};
+  static const unsigned char kFatbin[4] = {0xb1, 0x43, 0x62, 0x46};
+  if (startsWith(kElf)) {
     std::string log = "the simulated GPU runs PTX, not cubin (compile with "
                       "format=isa)";
     writeLog(log);
     return failWith(d, kInvalidImage, log);
   }
-  uint32_t magic = 0;
-  std::memcpy(&magic, image, 4);
-  if (magic == 0xba55ed50u || magic == 0x466243b1u) {
+  if (startsWith(kFatbinWrapper) || startsWith(kFatbin)) {
     std::string log = "the simulated GPU runs PTX, not fatbin (compile with "
                       "format=isa)";
     writeLog(log);
@@ -646,7 +733,8 @@ CUresult launch(SimDriver &d, CUfunction f, unsigned gx, unsigned gy,
 GMM_SIM_EXPORT const char *gmmSimGetErrorDetail() {
   SimDriver &d = driver();
   std::lock_guard<std::mutex> lock(d.mutex);
-  // Stable until the next failing call.
+  // The last call's failure (empty when it set no detail or succeeded);
+  // the copy is stable until this thread asks again.
   static thread_local std::string copy;
   copy = d.detail;
   return copy.c_str();
@@ -660,6 +748,7 @@ GMM_SIM_EXPORT void gmmSimClearError() {
   d.queue.clear();
   d.sticky = CUDA_SUCCESS;
   d.detail.clear();
+  d.stickyDetail.clear();
 }
 
 GMM_SIM_EXPORT const char *gmmSimVersion() { return "gmm PTX simulator 1"; }
@@ -667,6 +756,7 @@ GMM_SIM_EXPORT const char *gmmSimVersion() { return "gmm PTX simulator 1"; }
 GMM_SIM_EXPORT CUresult cuInit(unsigned flags) {
   SimDriver &d = driver();
   std::lock_guard<std::mutex> lock(d.mutex);
+  beginCall(d);
   if (flags != 0)
     return CUDA_ERROR_INVALID_VALUE;
   if (d.initialized)
@@ -805,6 +895,7 @@ GMM_SIM_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
 GMM_SIM_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice device) {
   SimDriver &d = driver();
   std::lock_guard<std::mutex> lock(d.mutex);
+  beginCall(d);
   if (!d.initialized || d.initResult != CUDA_SUCCESS)
     return kNotInitialized;
   if (device != 0)
@@ -819,11 +910,19 @@ GMM_SIM_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice device) {
   d.modules.clear();
   d.sticky = CUDA_SUCCESS;
   d.detail.clear();
+  d.stickyDetail.clear();
   return CUDA_SUCCESS;
 }
 
+/// The preamble of the context-stack calls, which work without a current
+/// context and under a sticky error.
+#define GMM_SIM_BEGIN_CALL                                                     \
+  SimDriver &d = driver();                                                     \
+  std::lock_guard<std::mutex> lock(d.mutex);                                   \
+  beginCall(d);
+
 GMM_SIM_EXPORT CUresult cuCtxGetCurrent(CUcontext *context) {
-  SimDriver &d = driver();
+  GMM_SIM_BEGIN_CALL
   if (!context)
     return CUDA_ERROR_INVALID_VALUE;
   if (!d.initialized)
@@ -833,7 +932,7 @@ GMM_SIM_EXPORT CUresult cuCtxGetCurrent(CUcontext *context) {
 }
 
 GMM_SIM_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
-  SimDriver &d = driver();
+  GMM_SIM_BEGIN_CALL
   if (!d.initialized)
     return kNotInitialized;
   if (context && !d.contexts.count(context))
@@ -850,7 +949,7 @@ GMM_SIM_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
 }
 
 GMM_SIM_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext context) {
-  SimDriver &d = driver();
+  GMM_SIM_BEGIN_CALL
   if (!d.initialized)
     return kNotInitialized;
   if (!context || !d.contexts.count(context))
@@ -861,7 +960,7 @@ GMM_SIM_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext context) {
 }
 
 GMM_SIM_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *context) {
-  SimDriver &d = driver();
+  GMM_SIM_BEGIN_CALL
   if (!d.initialized)
     return kNotInitialized;
   if (contextStack.empty())
@@ -898,8 +997,7 @@ GMM_SIM_EXPORT CUresult cuCtxCreate_v2(CUcontext *context, unsigned,
 }
 
 GMM_SIM_EXPORT CUresult cuCtxDestroy_v2(CUcontext context) {
-  SimDriver &d = driver();
-  std::lock_guard<std::mutex> lock(d.mutex);
+  GMM_SIM_BEGIN_CALL
   if (!context || !d.contexts.count(context) || context == &d.primary)
     return kInvalidContext;
   d.contexts.erase(context);
@@ -1067,7 +1165,7 @@ GMM_SIM_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
                                          CUfunction f, void **params,
                                          void **extra) {
   GMM_SIM_ENTER(false)
-  if (!config)
+  if (!config || (config->numAttrs && !config->attrs))
     return CUDA_ERROR_INVALID_VALUE;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const CUlaunchAttribute &a = config->attrs[i];
@@ -1263,6 +1361,17 @@ GMM_SIM_EXPORT CUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
                     "cuMemFreeAsync: invalid or destroyed handle");
   if (!pointer)
     return CUDA_SUCCESS;
+  // What the queue will free must be an allocation that nothing queued
+  // frees already.
+  bool pending = false;
+  for (const Op &op : d.queue)
+    pending |= op.kind == Op::Free && op.dst == pointer;
+  if (pending || !d.device->isAllocationStart(pointer))
+    return failWith(d, CUDA_ERROR_INVALID_VALUE,
+                    "cuMemFreeAsync: " + hex(pointer) +
+                        (pending ? " is freed already (a free of it is queued)"
+                                 : " is not the start of a live device or "
+                                   "managed allocation"));
   Op op;
   op.kind = Op::Free;
   op.stream = stream;
@@ -1294,25 +1403,33 @@ GMM_SIM_EXPORT CUresult cuMemFree_v2(CUdeviceptr pointer) {
     return r;
   std::string error;
   if (!d.device->free(pointer, error))
-    return failWith(d, CUDA_ERROR_INVALID_VALUE, "cuMemFree: " + error);
+    return failWith(d, CUDA_ERROR_INVALID_VALUE,
+                    "cuMemFree: " + hex(pointer) + ": " + error);
   ++d.stats.frees;
+  return CUDA_SUCCESS;
+}
+
+static CUresult allocateHost(SimDriver &d, void **pointer, size_t bytes,
+                             const char *call) {
+  if (!pointer || bytes == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::string error;
+  void *host = nullptr;
+  if (!d.device->allocateHost(bytes, host, error))
+    return failWith(d, kOutOfMemory, std::string(call) + ": " + error);
+  ++d.stats.allocations;
+  *pointer = host;
   return CUDA_SUCCESS;
 }
 
 GMM_SIM_EXPORT CUresult cuMemAllocHost_v2(void **pointer, size_t bytes) {
   GMM_SIM_ENTER()
-  if (!pointer || bytes == 0)
-    return CUDA_ERROR_INVALID_VALUE;
-  void *host = std::malloc(bytes);
-  std::string error;
-  if (!host)
-    return kOutOfMemory;
-  if (!d.device->registerHost(host, bytes, error)) {
-    std::free(host);
-    return failWith(d, kOutOfMemory, error);
-  }
-  *pointer = host;
-  return CUDA_SUCCESS;
+  return allocateHost(d, pointer, bytes, "cuMemAllocHost");
+}
+
+GMM_SIM_EXPORT CUresult cuMemHostAlloc(void **pointer, size_t bytes, unsigned) {
+  GMM_SIM_ENTER()
+  return allocateHost(d, pointer, bytes, "cuMemHostAlloc");
 }
 
 GMM_SIM_EXPORT CUresult cuMemFreeHost(void *pointer) {
@@ -1320,9 +1437,12 @@ GMM_SIM_EXPORT CUresult cuMemFreeHost(void *pointer) {
   if (CUresult r = flush(d))
     return r;
   std::string error;
-  if (!d.device->unregisterHost(pointer, error))
-    return failWith(d, CUDA_ERROR_INVALID_VALUE, error);
-  std::free(pointer);
+  if (!d.device->freeHost(pointer, error))
+    return failWith(
+        d, CUDA_ERROR_INVALID_VALUE,
+        "cuMemFreeHost: " + hex(reinterpret_cast<uintptr_t>(pointer)) + ": " +
+            error);
+  ++d.stats.frees;
   return CUDA_SUCCESS;
 }
 
@@ -1337,91 +1457,163 @@ GMM_SIM_EXPORT CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
   return CUDA_SUCCESS;
 }
 
-static CUresult copyNow(SimDriver &d, uint64_t dst, uint64_t src,
-                        size_t bytes) {
-  if (CUresult r = flush(d))
-    return r;
-  Op op;
-  op.kind = Op::Copy;
-  op.dst = dst;
-  op.src = src;
-  op.bytes = bytes;
-  ++d.stats.copies;
-  if (!bytes)
-    return CUDA_SUCCESS;
-  uint8_t *to = resolve(d, dst, bytes), *from = resolve(d, src, bytes);
-  if (!to || !from)
+namespace {
+
+/// What a copy's argument may be: memory of the device (a CUdeviceptr of
+/// an explicit direction), or also the caller's pageable host memory (a
+/// host-side argument, or either side of a unified-address cuMemcpy).
+enum class Side { Device, DeviceOrHost };
+
+/// One side of a copy, resolved.
+struct CopySide {
+  uint8_t *pointer = nullptr;
+  bool pageable = false;
+};
+
+/// Resolves one side of a copy of `bytes`; fails with the reason.
+CUresult resolveSide(SimDriver &d, const char *call, const char *role,
+                     uint64_t address, uint64_t bytes, Side side,
+                     CopySide &out) {
+  Device::ResolvedRange range = d.device->resolve(address, bytes);
+  bool ok = range.kind == Device::MemoryKind::Allocated ||
+            (range.kind == Device::MemoryKind::Pageable &&
+             side == Side::DeviceOrHost);
+  if (!ok)
     return failWith(d, CUDA_ERROR_INVALID_VALUE,
-                    "copy of " + std::to_string(bytes) +
-                        " bytes touches memory outside live allocations");
-  std::memmove(to, from, bytes);
+                    std::string(call) + ": the " + role + " of " +
+                        std::to_string(bytes) + " bytes at " + hex(address) +
+                        (range.kind == Device::MemoryKind::Pageable
+                             ? " is not memory of the device"
+                             : " is not in a live allocation of the device"));
+  out.pointer = range.pointer;
+  out.pageable = range.kind == Device::MemoryKind::Pageable;
   return CUDA_SUCCESS;
 }
 
-static CUresult copyLater(SimDriver &d, uint64_t dst, uint64_t src,
-                          size_t bytes, CUstream stream) {
+CUresult copyBetween(SimDriver &d, const char *call, const CopySide &to,
+                     const CopySide &from, uint64_t bytes) {
+  if (!copyBytes(to.pointer, from.pointer, bytes, to.pageable || from.pageable))
+    return failWith(d, CUDA_ERROR_INVALID_VALUE,
+                    std::string(call) + ": the host memory of the copy of " +
+                        std::to_string(bytes) +
+                        " bytes is not mapped (or not writable)");
+  return CUDA_SUCCESS;
+}
+
+/// A synchronous copy: after the queued work, at once.
+CUresult copyNow(SimDriver &d, const char *call, uint64_t dst, Side dstSide,
+                 uint64_t src, Side srcSide, uint64_t bytes) {
+  if (CUresult r = flush(d))
+    return r;
+  ++d.stats.copies;
+  if (!bytes)
+    return CUDA_SUCCESS;
+  CopySide to, from;
+  if (CUresult r = resolveSide(d, call, "destination", dst, bytes, dstSide, to))
+    return r;
+  if (CUresult r = resolveSide(d, call, "source", src, bytes, srcSide, from))
+    return r;
+  return copyBetween(d, call, to, from, bytes);
+}
+
+/// Pageable sources up to this size are staged for an asynchronous copy;
+/// larger ones are copied at once, after the queued work.
+constexpr uint64_t kMaxStagedBytes = uint64_t(256) << 20;
+
+/// An asynchronous copy: queued on `stream` between the device's memory,
+/// as the driver does: a pageable source is staged before the call returns
+/// (the device sees what it holds now), a copy to pageable memory completes
+/// before the call returns.
+CUresult copyLater(SimDriver &d, const char *call, uint64_t dst, Side dstSide,
+                   uint64_t src, Side srcSide, uint64_t bytes,
+                   CUstream stream) {
   if (stream && !d.streams.count(stream))
     return failWith(d, kInvalidHandle,
-                    "cuMemGetInfo_v2: invalid or destroyed handle");
+                    std::string(call) + ": invalid or destroyed handle");
   if (!bytes)
     return CUDA_SUCCESS;
   // An invalid range is an error now, where the driver can tell.
-  if (!resolve(d, dst, bytes) || !resolve(d, src, bytes))
-    return failWith(d, CUDA_ERROR_INVALID_VALUE,
-                    "copy of " + std::to_string(bytes) +
-                        " bytes touches memory outside live allocations");
+  CopySide to, from;
+  if (CUresult r = resolveSide(d, call, "destination", dst, bytes, dstSide, to))
+    return r;
+  if (CUresult r = resolveSide(d, call, "source", src, bytes, srcSide, from))
+    return r;
+  if (to.pageable || (from.pageable && bytes > kMaxStagedBytes))
+    return copyNow(d, call, dst, dstSide, src, srcSide, bytes);
   Op op;
   op.kind = Op::Copy;
+  op.stream = stream;
   op.dst = dst;
   op.src = src;
   op.bytes = bytes;
+  if (from.pageable) {
+    op.staged.reset(new (std::nothrow) uint8_t[bytes]);
+    if (!op.staged)
+      return copyNow(d, call, dst, dstSide, src, srcSide, bytes);
+    CopySide staging{op.staged.get(), false};
+    if (CUresult r = copyBetween(d, call, staging, from, bytes))
+      return r;
+  }
   ++d.stats.copies;
   return enqueue(d, std::move(op));
 }
 
-static uint64_t hostAddress(const void *p) {
+uint64_t hostAddress(const void *p) {
   return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
 }
 
+} // namespace
+
+// cuMemcpy and cuMemcpyAsync infer the direction from the pointers (unified
+// addressing): either may be the caller's pageable host memory, as MLIR's
+// gpu.memcpy passes it.
 GMM_SIM_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src,
                                  size_t bytes) {
   GMM_SIM_ENTER(false)
-  return copyNow(d, dst, src, bytes);
+  return copyNow(d, "cuMemcpy", dst, Side::DeviceOrHost, src,
+                 Side::DeviceOrHost, bytes);
 }
 GMM_SIM_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
                                       size_t bytes, CUstream stream) {
   GMM_SIM_ENTER(false)
-  return copyLater(d, dst, src, bytes, stream);
+  return copyLater(d, "cuMemcpyAsync", dst, Side::DeviceOrHost, src,
+                   Side::DeviceOrHost, bytes, stream);
 }
 GMM_SIM_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src,
                                         size_t bytes) {
   GMM_SIM_ENTER(false)
-  return copyNow(d, dst, hostAddress(src), bytes);
+  return copyNow(d, "cuMemcpyHtoD", dst, Side::Device, hostAddress(src),
+                 Side::DeviceOrHost, bytes);
 }
 GMM_SIM_EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src,
                                         size_t bytes) {
   GMM_SIM_ENTER(false)
-  return copyNow(d, hostAddress(dst), src, bytes);
+  return copyNow(d, "cuMemcpyDtoH", hostAddress(dst), Side::DeviceOrHost, src,
+                 Side::Device, bytes);
 }
 GMM_SIM_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src,
                                         size_t bytes) {
   GMM_SIM_ENTER(false)
-  return copyNow(d, dst, src, bytes);
+  return copyNow(d, "cuMemcpyDtoD", dst, Side::Device, src, Side::Device,
+                 bytes);
 }
 GMM_SIM_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src,
                                              size_t bytes, CUstream stream) {
   GMM_SIM_ENTER(false)
-  return copyLater(d, dst, hostAddress(src), bytes, stream);
+  return copyLater(d, "cuMemcpyHtoDAsync", dst, Side::Device, hostAddress(src),
+                   Side::DeviceOrHost, bytes, stream);
 }
 GMM_SIM_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src,
                                              size_t bytes, CUstream stream) {
   GMM_SIM_ENTER(false)
-  return copyLater(d, hostAddress(dst), src, bytes, stream);
+  return copyLater(d, "cuMemcpyDtoHAsync", hostAddress(dst), Side::DeviceOrHost,
+                   src, Side::Device, bytes, stream);
 }
 GMM_SIM_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src,
                                              size_t bytes, CUstream stream) {
   GMM_SIM_ENTER(false)
-  return copyLater(d, dst, src, bytes, stream);
+  return copyLater(d, "cuMemcpyDtoDAsync", dst, Side::Device, src, Side::Device,
+                   bytes, stream);
 }
 
 static CUresult memsetOp(SimDriver &d, CUdeviceptr dst, uint32_t value,
@@ -1433,13 +1625,19 @@ static CUresult memsetOp(SimDriver &d, CUdeviceptr dst, uint32_t value,
   if (!count)
     return CUDA_SUCCESS;
   if (dst % width)
-    return failWith(d, CUDA_ERROR_INVALID_VALUE, "misaligned memset");
-  if (!resolve(d, dst, uint64_t(count) * width))
     return failWith(d, CUDA_ERROR_INVALID_VALUE,
-                    "memset of " + std::to_string(count * width) +
-                        " bytes outside live allocations");
+                    "memset of " + std::to_string(width) + "-byte values at " +
+                        hex(dst) + ": misaligned");
+  uint64_t total = 0;
+  if (__builtin_mul_overflow(uint64_t(count), uint64_t(width), &total) ||
+      !resolve(d, dst, total))
+    return failWith(d, CUDA_ERROR_INVALID_VALUE,
+                    "memset of " + std::to_string(count) + " " +
+                        std::to_string(width) + "-byte values at " + hex(dst) +
+                        ": not in a live allocation of the device");
   Op op;
   op.kind = Op::Memset;
+  op.stream = stream;
   op.dst = dst;
   op.value = value;
   op.width = width;
@@ -1491,9 +1689,15 @@ GMM_SIM_EXPORT CUresult cuMemHostRegister_v2(void *pointer, size_t bytes,
   if (!pointer || bytes == 0)
     return CUDA_ERROR_INVALID_VALUE;
   std::string error;
-  if (!d.device->registerHost(pointer, bytes, error))
-    return failWith(d, kHostAlreadyRegistered, error);
-  return CUDA_SUCCESS;
+  switch (d.device->registerHost(pointer, bytes, error)) {
+  case Device::Registration::Registered:
+    return CUDA_SUCCESS;
+  case Device::Registration::AlreadyRegistered:
+    return failWith(d, kHostAlreadyRegistered, "cuMemHostRegister: " + error);
+  case Device::Registration::Invalid:
+    break;
+  }
+  return failWith(d, CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: " + error);
 }
 
 GMM_SIM_EXPORT CUresult cuMemHostUnregister(void *pointer) {
@@ -1502,7 +1706,7 @@ GMM_SIM_EXPORT CUresult cuMemHostUnregister(void *pointer) {
     return r;
   std::string error;
   if (!d.device->unregisterHost(pointer, error))
-    return failWith(d, kHostNotRegistered, error);
+    return failWith(d, kHostNotRegistered, "cuMemHostUnregister: " + error);
   return CUDA_SUCCESS;
 }
 
@@ -1512,7 +1716,9 @@ GMM_SIM_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *device,
   if (!device || !host)
     return CUDA_ERROR_INVALID_VALUE;
   if (!d.device->hostPointer(hostAddress(host), 1))
-    return CUDA_ERROR_INVALID_VALUE;
+    return failWith(d, CUDA_ERROR_INVALID_VALUE,
+                    "cuMemHostGetDevicePointer: " + hex(hostAddress(host)) +
+                        " is not pinned, registered or managed memory");
   *device = hostAddress(host);
   return CUDA_SUCCESS;
 }

@@ -24,6 +24,7 @@ struct Allocation {
     Device,         // cuMemAlloc: reserved address space + separate backing
     Managed,        // cuMemAllocManaged: host memory, same address
     HostRegistered, // cuMemHostRegister: the caller's host memory
+    HostAllocated,  // cuMemAllocHost/cuMemHostAlloc: pinned host memory
     ModuleGlobal,   // a module's .global variable
     ModuleConst,    // a module's .const variable (read-only for kernels)
   };

@@ -30,6 +30,8 @@ const char *gmm::sim::allocationKindName(Allocation::Kind kind) {
     return "managed";
   case Allocation::HostRegistered:
     return "registered host";
+  case Allocation::HostAllocated:
+    return "pinned host";
   case Allocation::ModuleGlobal:
     return "module .global";
   case Allocation::ModuleConst:

@@ -11,7 +11,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <unistd.h>
 
 using llvm::StringRef;
@@ -77,19 +79,50 @@ std::string gmm::support::joinCommandLineErrors(StringRef errors,
   return line;
 }
 
+namespace {
+/// The tool whose standard output checkStandardOutputAtExit() reports for.
+std::string exitTool;
+/// The capture of standard error while llvm::cl parses, which --help ends
+/// with exit(0).
+gmm::support::StderrCapture *activeCapture = nullptr;
+
+/// At exit (atexit, so before llvm::outs() is destroyed): standard output
+/// that could not be written, on any exit path a tool did not end with
+/// finishStandardOutput() (--help and --version, which llvm::cl ends with
+/// exit(0)), is one line and status 1, not LLVM's fatal error on destroying
+/// llvm::outs().
+void checkStandardOutputAtExit() {
+  if (activeCapture)
+    activeCapture->restore();
+  if (gmm::support::finishStandardOutput(exitTool, 0) != 0) {
+    std::fflush(nullptr);
+    _exit(1);
+  }
+}
+} // namespace
+
 bool gmm::support::parseToolCommandLine(int argc, char **argv,
                                         StringRef overview) {
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   bool parsed;
   std::string direct;
+  StringRef tool = llvm::sys::path::filename(argv[0]);
+  // llvm::outs() first, so that it is destroyed after the check runs.
+  static bool checking = [&] {
+    exitTool = tool.str();
+    (void)llvm::outs();
+    return std::atexit(checkStandardOutputAtExit) == 0;
+  }();
+  (void)checking;
   {
     StderrCapture capture;
+    activeCapture = &capture;
     parsed =
         llvm::cl::ParseCommandLineOptions(argc, argv, overview, &errorStream);
     direct = capture.take();
+    activeCapture = nullptr;
   }
-  StringRef tool = llvm::sys::path::filename(argv[0]);
   if (parsed) {
     // Warnings of a successful parse (a deprecated option) pass through.
     llvm::errs() << direct;
@@ -100,4 +133,28 @@ bool gmm::support::parseToolCommandLine(int argc, char **argv,
     line = "invalid command line";
   llvm::errs() << tool << ": error: " << line << "\n";
   return false;
+}
+
+int gmm::support::finishOutput(llvm::raw_fd_ostream &os, llvm::StringRef tool,
+                               llvm::StringRef name, int status) {
+  os.flush();
+  if (!os.has_error())
+    return status;
+  llvm::errs() << tool << ": error: cannot write " << name << ": "
+               << os.error().message() << "\n";
+  os.clear_error();
+  return 1;
+}
+
+int gmm::support::finishStandardOutput(llvm::StringRef tool, int status) {
+  status = finishOutput(llvm::outs(), tool, "standard output", status);
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout))
+    return status;
+  int error = errno;
+  std::clearerr(stdout);
+  // Reported once, when llvm::outs() has not already said it.
+  if (status == 0)
+    llvm::errs() << tool << ": error: cannot write standard output: "
+                 << std::strerror(error) << "\n";
+  return 1;
 }

@@ -24,8 +24,15 @@ tiled `cpu` pipeline: vectorized, on OpenMP threads):
   is rhs's group dimension (mode 1) or `num_local_groups` (mode 2). Rows of
   other groups are 0, or `init`'s. This is what expert parallelism needs.
 - `init` (gmm's accumulator) is added to the result.
-- Bad shapes, dtypes or dimension numbers raise ValueError or TypeError with
-  gmm's verifier message when the call is traced.
+- Every argument is checked when the call is traced: a bad one raises
+  TypeError (an integer that is a float or bool, a dtype of the wrong kind)
+  or ValueError (out of range) naming it, nothing is coerced (1.5 is not 1,
+  no narrowing integer casts); shapes that do not fit each other raise
+  ValueError with gmm's verifier message.
+- Under `shard_map`, operands may vary over different mesh axes (tokens
+  replicated next to experts sharded, or weights replicated next to tokens
+  sharded): the call and its gradients work, each cotangent summed over
+  the axes its operand does not vary over.
 
 The compiled code runs in this process (MLIR's JIT in libgmm_jax_ffi.so,
 next to jaxlib; see docs/JAX.md for why that is safe).
@@ -93,6 +100,56 @@ def num_compilations() -> int:
     return int(_load_library().gmm_jax_num_compilations())
 
 
+_FIELD_NAMES = {
+    "lhs_contracting": "lhs_contracting_dimensions",
+    "rhs_contracting": "rhs_contracting_dimensions",
+    "lhs_batch": "lhs_batching_dimensions",
+    "rhs_batch": "rhs_batching_dimensions",
+    "lhs_ragged": "lhs_ragged_dimensions",
+    "rhs_group": "rhs_group_dimensions",
+}
+
+
+def _is_integer(value) -> bool:
+    """A Python or NumPy integer, not a bool (nor a float that happens to
+    be whole)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+
+
+def _dimensions(values, what) -> Tuple[int, ...]:
+    """`values` (a sequence of dimension numbers) as a tuple of ints."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(
+            f"gmm.jax: ragged_dot_dimension_numbers: {what} must be a "
+            f"sequence of integers, got {values!r}"
+        )
+    values = tuple(values)
+    for v in values:
+        if not _is_integer(v):
+            raise TypeError(
+                f"gmm.jax: ragged_dot_dimension_numbers: {what} must be a "
+                f"sequence of integers, got {v!r} in {list(values)!r}"
+            )
+        if v < 0:
+            raise ValueError(
+                f"gmm.jax: ragged_dot_dimension_numbers: {what} has the "
+                f"negative dimension {int(v)}"
+            )
+    return tuple(int(v) for v in values)
+
+
+def _count(value, what, minimum=1) -> int:
+    """An integer argument (Python or NumPy, not bool or float) of at least
+    `minimum`."""
+    if not _is_integer(value):
+        raise TypeError(f"gmm.jax: {what} must be an integer, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"gmm.jax: {what} must be at least {minimum}, got {int(value)}")
+    return int(value)
+
+
 class DimensionNumbers(NamedTuple):
     """Ragged dot dimension numbers, hashable (jax.lax's
     RaggedDotDimensionNumbers in flat form)."""
@@ -108,36 +165,107 @@ class DimensionNumbers(NamedTuple):
     def of(numbers) -> "DimensionNumbers":
         """From jax.lax.RaggedDotDimensionNumbers, a DimensionNumbers, or
         (((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch)),
-        lhs_ragged, rhs_group)."""
+        lhs_ragged, rhs_group); every entry a sequence of non-negative
+        integers (Python or NumPy, not bool), or TypeError/ValueError naming
+        ragged_dot_dimension_numbers."""
         if isinstance(numbers, DimensionNumbers):
-            return numbers
-        if isinstance(numbers, lax.RaggedDotDimensionNumbers):
-            dot = numbers.dot_dimension_numbers
-            ragged = numbers.lhs_ragged_dimensions
-            group = numbers.rhs_group_dimensions
+            fields = tuple(numbers)
         else:
+            if isinstance(numbers, lax.RaggedDotDimensionNumbers):
+                dot = numbers.dot_dimension_numbers
+                ragged = numbers.lhs_ragged_dimensions
+                group = numbers.rhs_group_dimensions
+            else:
+                try:
+                    dot, ragged, group = numbers
+                except (TypeError, ValueError):
+                    raise TypeError(
+                        "gmm.jax: ragged_dot_dimension_numbers must be a "
+                        "jax.lax.RaggedDotDimensionNumbers or (((lhs_contracting, "
+                        "rhs_contracting), (lhs_batch, rhs_batch)), lhs_ragged, "
+                        f"rhs_group), got {numbers!r}"
+                    ) from None
             try:
-                dot, ragged, group = numbers
+                (lc, rc), (lb, rb) = dot
             except (TypeError, ValueError):
                 raise TypeError(
-                    "gmm.jax: ragged_dot_dimension_numbers must be a "
-                    "jax.lax.RaggedDotDimensionNumbers or (((lhs_contracting, "
-                    "rhs_contracting), (lhs_batch, rhs_batch)), lhs_ragged, "
-                    f"rhs_group), got {numbers!r}"
+                    "gmm.jax: ragged_dot_dimension_numbers: malformed "
+                    f"((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch)) "
+                    f"{dot!r}"
                 ) from None
-        try:
-            (lc, rc), (lb, rb) = dot
-
-            def ints(values):
-                return tuple(int(v) for v in values)
-
-            return DimensionNumbers(
-                ints(lc), ints(rc), ints(lb), ints(rb), ints(ragged), ints(group)
+            fields = (lc, rc, lb, rb, ragged, group)
+        return DimensionNumbers(
+            *(
+                _dimensions(values, _FIELD_NAMES[field])
+                for field, values in zip(DimensionNumbers._fields, fields)
             )
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"gmm.jax: malformed dimension numbers {numbers!r}"
-            ) from None
+        )
+
+    def check(self, lhs_rank: int, rhs_rank: int) -> None:
+        """The rules of the dimension numbers that need no shapes but the
+        ranks (dot_general's and the ragged dot's), ValueError naming
+        ragged_dot_dimension_numbers otherwise; the sizes are gmm's
+        verifier's."""
+        for lhs, rhs in (
+            ("lhs_contracting", "rhs_contracting"),
+            ("lhs_batch", "rhs_batch"),
+        ):
+            if len(getattr(self, lhs)) != len(getattr(self, rhs)):
+                raise ValueError(
+                    f"gmm.jax: ragged_dot_dimension_numbers: {_FIELD_NAMES[lhs]} "
+                    f"and {_FIELD_NAMES[rhs]} must have the same length, got "
+                    f"{list(getattr(self, lhs))} and {list(getattr(self, rhs))}"
+                )
+        if len(self.lhs_ragged) != 1:
+            raise ValueError(
+                "gmm.jax: ragged_dot_dimension_numbers: exactly one lhs ragged "
+                f"dimension is needed, got {list(self.lhs_ragged)}"
+            )
+        if len(self.rhs_group) > 1:
+            raise ValueError(
+                "gmm.jax: ragged_dot_dimension_numbers: at most one rhs group "
+                f"dimension is allowed, got {list(self.rhs_group)}"
+            )
+        for operand, rank, fields in (
+            ("lhs", lhs_rank, ("lhs_contracting", "lhs_batch", "lhs_ragged")),
+            ("rhs", rhs_rank, ("rhs_contracting", "rhs_batch", "rhs_group")),
+        ):
+            for field in fields:
+                for d in getattr(self, field):
+                    if d >= rank:
+                        raise ValueError(
+                            f"gmm.jax: ragged_dot_dimension_numbers: {operand} "
+                            f"dimension {d} is out of range for rank {rank} "
+                            f"({_FIELD_NAMES[field]})"
+                        )
+            # Each dimension in at most one of the lists (the ragged one is
+            # also a free, contracting or batching dimension).
+            distinct = [f for f in fields if f != "lhs_ragged"]
+            seen = {}
+            for field in distinct:
+                for d in getattr(self, field):
+                    if d in seen:
+                        where = (
+                            f"in {_FIELD_NAMES[field]}"
+                            if seen[d] == field
+                            else f"({_FIELD_NAMES[seen[d]]} and {_FIELD_NAMES[field]})"
+                        )
+                        raise ValueError(
+                            f"gmm.jax: ragged_dot_dimension_numbers: {operand} "
+                            f"dimension {d} is listed twice {where}"
+                        )
+                    seen[d] = field
+        if self.mode() == 1 and not self.rhs_group:
+            raise ValueError(
+                "gmm.jax: ragged_dot_dimension_numbers: a ragged free lhs "
+                "dimension (mode 1) needs one rhs group dimension, got none"
+            )
+        if self.mode() != 1 and self.rhs_group:
+            raise ValueError(
+                "gmm.jax: ragged_dot_dimension_numbers: a ragged contracting or "
+                f"batching lhs dimension (mode {self.mode()}) takes no rhs group "
+                f"dimension, got {list(self.rhs_group)}"
+            )
 
     def mode(self) -> int:
         """1: ragged free dimension, 2: ragged contracting dimension, 3:
@@ -241,21 +369,7 @@ def _module(config: _Config, lhs, rhs, sizes, offset, init) -> Tuple[str, tuple]
             "is not one of float16, bfloat16, float32, float64"
         )
     numbers = config.numbers
-    if len(numbers.lhs_ragged) != 1:
-        raise ValueError(
-            "gmm.jax: exactly one lhs ragged dimension is needed, got "
-            f"{list(numbers.lhs_ragged)}"
-        )
-    for what, dims, rank in (
-        ("lhs", numbers.lhs_contracting + numbers.lhs_batch + numbers.lhs_ragged, len(lhs[0])),
-        ("rhs", numbers.rhs_contracting + numbers.rhs_batch + numbers.rhs_group, len(rhs[0])),
-    ):
-        bad = [d for d in dims if not 0 <= d < rank]
-        if bad:
-            raise ValueError(
-                f"gmm.jax: {what} dimension {bad[0]} is out of range for "
-                f"rank {rank}"
-            )
+    numbers.check(len(lhs[0]), len(rhs[0]))
     result = _result_shape(config, lhs[0], rhs[0], sizes[0])
     out_type = _tensor_type(result, config.out_dtype)
     arguments = [("lhs", lhs), ("rhs", rhs), ("group_sizes", sizes)]
@@ -481,11 +595,35 @@ def _ragged_dot_forward(config, lhs, rhs, sizes, offset, init):
     # Through the custom_vjp function itself, so that differentiating the
     # gradient (reverse over reverse) differentiates this call too.
     out = _ragged_dot(config, lhs, rhs, sizes, offset, init)
-    return out, (lhs, rhs, sizes, offset, init is not None)
+    # Of init only its type (an empty slice: dtype and manual axes), for
+    # its cotangent's.
+    init_type = None if init is None else init.reshape(-1)[:0]
+    return out, (lhs, rhs, sizes, offset, init_type)
+
+
+def _like_primal(cotangent, primal):
+    """`cotangent` with the type of `primal`: its dtype and, under
+    shard_map, its manual axes. The call made its operands varying over
+    the union of their axes (_align_varying_axes): an operand that is
+    invariant over an axis where another varies (replicated tokens next to
+    experts sharded over it, replicated weights next to sharded tokens) was
+    broadcast to a varying value, whose transpose is the sum over that
+    axis, so its cotangent is psum'd over the axes it varies over and the
+    primal does not; it is made varying over those the primal varies over
+    and it does not (a cotangent computed from invariant values only)."""
+    cotangent = cotangent.astype(primal.dtype)
+    have, want = _varying_axes(cotangent), _varying_axes(primal)
+    extra = tuple(sorted(have - want))
+    if extra:
+        cotangent = lax.psum(cotangent, extra)
+    missing = tuple(sorted(want - _varying_axes(cotangent)))
+    if missing:
+        cotangent = lax.pcast(cotangent, missing, to="varying")
+    return cotangent
 
 
 def _ragged_dot_backward(config, residuals, g):
-    lhs, rhs, sizes, offset, has_init = residuals
+    lhs, rhs, sizes, offset, init_type = residuals
     mode = config.numbers.mode()
     if mode == 1:
         d_lhs, d_rhs = _mode1_cotangents(config, lhs, rhs, sizes, offset, g)
@@ -493,8 +631,8 @@ def _ragged_dot_backward(config, residuals, g):
         d_lhs, d_rhs = _mode2_cotangents(config, lhs, rhs, sizes, offset, g)
     else:
         d_lhs, d_rhs = _mode3_cotangents(config, lhs, rhs, g)
-    d_init = g if has_init else None
-    return d_lhs.astype(lhs.dtype), d_rhs.astype(rhs.dtype), None, None, d_init
+    d_init = None if init_type is None else _like_primal(g, init_type)
+    return _like_primal(d_lhs, lhs), _like_primal(d_rhs, rhs), None, None, d_init
 
 
 _ragged_dot.defvjp(_ragged_dot_forward, _ragged_dot_backward)
@@ -517,49 +655,199 @@ def ragged_dot_general(
 
     lhs, rhs: float16, bfloat16, float32 or float64 arrays of one dtype.
     group_sizes: int32/int64, shape [g] or [prefix..., g] (as in JAX).
-    ragged_dot_dimension_numbers: jax.lax.RaggedDotDimensionNumbers.
-    precision: accepted for compatibility; gmm accumulates f16/bf16/f32 in
-      f32 and f64 in f64 whatever it says.
+    ragged_dot_dimension_numbers: jax.lax.RaggedDotDimensionNumbers (or
+      its tuple form), of non-negative integers (Python or NumPy).
+    precision: one of jax.lax's, accepted for compatibility; gmm
+      accumulates f16/bf16/f32 in f32 and f64 in f64 whatever it says.
     preferred_element_type: the result dtype (default: lhs's dtype).
-    group_offset: int32/int64 scalar or shape [1]: compute only the groups
-      [offset, offset + G_local) (modes 1 and 2).
-    init: an accumulator of the result's shape, added to the result (gmm).
+    group_offset: an integer (Python, NumPy, or an array of any integer
+      dtype; not a float or bool), scalar or shape [1]: compute only the
+      groups [offset, offset + G_local) (modes 1 and 2). It becomes
+      group_sizes' dtype exactly: a value beyond that dtype's range selects
+      no group, and is clamped to the range, which selects none either.
+    init: an accumulator of the result's shape, added to the result (gmm);
+      a floating-point array that the result's dtype holds without loss.
     num_local_groups: mode 2 with group_offset: G_local, the result's
-      leading dimension (default: all groups).
-    tile_sizes: (m, n, k) instead of gmm-configure's heuristic (on the CPU,
-      the cache tile of a visit and its contraction block; the op's
-      #gmm.kernel_config, see docs/Lowering.md).
+      leading dimension, an integer in [1, g] (default: all groups).
+    tile_sizes: (m, n, k), positive integers, instead of gmm-configure's
+      heuristic (on the CPU, the cache tile of a visit and its contraction
+      block; the op's #gmm.kernel_config, see docs/Lowering.md).
     """
-    del precision
-    lhs = jnp.asarray(lhs)
-    rhs = jnp.asarray(rhs)
-    group_sizes = jnp.asarray(group_sizes)
-    numbers = DimensionNumbers.of(ragged_dot_dimension_numbers)
-    out_dtype = np.dtype(
-        preferred_element_type if preferred_element_type is not None else lhs.dtype
-    )
-    if group_offset is not None:
-        group_offset = jnp.asarray(group_offset)
-        if group_offset.size != 1 or group_offset.ndim > 1:
-            raise ValueError(
-                "gmm.jax: group_offset must be a scalar or have shape [1], got "
-                f"shape {list(group_offset.shape)}"
-            )
-        group_offset = group_offset.reshape((1,)).astype(group_sizes.dtype)
-    if init is not None:
-        init = jnp.asarray(init).astype(out_dtype)
-    if num_local_groups is not None and (
-        numbers.mode() != 2 or group_offset is None
+    _check_precision(precision)
+    lhs = _array(lhs, "lhs")
+    rhs = _array(rhs, "rhs")
+    group_sizes = _array(group_sizes, "group_sizes")
+    for what, x, types, names in (
+        ("lhs", lhs, _FLOAT_TYPES, "float16, bfloat16, float32 or float64"),
+        ("rhs", rhs, _FLOAT_TYPES, "float16, bfloat16, float32 or float64"),
+        ("group_sizes", group_sizes, _INT_TYPES, "int32 or int64"),
     ):
-        raise ValueError(
-            "gmm.jax: num_local_groups is for mode 2 with a group_offset"
+        if np.dtype(x.dtype) not in types:
+            raise TypeError(
+                f"gmm.jax: {what} has dtype {np.dtype(x.dtype).name}; gmm takes {names}"
+            )
+    numbers = DimensionNumbers.of(ragged_dot_dimension_numbers)
+    numbers.check(lhs.ndim, rhs.ndim)
+    out_dtype = lhs.dtype
+    if preferred_element_type is not None:
+        try:
+            out_dtype = np.dtype(preferred_element_type)
+        except TypeError:
+            raise TypeError(
+                "gmm.jax: preferred_element_type must be a dtype, got "
+                f"{preferred_element_type!r}"
+            ) from None
+    out_dtype = np.dtype(out_dtype)
+    if out_dtype not in _FLOAT_TYPES:
+        raise TypeError(
+            f"gmm.jax: preferred_element_type {out_dtype.name} is not one of "
+            "float16, bfloat16, float32, float64"
         )
+    if group_offset is not None:
+        group_offset = _group_offset(group_offset, np.dtype(group_sizes.dtype))
+    if init is not None:
+        init = _init(init, out_dtype)
+    if num_local_groups is not None:
+        if numbers.mode() != 2 or group_offset is None:
+            raise ValueError(
+                "gmm.jax: num_local_groups is for mode 2 with a group_offset"
+            )
+        num_local_groups = _count(num_local_groups, "num_local_groups")
+        groups = group_sizes.shape[-1] if group_sizes.ndim else 0
+        if num_local_groups > groups:
+            raise ValueError(
+                f"gmm.jax: num_local_groups {num_local_groups} is more than the "
+                f"{groups} groups of group_sizes"
+            )
     if tile_sizes is not None:
-        tile_sizes = tuple(int(t) for t in tile_sizes)
+        if isinstance(tile_sizes, (str, bytes)) or not hasattr(tile_sizes, "__iter__"):
+            raise TypeError(
+                f"gmm.jax: tile_sizes must be a sequence (m, n, k), got {tile_sizes!r}"
+            )
+        tile_sizes = tuple(tile_sizes)
         if len(tile_sizes) != 3:
-            raise ValueError("gmm.jax: tile_sizes must be (m, n, k)")
+            raise ValueError(
+                f"gmm.jax: tile_sizes must be (m, n, k), got {list(tile_sizes)}"
+            )
+        tile_sizes = tuple(_count(t, "tile_sizes") for t in tile_sizes)
     config = _Config(numbers, out_dtype, num_local_groups, tile_sizes)
     return _ragged_dot(config, lhs, rhs, group_sizes, group_offset, init)
+
+
+def _check_precision(precision):
+    """`precision` is what jax.lax's ragged dot takes (it is then ignored),
+    or ValueError naming it."""
+    if precision is None:
+        return
+    try:
+        from jax._src.lax.lax import canonicalize_precision
+    except ImportError:  # another JAX: not checked
+        return
+    try:
+        canonicalize_precision(precision)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "gmm.jax: precision must be None, a jax.lax.Precision or its name, "
+            "a pair of them, or a jax.lax.DotAlgorithm(Preset), got "
+            f"{precision!r}"
+        ) from None
+
+
+def _array(value, what):
+    """`value` as a JAX array: a jax.Array (or tracer) as it is, anything
+    else through NumPy, where an integer value that JAX would narrow (an
+    int64 without jax_enable_x64) must fit the narrower type. TypeError or
+    ValueError naming `what` otherwise."""
+    if isinstance(value, jax.Array):
+        return value
+    try:
+        host = np.asarray(value)
+        if np.issubdtype(host.dtype, np.integer) and host.size:
+            narrow = np.dtype(jax.dtypes.canonicalize_dtype(host.dtype))
+            info = np.iinfo(narrow)
+            if narrow != host.dtype and (host.min() < info.min or host.max() > info.max):
+                raise ValueError(
+                    f"gmm.jax: {what} has values outside the range of "
+                    f"{narrow.name}, which JAX converts {host.dtype.name} to "
+                    "(without jax_enable_x64)"
+                )
+        return jnp.asarray(host)
+    except ValueError as error:
+        if str(error).startswith("gmm.jax:"):
+            raise
+        raise TypeError(
+            f"gmm.jax: {what} must be an array, got {value!r}"
+        ) from None
+    except TypeError:
+        raise TypeError(
+            f"gmm.jax: {what} must be an array, got {value!r}"
+        ) from None
+
+
+def _group_offset(value, dtype):
+    """group_offset as an array of shape [1] and dtype `dtype` (group_sizes'
+    dtype, the offset's type in the compiled ragged dot), converted without
+    changing what it computes: any integer (Python, NumPy or an array of any
+    integer dtype) whose value `dtype` cannot hold is clamped to `dtype`'s
+    range. Clamping computes the same groups: only the groups
+    [offset, offset + G_local) of [0, g) are computed, and as g and G_local
+    (shapes) are at most dtype's largest value, an offset at or beyond it
+    selects no group, just as one at or below its smallest (where
+    offset + G_local <= -1). Floats and bools are TypeErrors."""
+    info = np.iinfo(dtype)
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"gmm.jax: group_offset must be an integer, got {value!r}")
+    if _is_integer(value):
+        return jnp.full((1,), min(max(int(value), info.min), info.max), dtype)
+    if not isinstance(value, jax.Array):
+        try:
+            value = np.asarray(value)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"gmm.jax: group_offset must be an integer, got {value!r}"
+            ) from None
+    source = np.dtype(value.dtype)
+    if source == np.bool_ or not np.issubdtype(source, np.integer):
+        raise TypeError(
+            f"gmm.jax: group_offset has dtype {source.name}; it must be an "
+            "integer (a Python or NumPy integer, or an array of an integer dtype)"
+        )
+    if value.size != 1 or value.ndim > 1:
+        raise ValueError(
+            "gmm.jax: group_offset must be a scalar or have shape [1], got "
+            f"shape {list(value.shape)}"
+        )
+    xp = np if isinstance(value, np.ndarray) else jnp
+    if not np.can_cast(source, dtype, "safe"):
+        bounds = np.iinfo(source)
+        value = xp.clip(
+            value,
+            xp.asarray(max(bounds.min, info.min), source),
+            xp.asarray(min(bounds.max, info.max), source),
+        )
+    return jnp.asarray(xp.reshape(value, (1,)).astype(dtype))
+
+
+def _init(value, dtype):
+    """init as an array of the result dtype `dtype`: of a floating dtype
+    that converts to it without loss (float32 to float32, bfloat16 to
+    float32), TypeError naming init otherwise (no silent narrowing, nor
+    integers or bools taken as floats)."""
+    init = _array(value, "init")
+    source = np.dtype(init.dtype)
+    if not jnp.issubdtype(source, jnp.floating):
+        raise TypeError(
+            f"gmm.jax: init has dtype {source.name}; it must be a floating-point "
+            f"array of the result's dtype {dtype.name}"
+        )
+    if source != dtype:
+        if not np.can_cast(source, dtype, "safe"):
+            raise TypeError(
+                f"gmm.jax: init has dtype {source.name}, which the result's "
+                f"dtype {dtype.name} cannot hold without loss"
+            )
+        init = init.astype(dtype)
+    return init
 
 
 def ragged_dot(
@@ -575,6 +863,19 @@ def ragged_dot(
 ):
     """jax.lax.ragged_dot through gmm: lhs [m, k], rhs [g, k, n],
     group_sizes [g] -> [m, n]; rows of group i use rhs[i]."""
+    lhs = _array(lhs, "lhs")
+    rhs = _array(rhs, "rhs")
+    group_sizes = _array(group_sizes, "group_sizes")
+    for what, x, shape in (
+        ("lhs", lhs, "[m, k]"),
+        ("rhs", rhs, "[g, k, n]"),
+        ("group_sizes", group_sizes, "[g]"),
+    ):
+        if x.ndim != shape.count(",") + 1:
+            raise ValueError(
+                f"gmm.jax: ragged_dot takes {what} of shape {shape}, got shape "
+                f"{list(x.shape)}"
+            )
     numbers = DimensionNumbers((1,), (1,), (), (), (0,), (0,))
     return ragged_dot_general(
         lhs,

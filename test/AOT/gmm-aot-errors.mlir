@@ -19,6 +19,13 @@
 // CC: gmm-aot: error: no C compiler '/no/such/cc'
 // RUN: not gmm-aot %s -o %t/no/such/dir/lib.so 2>&1 | FileCheck %s --check-prefix=LINK
 // LINK: gmm-aot: error: cannot write {{.*}}/no/such/dir/lib.h: No such file or directory
+// An output that cannot be written (#38, class 7: LLVM's fatal "IO failure
+// on output stream").
+// RUN: not gmm-aot %s -o %t/lib.so --header=/dev/full 2>&1 | FileCheck %s --check-prefix=FULL
+// FULL: gmm-aot: error: cannot write /dev/full: No space left on device{{$}}
+// FULL-NOT: {{.}}
+// RUN: not gmm-aot --help 2>&1 >/dev/full | FileCheck %s --check-prefix=FULL-HELP
+// FULL-HELP: gmm-aot: error: cannot write standard output: No space left on device{{$}}
 // RUN: not gmm-aot %S/Inputs/not-a-c-name.mlir -o %t/lib.so 2>&1 | FileCheck %s --check-prefix=NAME
 // NAME: gmm-aot: error: @my.kernel: 'my.kernel' is not a C identifier, which an entry point's name must be
 // RUN: not gmm-aot %S/Inputs/not-a-c-name.mlir -o %t/lib.so --prefix=9 2>&1 | FileCheck %s --check-prefix=PREFIX

@@ -275,7 +275,7 @@ int main(int argc, char **argv) {
     // Failures of the compiled code are errors of the configuration.
     gmmCudaSetErrorMode(GmmCudaErrorMode::Record);
     guardPagesOption = "none";
-  } else if (warpsM || warpsN || stages || deviceOption != "sim" ||
+  } else if (warpsM || warpsN || stages || deviceOption.getNumOccurrences() ||
              !simChip.empty()) {
     llvm::errs() << "gmm-difftest: error: --warps-m/n, --stages, --device "
                     "and --sim-chip are for --pipeline=cuda\n";

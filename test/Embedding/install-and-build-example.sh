@@ -59,6 +59,13 @@ step "my-opt --gmm-reference-to-llvm | FileCheck"
 "$my_opt" "$input" --gmm-reference-to-llvm |
   "$tools/FileCheck" "$input" --check-prefix=LLVM
 
+step "my-opt --gmm-to-cpu | FileCheck"
+"$my_opt" "$input" --gmm-to-cpu |
+  "$tools/FileCheck" "$input" --check-prefix=CPU
+step "my-opt --gmm-to-ptx=chip=sm_80 | FileCheck"
+"$my_opt" "$input" --gmm-to-ptx=chip=sm_80 |
+  "$tools/FileCheck" "$input" --check-prefix=PTX
+
 step "installed gmm-opt and libGMMPlugin.so run"
 "$prefix/bin/gmm-opt" "$input" --convert-gmm-to-loops |
   "$tools/FileCheck" "$input" --check-prefix=LOOPS

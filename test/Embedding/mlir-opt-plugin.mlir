@@ -9,6 +9,12 @@
 // RUN: mlir-opt %s --load-dialect-plugin=%gmm_plugin \
 // RUN:   --pass-pipeline='builtin.module(gmm-reference-to-llvm)' \
 // RUN:   | FileCheck %s --check-prefix=LLVM
+// RUN: mlir-opt %s --load-dialect-plugin=%gmm_plugin \
+// RUN:   --pass-pipeline='builtin.module(gmm-to-cpu)' \
+// RUN:   | FileCheck %s --check-prefix=CPU
+// RUN: mlir-opt %s --load-dialect-plugin=%gmm_plugin \
+// RUN:   --pass-pipeline='builtin.module(gmm-to-ptx{chip=sm_80})' \
+// RUN:   | FileCheck %s --check-prefix=PTX
 // RUN: not mlir-opt %s --load-pass-plugin=%gmm_plugin 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NODIALECT
 // gmm-opt contains gmm; its own plugin, which would register gmm twice, is
@@ -32,6 +38,17 @@
 // LLVM-NOT:     gmm.
 // LLVM:         llvm.fmul
 // LLVM:         llvm.return
+
+// CPU-LABEL: llvm.func @moe
+// CPU-NOT:     gmm.
+// CPU-NOT:     scf.
+// CPU:         llvm.return
+
+// PTX-LABEL:   llvm.func @moe
+// PTX-NOT:       gmm.
+// PTX:           gpu.launch_func
+// PTX:           llvm.return
+// PTX:         gpu.binary @{{.+}} [#gpu.object<#nvvm.target<{{.*}}chip = "sm_80"
 
 // Passes alone do not make the dialect known.
 // NODIALECT: Dialect `gmm' not found for custom op 'gmm.ragged_dot'

@@ -9,6 +9,16 @@
 // RUN: not gmm-opt %S 2>&1 | FileCheck %s --check-prefix=DIR
 // DIR: gmm-opt: error: cannot open input file '{{.*}}': Is a directory{{$}}
 // DIR-NOT: {{.}}
+// Output that cannot be written (#38, class 7: "LLVM ERROR: IO failure on
+// output stream" and an abort).
+// RUN: not gmm-opt %s 2>&1 >/dev/full | FileCheck %s --check-prefix=FULL
+// FULL: gmm-opt: error: cannot write standard output: No space left on device{{$}}
+// FULL-NOT: {{.}}
+// RUN: not gmm-opt --help 2>&1 >/dev/full | FileCheck %s --check-prefix=FULL
+// RUN: not gmm-opt --show-dialects 2>&1 >/dev/full | FileCheck %s --check-prefix=FULL
+// RUN: not gmm-opt %s -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL-FILE
+// FULL-FILE: gmm-opt: error: cannot write /dev/full: No space left on device{{$}}
+// FULL-FILE-NOT: {{.}}
 // RUN: not gmm-opt %s -o %t.nodir/out.mlir 2>&1 | FileCheck %s --check-prefix=OUTPUT
 // OUTPUT: gmm-opt: error: cannot open output file '{{.*}}nodir/out.mlir': No such file or directory{{$}}
 // OUTPUT-NOT: {{.}}

@@ -6,6 +6,21 @@
 
 // REQUIRES: gmm-runner
 
+// Output that cannot be written (#38, class 7: "LLVM ERROR: IO failure on
+// output stream" and an abort).
+// RUN: not gmm-runner %s -e ragged --print 2>&1 >/dev/full | FileCheck %s --check-prefix=FULL
+// RUN: not gmm-runner --help 2>&1 >/dev/full | FileCheck %s --check-prefix=FULL
+// FULL: gmm-runner: error: cannot write standard output: No space left on device{{$}}
+// FULL-NOT: {{.}}
+
+// The device options choose the CUDA device of a GPU run (#38, class 6: a
+// --device=sim run without --target=cuda ran on the CPU and passed).
+// RUN: not gmm-runner %s -e ragged --device=sim --check 2>&1 | FileCheck %s --check-prefix=DEVICE-CPU
+// DEVICE-CPU: gmm-runner: error: --device=sim chooses the CUDA device of --target=cuda, but the target is cpu (add --target=cuda){{$}}
+// DEVICE-CPU-NOT: {{.}}
+// RUN: not gmm-runner %s -e ragged --device=gpu 2>&1 | FileCheck %s --check-prefix=DEVICE-GPU-CPU
+// DEVICE-GPU-CPU: gmm-runner: error: --device=gpu chooses the CUDA device of --target=cuda, but the target is cpu (add --target=cuda){{$}}
+
 // Input files that are not modules.
 // RUN: not gmm-runner %S 2>&1 | FileCheck %s --check-prefix=DIR
 // DIR: gmm-runner: error: cannot open input file '{{.*}}': Is a directory{{$}}

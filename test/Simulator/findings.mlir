@@ -2,27 +2,35 @@
 // and run by mlir-runner through libgmm_cuda_runtime.so on gmm's simulated
 // GPU (also where a real GPU exists). Each bug makes its launch fail with
 // one line that names the check, the kernel, the block, the thread and the
-// PTX line; the corrected program runs and prints its result.
+// PTX line, printed once (the later calls that return the same sticky error
+// print nothing), and mlir-runner exits with status 1, so that a script
+// that runs a broken kernel fails; the corrected program runs, prints its
+// result and exits with status 0.
 
 // REQUIRES: gmm-sim
 // UNSUPPORTED: sanitizer
 // RUN: mlir-opt %s --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_80 cubin-features=+ptx80" -o %t.mlir
-// RUN: env GMM_CUDA_DRIVER_LIBRARY=%gmm_cuda_sim mlir-runner %t.mlir -e out_of_bounds --entry-point-result=void \
-// RUN:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils 2>&1 | FileCheck %s --check-prefix=OOB
-// RUN: env GMM_CUDA_DRIVER_LIBRARY=%gmm_cuda_sim mlir-runner %t.mlir -e missing_barrier --entry-point-result=void \
-// RUN:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: env GMM_CUDA_DRIVER_LIBRARY=%gmm_cuda_sim not mlir-runner %t.mlir -e out_of_bounds --entry-point-result=void \
+// RUN:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils 2>&1 \
+// RUN: | FileCheck %s --check-prefix=OOB --implicit-check-not=gmm-cuda-runtime
+// RUN: env GMM_CUDA_DRIVER_LIBRARY=%gmm_cuda_sim not mlir-runner %t.mlir -e missing_barrier --entry-point-result=void \
+// RUN:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils 2>&1 \
+// RUN: | FileCheck %s --check-prefix=RACE --implicit-check-not=gmm-cuda-runtime
 // RUN: env GMM_CUDA_DRIVER_LIBRARY=%gmm_cuda_sim mlir-runner %t.mlir -e with_barrier --entry-point-result=void \
 // RUN:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: env GMM_CUDA_DRIVER_LIBRARY=%gmm_cuda_sim mlir-runner %t.mlir -e divergent_barrier --entry-point-result=void \
-// RUN:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils 2>&1 | FileCheck %s --check-prefix=SYNC
+// RUN: env GMM_CUDA_DRIVER_LIBRARY=%gmm_cuda_sim not mlir-runner %t.mlir -e divergent_barrier --entry-point-result=void \
+// RUN:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils 2>&1 \
+// RUN: | FileCheck %s --check-prefix=SYNC --implicit-check-not=gmm-cuda-runtime
 // RUN: env GMM_CUDA_DRIVER_LIBRARY=%gmm_cuda_sim GMM_SIM_CHECKS=memcheck mlir-runner %t.mlir -e missing_barrier --entry-point-result=void \
 // RUN:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils 2>&1 | FileCheck %s --check-prefix=UNCHECKED
 
 // OOB: gmm-cuda-runtime: error: mgpuStreamSynchronize: cuStreamSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered): gmm-sim memcheck: out-of-bounds global write of 4 bytes at 0x{{[0-9a-f]+}}: 0 bytes past the end of the 16-byte device allocation at 0x{{[0-9a-f]+}} (kernel out_of_bounds_kernel, block (0,0,0), thread (4,0,0), PTX line {{[0-9]+}}: st.global.b32)
-// RACE: gmm-cuda-runtime: error: mgpuStreamSynchronize: cuStreamSynchronize failed: CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure): gmm-sim {{racecheck|initcheck}}: {{.*}}(kernel missing_barrier_kernel, block (0,0,0), thread ({{[0-9]+}},0,0), PTX line {{[0-9]+}}: ld.shared.b32)
+// The copy of the result to the (pageable) host buffer completes before
+// mgpuMemcpy returns, as the driver's does: it reports the kernel's fault.
+// RACE: gmm-cuda-runtime: error: mgpuMemcpy: cuMemcpyAsync failed: CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure): gmm-sim {{racecheck|initcheck}}: {{.*}}(kernel missing_barrier_kernel, block (0,0,0), thread ({{[0-9]+}},0,0), PTX line {{[0-9]+}}: ld.shared.b32)
 // OK-NOT: error
 // OK: [63,  62,  61,  60,
-// SYNC: gmm-sim synccheck: barrier 0 reached by only part of the block: 16 of 64 threads arrived, 48 threads exited without reaching it (kernel divergent_barrier_kernel, block (0,0,0), thread (0,0,0), PTX line {{[0-9]+}}: bar.sync)
+// SYNC: gmm-cuda-runtime: error: mgpuStreamSynchronize: cuStreamSynchronize failed: CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure): gmm-sim synccheck: barrier 0 reached by only part of the block: 16 of 64 threads arrived, 48 threads exited without reaching it (kernel divergent_barrier_kernel, block (0,0,0), thread (0,0,0), PTX line {{[0-9]+}}: bar.sync)
 // With the race and initialization checks off, the program runs (and its
 // result is whatever the schedule gives).
 // UNCHECKED-NOT: error

@@ -140,8 +140,9 @@ int main(int argc, char **argv) {
       mlir::MlirOptMainConfig::createFromCLOptions();
   // --show-dialects, --list-passes and the like: MLIR's driver as is.
   if (config.shouldShowDialects() || config.shouldListPasses())
-    return mlir::asMainReturnCode(
-        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+    return gmm::support::finishStandardOutput(
+        "gmm-opt", mlir::asMainReturnCode(mlir::MlirOptMain(
+                       argc, argv, inputFilename, outputFilename, registry)));
 
   // Errors in the pass pipeline of the command line (an unknown pass in
   // --pass-pipeline, a bad pass option) are command-line errors too: one
@@ -196,10 +197,14 @@ int main(int argc, char **argv) {
     return 1;
   }
   return gmm::support::runOnLargeStack([&] {
-    if (mlir::failed(
-            mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
-      return 1;
-    output->keep();
-    return 0;
+    bool failed = mlir::failed(
+        mlir::MlirOptMain(output->os(), std::move(file), registry, config));
+    int status = gmm::support::finishOutput(
+        output->os(), "gmm-opt",
+        outputFilename == "-" ? "standard output" : outputFilename.getValue(),
+        failed ? 1 : 0);
+    if (status == 0)
+      output->keep();
+    return status;
   });
 }

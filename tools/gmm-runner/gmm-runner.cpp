@@ -348,7 +348,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   if (!parseCommandLine(argc, argv))
     return 1;
-  return support::runOnLargeStack(runAfterCommandLine);
+  return support::finishStandardOutput(
+      "gmm-runner", support::runOnLargeStack(runAfterCommandLine));
 }
 
 int runAfterCommandLine() {
@@ -378,6 +379,13 @@ int runAfterCommandLine() {
     return reportError("unknown --target=" + targetName +
                        " (expected cpu or cuda)");
   bool cuda = targetName == "cuda";
+  // The device options choose where a GPU run goes: given to a CPU run they
+  // would be ignored, and the run would pass on the CPU.
+  if (!cuda && deviceOption.getNumOccurrences())
+    return reportError("--device=" + deviceOption +
+                       " chooses the CUDA device of --target=cuda, but the "
+                       "target is " +
+                       targetName + " (add --target=cuda)");
   if (cuda && !pipelineName.getNumOccurrences())
     pipelineName = "cuda";
   const PipelineInfo *named = lookupPipeline(pipelineName);

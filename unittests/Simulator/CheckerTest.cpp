@@ -12,6 +12,10 @@
 
 #include "SimTestUtils.h"
 
+#include <cstdio>
+#include <sys/resource.h>
+#include <unistd.h>
+
 using namespace gmm::sim;
 using namespace gmm::sim::test;
 
@@ -322,6 +326,70 @@ TEST(Stops, TrapAndEndlessLoop) {
   EXPECT_EQ(r.kind, FindingKind::Deadlock);
   EXPECT_NE(r.message.find("did not finish within 1 s"), std::string::npos)
       << r.message;
+}
+
+// GMM_SIM_TIMEOUT counts for the whole launch, not only within a block: a
+// launch of very many short blocks times out too (it ran to the end,
+// checking the time only while a block outlived its slice). Run in a child
+// with an alarm, so that a launch that never times out fails the test.
+[[noreturn]] void launchManyShortBlocks() {
+  alarm(60);
+  Options options = SimRun::defaultOptions();
+  options.timeoutSeconds = 1;
+  SimRun sim(options);
+  if (!sim.load(kernel("")))
+    std::_Exit(2);
+  Buffer &out = sim.buffer(256);
+  LaunchResult r =
+      sim.launch("k", {2147483647u, 65535, 1}, {32, 1, 1}, {out.address});
+  std::fprintf(stderr, "ok=%d deadlock=%d [%s]\n", r.ok,
+               r.kind == FindingKind::Deadlock, r.message.c_str());
+  std::_Exit(0);
+}
+
+TEST(Stops, TimeoutCoversALaunchOfManyShortBlocks) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(launchManyShortBlocks(), ::testing::ExitedWithCode(0),
+              "ok=0 deadlock=1 \\[kernel k did not finish within 1 s of "
+              "simulation");
+}
+
+// Launches that run together (kernels of different streams) interleave
+// their blocks; the order is computed per block, not listed up front (two
+// launches of 2^25 blocks listed 2^26 entries, a gigabyte, before the first
+// block ran; the largest grids would need 2^50), and the timeout covers
+// them.
+[[noreturn]] void launchConcurrentlyManyBlocks() {
+  alarm(60);
+  Options options = SimRun::defaultOptions();
+  options.timeoutSeconds = 1;
+  SimRun sim(options);
+  if (!sim.load(kernel("")))
+    std::_Exit(2);
+  Buffer &out = sim.buffer(256);
+  const Kernel *k = sim.module->kernel("k");
+  std::vector<uint8_t> params(k->paramBufferBytes() + 8, 0);
+  std::memcpy(params.data(), &out.address, 8);
+  LaunchConfig config;
+  config.grid.x = uint32_t(1) << 25;
+  config.block.x = 32;
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  std::vector<LaunchResult> results = sim.device.launchAll(
+      {{k, config, params.data()}, {k, config, params.data()}});
+  getrusage(RUSAGE_SELF, &after);
+  long grownMiB = (after.ru_maxrss - before.ru_maxrss) / 1024;
+  std::fprintf(stderr, "%d %d %d %d grew %s\n", results[0].ok,
+               results[0].kind == FindingKind::Deadlock, results[1].ok,
+               results[1].kind == FindingKind::Deadlock,
+               grownMiB < 128 ? "little" : "much");
+  std::_Exit(0);
+}
+
+TEST(Stops, ConcurrentLaunchesOfManyBlocks) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(launchConcurrentlyManyBlocks(), ::testing::ExitedWithCode(0),
+              "^0 1 0 1 grew little\n$");
 }
 
 TEST(Checks, OffMeansNotReported) {

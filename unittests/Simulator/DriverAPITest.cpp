@@ -8,7 +8,10 @@
 // itself as simulated, work on streams runs at synchronization (a host that
 // does not synchronize sees stale data), a failed launch is a sticky error
 // whose detail names the finding, device memory is not host memory, and no
-// GPU time is ever measured.
+// GPU time is ever measured. Every pointer and size is untrusted: wrapping
+// sizes, freed, offset and bogus pointers and the wrong kind of memory are
+// CUDA_ERROR_INVALID_VALUE, never a crash; asynchronous copies with pageable
+// host memory behave as the driver's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +20,11 @@
 #include "gtest/gtest.h"
 
 #include <cstring>
+#include <memory>
 #include <string>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <vector>
 
 using namespace gmm::cuda;
 
@@ -52,7 +59,26 @@ CUresult cuMemAllocManaged(CUdeviceptr *, size_t, unsigned);
 CUresult cuMemFree_v2(CUdeviceptr);
 CUresult cuMemcpyHtoD_v2(CUdeviceptr, const void *, size_t);
 CUresult cuMemcpyDtoH_v2(void *, CUdeviceptr, size_t);
+CUresult cuMemcpyDtoD_v2(CUdeviceptr, CUdeviceptr, size_t);
+CUresult cuMemcpy(CUdeviceptr, CUdeviceptr, size_t);
+CUresult cuMemcpyAsync(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr, const void *, size_t, CUstream);
+CUresult cuMemcpyDtoHAsync_v2(void *, CUdeviceptr, size_t, CUstream);
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+CUresult cuMemsetD8_v2(CUdeviceptr, unsigned char, size_t);
+CUresult cuMemsetD16_v2(CUdeviceptr, unsigned short, size_t);
+CUresult cuMemsetD32_v2(CUdeviceptr, unsigned, size_t);
+CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream);
 CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, CUstream);
+CUresult cuMemAllocHost_v2(void **, size_t);
+CUresult cuMemFreeHost(void *);
+CUresult cuMemHostRegister_v2(void *, size_t, unsigned);
+CUresult cuMemHostUnregister(void *);
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *, void *, unsigned);
+CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
+CUresult cuModuleLoadData(CUmodule *, const void *);
+// Weak: the test of cuMemHostAlloc says so when the library lacks it.
+CUresult cuMemHostAlloc(void **, size_t, unsigned) __attribute__((weak));
 const char *gmmSimGetErrorDetail();
 void gmmSimClearError();
 }
@@ -61,6 +87,8 @@ namespace {
 
 constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76;
 constexpr int kAttrSharedOptin = 97, kAttrWarpSize = 10;
+constexpr CUresult kInvalidValue = CUDA_ERROR_INVALID_VALUE;
+constexpr uint64_t kMax = ~uint64_t(0);
 
 /// Initializes the driver and makes the primary context current.
 class SimDriver : public ::testing::Test {
@@ -319,6 +347,348 @@ TEST_F(SimDriver, DeviceMemoryIsNotHostMemory) {
       },
       "");
   EXPECT_EQ(cuMemFree_v2(buffer), CUDA_SUCCESS);
+}
+
+//===----------------------------------------------------------------------===//
+// Untrusted pointers and sizes
+//===----------------------------------------------------------------------===//
+
+CUdeviceptr address(const void *pointer) {
+  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(pointer));
+}
+
+// count * width of the typed memsets must not wrap before the bounds check
+// (2^62 + 1 words are 4 bytes, wrapped, and the memset ran for 2^62 words).
+TEST_F(SimDriver, TypedMemsetSizesDoNotWrap) {
+  CUdeviceptr buffer = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&buffer, 64), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemsetD32_v2(buffer, 7, (uint64_t(1) << 62) + 1), kInvalidValue);
+  EXPECT_EQ(cuMemsetD16_v2(buffer, 7, (uint64_t(1) << 63) + 2), kInvalidValue);
+  EXPECT_EQ(cuMemsetD32Async(buffer, 7, (uint64_t(1) << 62) + 4, nullptr),
+            kInvalidValue);
+  EXPECT_EQ(cuMemsetD16Async(buffer, 7, kMax, nullptr), kInvalidValue);
+  EXPECT_EQ(cuMemsetD8_v2(buffer, 7, kMax), kInvalidValue);
+  // Nothing was queued or run: the context is fine.
+  EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS) << gmmSimGetErrorDetail();
+  EXPECT_EQ(cuMemsetD32_v2(buffer, 7, 16), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree_v2(buffer), CUDA_SUCCESS);
+}
+
+// A copy's size near 2^64 must not wrap the offset-plus-size bounds check.
+TEST_F(SimDriver, CopySizesNearTwoToThe64AreInvalid) {
+  CUdeviceptr buffer = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&buffer, 64), CUDA_SUCCESS);
+  std::vector<uint8_t> host(64, 1);
+  for (uint64_t bytes : {kMax, kMax - 15, uint64_t(1) << 63}) {
+    EXPECT_EQ(cuMemcpyDtoD_v2(buffer + 16, buffer, bytes), kInvalidValue);
+    EXPECT_EQ(cuMemcpyHtoD_v2(buffer + 16, host.data(), bytes), kInvalidValue);
+    EXPECT_EQ(cuMemcpyDtoH_v2(host.data(), buffer + 16, bytes), kInvalidValue);
+    EXPECT_EQ(cuMemcpy(buffer + 16, buffer, bytes), kInvalidValue);
+    EXPECT_EQ(cuMemcpyDtoDAsync_v2(buffer + 16, buffer, bytes, nullptr),
+              kInvalidValue);
+    EXPECT_EQ(cuMemcpyHtoDAsync_v2(buffer, host.data(), bytes, nullptr),
+              kInvalidValue);
+    EXPECT_EQ(cuMemcpyAsync(buffer + 16, buffer, bytes, nullptr),
+              kInvalidValue);
+  }
+  EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS) << gmmSimGetErrorDetail();
+  EXPECT_EQ(cuMemFree_v2(buffer), CUDA_SUCCESS);
+}
+
+// Registering host memory: a size that wraps past 2^64 passed the overlap
+// check (base + size); a range that covers the device's memory or pages
+// that are not mapped is not host memory either.
+TEST_F(SimDriver, HostRegisterRefusesRangesThatAreNotHostMemory) {
+  std::vector<uint8_t> host(4096, 0);
+  uint8_t *p = host.data();
+  EXPECT_EQ(cuMemHostRegister_v2(p, kMax - address(p) + 2, 0), kInvalidValue);
+  EXPECT_EQ(cuMemHostRegister_v2(p, kMax, 0), kInvalidValue);
+  EXPECT_EQ(cuMemHostRegister_v2(p, uint64_t(1) << 62, 0), kInvalidValue);
+  EXPECT_EQ(cuMemHostRegister_v2(reinterpret_cast<void *>(0x10), 16, 0),
+            kInvalidValue);
+  CUdeviceptr buffer = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&buffer, 64), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemHostRegister_v2(reinterpret_cast<void *>(buffer + 128), 16, 0),
+            kInvalidValue);
+  EXPECT_EQ(cuMemFree_v2(buffer), CUDA_SUCCESS);
+  // An unmapped page.
+  long page = sysconf(_SC_PAGESIZE);
+  void *gap =
+      mmap(nullptr, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(gap, MAP_FAILED);
+  EXPECT_EQ(cuMemHostRegister_v2(gap, 16, 0), kInvalidValue);
+  munmap(gap, page);
+  // None of them was registered.
+  ASSERT_EQ(cuMemHostRegister_v2(p, host.size(), 0), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemHostRegister_v2(p + 64, 64, 0),
+            712); // CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
+  EXPECT_EQ(cuMemHostUnregister(p), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemHostUnregister(p),
+            713); // CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED
+}
+
+// Freed managed memory is not memory any more, on either side of a copy
+// (it was taken for host memory and read and written after its free), and
+// its pages are gone.
+TEST_F(SimDriver, FreedManagedMemoryIsNotAccessible) {
+  CUdeviceptr managed = 0;
+  ASSERT_EQ(cuMemAllocManaged(&managed, 64, 1), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemFree_v2(managed), CUDA_SUCCESS);
+  uint8_t host[64] = {0};
+  EXPECT_EQ(cuMemcpyHtoD_v2(managed, host, 64), kInvalidValue);
+  EXPECT_EQ(cuMemcpyDtoH_v2(host, managed, 64), kInvalidValue);
+  EXPECT_EQ(cuMemcpy(managed, address(host), 64), kInvalidValue);
+  EXPECT_EQ(cuMemcpy(address(host), managed, 64), kInvalidValue);
+  EXPECT_EQ(cuMemcpyAsync(address(host), managed, 64, nullptr), kInvalidValue);
+  EXPECT_EQ(
+      cuMemcpyHtoD_v2(address(host), reinterpret_cast<void *>(managed), 64),
+      kInvalidValue);
+  EXPECT_EQ(cuMemsetD8_v2(managed, 1, 64), kInvalidValue);
+  EXPECT_EQ(cuMemFree_v2(managed), kInvalidValue);
+  EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS) << gmmSimGetErrorDetail();
+  // A kernel's store to it is a finding.
+  CUmodule module = nullptr;
+  CUfunction f = loadStore(module);
+  uint32_t value = 1;
+  void *params[] = {&managed, &value};
+  ASSERT_EQ(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr),
+            CUDA_SUCCESS);
+  EXPECT_EQ(cuCtxSynchronize(), 700); // CUDA_ERROR_ILLEGAL_ADDRESS
+  gmmSimClearError();
+  EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        volatile uint8_t *p = reinterpret_cast<uint8_t *>(managed);
+        (void)*p;
+      },
+      "");
+}
+
+// Freed pinned host memory likewise.
+TEST_F(SimDriver, FreedPinnedHostMemoryIsNotAccessible) {
+  void *pinned = nullptr;
+  ASSERT_EQ(cuMemAllocHost_v2(&pinned, 64), CUDA_SUCCESS);
+  std::memset(pinned, 3, 64);
+  CUdeviceptr buffer = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&buffer, 64), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemcpyHtoD_v2(buffer, pinned, 64), CUDA_SUCCESS);
+  CUdeviceptr mapped = 0;
+  EXPECT_EQ(cuMemHostGetDevicePointer_v2(&mapped, pinned, 0), CUDA_SUCCESS);
+  EXPECT_EQ(mapped, address(pinned));
+  ASSERT_EQ(cuMemFreeHost(pinned), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemcpyHtoD_v2(buffer, pinned, 64), kInvalidValue);
+  EXPECT_EQ(cuMemcpyDtoH_v2(pinned, buffer, 64), kInvalidValue);
+  EXPECT_EQ(cuMemcpyHtoDAsync_v2(buffer, pinned, 64, nullptr), kInvalidValue);
+  EXPECT_EQ(cuMemcpyDtoHAsync_v2(pinned, buffer, 64, nullptr), kInvalidValue);
+  EXPECT_EQ(cuMemcpy(address(pinned), buffer, 64), kInvalidValue);
+  EXPECT_EQ(cuMemsetD8_v2(address(pinned), 0, 64), kInvalidValue);
+  EXPECT_EQ(cuMemHostGetDevicePointer_v2(&mapped, pinned, 0), kInvalidValue);
+  EXPECT_EQ(cuMemFreeHost(pinned), kInvalidValue);
+  EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS) << gmmSimGetErrorDetail();
+  EXPECT_EQ(cuMemFree_v2(buffer), CUDA_SUCCESS);
+}
+
+// A device pointer that is not in a live allocation is refused, never
+// dereferenced as a host address (which crashed the process). The unified
+// copies (cuMemcpy, cuMemcpyAsync) take pageable host memory too, but none
+// is mapped at these addresses.
+TEST_F(SimDriver, BogusDevicePointersAreInvalidValues) {
+  CUdeviceptr buffer = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&buffer, 64), CUDA_SUCCESS);
+  uint8_t host[64] = {0};
+  const CUdeviceptr unmapped[] = {0,           0x10,
+                                  kMax - 7,    uint64_t(1) << 63,
+                                  buffer + 64, buffer + (uint64_t(1) << 30)};
+  for (CUdeviceptr p : unmapped) {
+    EXPECT_EQ(cuMemcpyDtoH_v2(host, p, 8), kInvalidValue) << p;
+    EXPECT_EQ(cuMemcpyHtoD_v2(p, host, 8), kInvalidValue) << p;
+    EXPECT_EQ(cuMemcpyDtoD_v2(p, buffer, 8), kInvalidValue) << p;
+    EXPECT_EQ(cuMemcpyDtoD_v2(buffer, p, 8), kInvalidValue) << p;
+    EXPECT_EQ(cuMemcpyHtoDAsync_v2(p, host, 8, nullptr), kInvalidValue) << p;
+    EXPECT_EQ(cuMemcpyDtoHAsync_v2(host, p, 8, nullptr), kInvalidValue) << p;
+    EXPECT_EQ(cuMemsetD32_v2(p, 0, 2), kInvalidValue) << p;
+    EXPECT_EQ(cuMemsetD32Async(p, 0, 2, nullptr), kInvalidValue) << p;
+    EXPECT_EQ(cuMemcpy(p, buffer, 8), kInvalidValue) << p;
+    EXPECT_EQ(cuMemcpy(address(host), p, 8), kInvalidValue) << p;
+    EXPECT_EQ(cuMemcpyAsync(p, address(host), 8, nullptr), kInvalidValue) << p;
+    EXPECT_EQ(cuMemFreeAsync(p, nullptr), p ? kInvalidValue : CUDA_SUCCESS)
+        << p;
+  }
+  // Host memory where a device pointer belongs; a pointer (mapped in the
+  // host, by chance or not) that is no allocation of the device.
+  EXPECT_EQ(cuMemcpyDtoH_v2(host, address(host), 8), kInvalidValue);
+  EXPECT_EQ(cuMemsetD8_v2(address(host), 0, 8), kInvalidValue);
+  EXPECT_EQ(cuMemcpyDtoH_v2(host, 0xdeadbeef000, 8), kInvalidValue);
+  // Ranges that start in the allocation and run past its end.
+  EXPECT_EQ(cuMemcpyDtoH_v2(host, buffer + 60, 8), kInvalidValue);
+  EXPECT_EQ(cuMemcpy(address(host), buffer + 60, 8), kInvalidValue);
+  EXPECT_EQ(cuMemsetD8_v2(buffer + 1, 0, 64), kInvalidValue);
+  // Host-side pointers of the explicit copies that no page backs.
+  EXPECT_EQ(cuMemcpyHtoD_v2(buffer, reinterpret_cast<void *>(0x10), 8),
+            kInvalidValue);
+  EXPECT_EQ(
+      cuMemcpyDtoH_v2(reinterpret_cast<void *>(uint64_t(1) << 63), buffer, 8),
+      kInvalidValue);
+  EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS) << gmmSimGetErrorDetail();
+  // The detail says which side and why.
+  EXPECT_EQ(cuMemcpyDtoD_v2(buffer, 0xdeadbeef000, 8), kInvalidValue);
+  EXPECT_NE(std::string(gmmSimGetErrorDetail())
+                .find("the source of 8 bytes at 0xdeadbeef000"),
+            std::string::npos)
+      << gmmSimGetErrorDetail();
+  EXPECT_EQ(cuMemFree_v2(buffer), CUDA_SUCCESS);
+}
+
+// cuMemFreeHost frees what cuMemAllocHost/cuMemHostAlloc allocated, nothing
+// else (it freed memory that was only registered, which the caller owns);
+// cuMemHostUnregister unregisters registered ranges only.
+TEST_F(SimDriver, FreeHostFreesOnlyPinnedHostMemory) {
+  std::vector<uint8_t> registered(256, 5);
+  ASSERT_EQ(cuMemHostRegister_v2(registered.data(), registered.size(), 0),
+            CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFreeHost(registered.data()), kInvalidValue);
+  EXPECT_EQ(registered[255], 5);
+  EXPECT_EQ(cuMemHostUnregister(registered.data()), CUDA_SUCCESS);
+  CUdeviceptr buffer = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&buffer, 64), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFreeHost(reinterpret_cast<void *>(buffer)), kInvalidValue);
+  int local = 0;
+  EXPECT_EQ(cuMemFreeHost(&local), kInvalidValue);
+  EXPECT_EQ(cuMemFreeHost(nullptr), kInvalidValue);
+  EXPECT_EQ(cuMemFree_v2(buffer), CUDA_SUCCESS);
+  void *pinned = nullptr;
+  ASSERT_EQ(cuMemAllocHost_v2(&pinned, 100), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemHostUnregister(pinned),
+            713); // CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED
+  EXPECT_EQ(cuMemHostRegister_v2(pinned, 100, 0),
+            712); // CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
+  EXPECT_EQ(cuMemFree_v2(address(pinned)), kInvalidValue);
+  EXPECT_EQ(cuMemFreeHost(static_cast<char *>(pinned) + 8), kInvalidValue);
+  EXPECT_EQ(cuMemFreeHost(pinned), CUDA_SUCCESS);
+  ASSERT_TRUE(cuMemHostAlloc) << "libgmm_cuda_sim.so lacks cuMemHostAlloc";
+  ASSERT_EQ(cuMemHostAlloc(&pinned, 100, 0), CUDA_SUCCESS);
+  static_cast<char *>(pinned)[99] = 1;
+  EXPECT_EQ(cuMemFreeHost(pinned), CUDA_SUCCESS);
+}
+
+// A module image has no length: its magic bytes must not be read past the
+// end of a shorter one (these end, NUL included, at a page the host cannot
+// read).
+TEST_F(SimDriver, ShortImagesAreNotReadPastTheirEnd) {
+  long page = sysconf(_SC_PAGESIZE);
+  auto *pages =
+      static_cast<char *>(mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(static_cast<void *>(pages), MAP_FAILED);
+  ASSERT_EQ(mprotect(pages + page, page, PROT_NONE), 0);
+  for (const char *text : {"", "\x7f",
+                           "\x7f"
+                           "E",
+                           "\x7f"
+                           "EL",
+                           "P", "P\xed",
+                           "P\xed"
+                           "U",
+                           "\xb1"
+                           "Cb"}) {
+    size_t n = std::strlen(text) + 1;
+    char *image = pages + page - n;
+    std::memcpy(image, text, n);
+    CUmodule module = nullptr;
+    EXPECT_NE(cuModuleLoadData(&module, image), CUDA_SUCCESS) << n;
+  }
+  munmap(pages, 2 * page);
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies with pageable memory, error details
+//===----------------------------------------------------------------------===//
+
+// The driver stages a pageable source before an asynchronous copy returns:
+// the device gets what the memory held at the call, even when it changes or
+// is freed before the stream runs.
+TEST_F(SimDriver, AsyncCopyFromPageableMemoryIsStagedAtTheCall) {
+  CUdeviceptr buffer = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&buffer, 64), CUDA_SUCCESS);
+  CUstream stream = nullptr;
+  ASSERT_EQ(cuStreamCreate(&stream, 0), CUDA_SUCCESS);
+  std::vector<uint32_t> first(8, 1);
+  ASSERT_EQ(cuMemcpyHtoDAsync_v2(buffer, first.data(), 32, stream),
+            CUDA_SUCCESS);
+  std::fill(first.begin(), first.end(), 2u);
+  auto second = std::make_unique<std::vector<uint32_t>>(8, 3);
+  ASSERT_EQ(cuMemcpyAsync(buffer + 32, address(second->data()), 32, stream),
+            CUDA_SUCCESS);
+  second.reset();
+  ASSERT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS)
+      << gmmSimGetErrorDetail();
+  uint32_t out[16] = {0};
+  ASSERT_EQ(cuMemcpyDtoH_v2(out, buffer, 64), CUDA_SUCCESS);
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(out[i], i < 8 ? 1u : 3u) << i;
+  EXPECT_EQ(cuStreamDestroy_v2(stream), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree_v2(buffer), CUDA_SUCCESS);
+}
+
+// An asynchronous copy to pageable memory completes before it returns (the
+// work queued before it included); one to pinned memory stays queued.
+TEST_F(SimDriver, AsyncCopyToPageableMemoryCompletesBeforeItReturns) {
+  CUmodule module = nullptr;
+  CUfunction f = loadStore(module);
+  CUdeviceptr buffer = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&buffer, 64), CUDA_SUCCESS);
+  CUstream stream = nullptr;
+  ASSERT_EQ(cuStreamCreate(&stream, 0), CUDA_SUCCESS);
+  uint32_t value = 42;
+  void *params[] = {&buffer, &value};
+  ASSERT_EQ(cuLaunchKernel(f, 1, 1, 1, 16, 1, 1, 0, stream, params, nullptr),
+            CUDA_SUCCESS);
+  std::vector<uint32_t> host(16, 0);
+  ASSERT_EQ(cuMemcpyDtoHAsync_v2(host.data(), buffer, 64, stream),
+            CUDA_SUCCESS);
+  EXPECT_EQ(host[0], 42u);
+  EXPECT_EQ(host[15], 42u);
+  std::vector<uint32_t> unified(16, 0);
+  value = 43;
+  ASSERT_EQ(cuLaunchKernel(f, 1, 1, 1, 16, 1, 1, 0, stream, params, nullptr),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyAsync(address(unified.data()), buffer, 64, stream),
+            CUDA_SUCCESS);
+  EXPECT_EQ(unified[15], 43u);
+  void *pinned = nullptr;
+  ASSERT_EQ(cuMemAllocHost_v2(&pinned, 64), CUDA_SUCCESS);
+  std::memset(pinned, 0, 64);
+  value = 44;
+  ASSERT_EQ(cuLaunchKernel(f, 1, 1, 1, 16, 1, 1, 0, stream, params, nullptr),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoHAsync_v2(pinned, buffer, 64, stream), CUDA_SUCCESS);
+  EXPECT_EQ(static_cast<uint32_t *>(pinned)[15], 0u);
+  ASSERT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
+  EXPECT_EQ(static_cast<uint32_t *>(pinned)[15], 44u);
+  EXPECT_EQ(cuMemFreeHost(pinned), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamDestroy_v2(stream), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree_v2(buffer), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
+}
+
+// gmmSimGetErrorDetail describes the last call's failure: one that sets no
+// detail leaves none (it returned the previous failure's text).
+TEST_F(SimDriver, AFailureWithoutDetailLeavesNoEarlierText) {
+  CUevent start = nullptr;
+  ASSERT_EQ(cuEventCreate(&start, 0), CUDA_SUCCESS);
+  float ms = 0;
+  EXPECT_EQ(cuEventElapsedTime_v2(&ms, start, start), 801);
+  EXPECT_NE(std::string(gmmSimGetErrorDetail()).find("does not measure time"),
+            std::string::npos);
+  EXPECT_EQ(cuMemAlloc_v2(nullptr, 16), kInvalidValue);
+  EXPECT_EQ(std::string(gmmSimGetErrorDetail()), "");
+  EXPECT_EQ(cuMemFree_v2(0x10), kInvalidValue);
+  EXPECT_NE(std::string(gmmSimGetErrorDetail()).find("cuMemFree"),
+            std::string::npos);
+  EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  EXPECT_EQ(std::string(gmmSimGetErrorDetail()), "");
+  EXPECT_EQ(cuEventDestroy_v2(start), CUDA_SUCCESS);
 }
 
 } // namespace

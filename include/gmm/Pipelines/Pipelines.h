@@ -234,14 +234,6 @@ struct MapToGPUPipelineOptions
 /// path that the optimized pipelines are checked against.
 void buildReferenceToLLVMPipeline(OpPassManager &pm);
 
-/// Checks that `chip` (sm_80, sm_90a, ...) is a GPU that gmm's kernels run
-/// on: one that LLVM's NVPTX back end knows, sm_80 or newer (the kernels use
-/// cp.async and bf16 mma.sync). Otherwise reports, through `errorHandler`,
-/// what is wrong and the chips that are supported, and fails.
-LogicalResult
-verifyGPUChip(StringRef chip,
-              function_ref<LogicalResult(const Twine &)> errorHandler);
-
 /// Checks the options of buildGPUPipeline (the chip, the format, tile sizes
 /// and warp counts in range) before anything is built; reports the first
 /// problem through `errorHandler` in the terms of the options.

@@ -31,8 +31,16 @@
 //    (invalid argument)"; on gmm's simulated GPU a failed launch's line ends
 //    with the finding that failed it. A failed PTX JIT prints the JIT's log
 //    after it. Every entry point accepts the null handles a failed one
-//    returns, so compiled code runs to its end (with garbage results) and
-//    a program like mlir-runner exits normally, as with MLIR's wrappers.
+//    returns, so compiled code runs to its end (with garbage results), as
+//    with MLIR's wrappers. A sticky error of the context (a kernel's fault:
+//    CUDA_ERROR_ILLEGAL_ADDRESS, _ASSERT, _LAUNCH_FAILED and the like), which
+//    every later driver call returns too, is printed once, by the call that
+//    met it first. Unlike MLIR's wrappers, a program that printed an error
+//    exits with status 1 when it ends (whatever status it exits with; the
+//    library's destructor runs after the program's exit handlers and static
+//    destructors, flushes stdio and calls _exit(1); the library is never
+//    unloaded), so that a script that runs it (mlir-runner on a broken
+//    kernel, a test) fails, on a GPU and on gmm's simulated GPU alike.
 //  - GmmCudaErrorMode::Abort (GMM_CUDA_RUNTIME_ON_ERROR=abort in the
 //    environment): print the same line and abort().
 //  - GmmCudaErrorMode::Record: print nothing; keep the first error's line

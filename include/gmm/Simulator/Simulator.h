@@ -188,16 +188,48 @@ public:
 
   // Memory. Device addresses of cuMemAlloc memory are reserved address space
   // that the host cannot dereference (as on a real GPU); managed and
-  // registered host memory has the same address on both sides.
+  // registered host memory has the same address on both sides. Managed and
+  // pinned host memory live in a second reserved range of the device: freed,
+  // their pages are unmapped, and the range is reused late, so that a use
+  // after free touches no allocation (and faults on the host).
   bool allocate(uint64_t bytes, uint64_t &address, std::string &error);
   bool allocateManaged(uint64_t bytes, uint64_t &address, std::string &error);
+  /// Frees a device or managed allocation (`address` is its start).
   bool free(uint64_t address, std::string &error);
-  bool registerHost(void *pointer, uint64_t bytes, std::string &error);
+  /// Pinned host memory (cuMemAllocHost), freed with freeHost only.
+  bool allocateHost(uint64_t bytes, void *&pointer, std::string &error);
+  bool freeHost(void *pointer, std::string &error);
+  enum class Registration { Registered, AlreadyRegistered, Invalid };
+  /// Registers the caller's host memory: Invalid when the range wraps,
+  /// touches the device's reserved ranges or is not readable and writable
+  /// host memory; AlreadyRegistered when it overlaps an allocation.
+  Registration registerHost(void *pointer, uint64_t bytes, std::string &error);
+  /// Unregisters a range that registerHost registered (`pointer` its start).
   bool unregisterHost(void *pointer, std::string &error);
-  /// The host pointer behind `bytes` at `address`: device memory is
-  /// translated, anything else is taken as a host address. Null when the
-  /// range starts in device memory but does not fit in its allocation.
+
+  /// What [address, address + bytes) is to the device.
+  enum class MemoryKind {
+    /// Not memory anyone may touch: the range wraps, starts in the null
+    /// page, or lies in the device's reserved ranges outside a live
+    /// allocation (freed or never allocated), or runs past its allocation.
+    Invalid,
+    /// Inside one live allocation (device, managed, pinned or registered
+    /// host memory, a module variable): `pointer` is its backing.
+    Allocated,
+    /// Not the device's: the caller's (pageable) host memory, at `pointer`.
+    Pageable,
+  };
+  struct ResolvedRange {
+    MemoryKind kind = MemoryKind::Invalid;
+    uint8_t *pointer = nullptr;
+  };
+  ResolvedRange resolve(uint64_t address, uint64_t bytes) const;
+  /// The backing of [address, address + bytes) when it lies in one live
+  /// allocation (MemoryKind::Allocated); null otherwise.
   uint8_t *hostPointer(uint64_t address, uint64_t bytes);
+  /// Whether `address` is the start of a live device or managed allocation
+  /// (what free accepts).
+  bool isAllocationStart(uint64_t address) const;
   /// Device memory in use and free, as reported to the driver API.
   uint64_t usedBytes() const;
 

@@ -17,6 +17,10 @@
 
 #include "llvm/ADT/StringRef.h"
 
+namespace llvm {
+class raw_fd_ostream;
+} // namespace llvm
+
 #include <cstdio>
 #include <string>
 
@@ -35,23 +39,39 @@ public:
   StderrCapture &operator=(const StderrCapture &) = delete;
 
   std::string take();
-
-private:
+  /// Restores standard error and drops what was written (also what the
+  /// destructor does).
   void restore();
 
+private:
   std::FILE *file = nullptr;
   int saved = -1;
 };
 
 /// llvm::cl::ParseCommandLineOptions with gmm's error format: on an error
 /// prints one line "TOOL: error: ..." (TOOL is argv[0]'s file name) and
-/// returns false.
+/// returns false. Also makes standard output that cannot be written (a full
+/// disk) one line "TOOL: error: cannot write standard output: ..." and exit
+/// status 1 on every exit path (llvm::cl's --help ends with exit(0)), not
+/// LLVM's fatal "IO failure on output stream".
 bool parseToolCommandLine(int argc, char **argv, llvm::StringRef overview);
 
 /// The text that llvm::cl wrote for a failed parse, as one line: the tool's
 /// prefix of each line removed, the "Try: 'TOOL --help'" hint dropped,
 /// repeated parts dropped, the rest (a "Did you mean" hint) joined.
 std::string joinCommandLineErrors(llvm::StringRef errors, llvm::StringRef tool);
+
+/// Ends the writing of `os`, `tool`'s output named `name` ("standard
+/// output", a file name): flushes it and, when it could not be written (a
+/// full disk, a closed pipe), prints one line "TOOL: error: cannot write
+/// NAME: REASON", clears the stream's error (which LLVM would otherwise turn
+/// into "LLVM ERROR: IO failure on output stream" when the stream is
+/// destroyed) and returns 1; otherwise returns `status`.
+int finishOutput(llvm::raw_fd_ostream &os, llvm::StringRef tool,
+                 llvm::StringRef name, int status);
+
+/// finishOutput() of standard output, both llvm::outs() and C's stdout.
+int finishStandardOutput(llvm::StringRef tool, int status);
 
 } // namespace support
 } // namespace gmm

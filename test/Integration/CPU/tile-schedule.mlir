@@ -5,6 +5,8 @@
 // RUN: gmm-runner %t.mlir -e schedule_offset --pipeline=reference --values=0:3,0,5 --values=1:1 --print | FileCheck %s --check-prefix=OFFSET
 // RUN: gmm-runner %t.mlir -e schedule_offset --pipeline=reference --values=0:3,0,5 --values=1:-1 --print | FileCheck %s --check-prefix=OFFSET-NEG
 // RUN: gmm-runner %t.mlir -e schedule6 --pipeline=reference --values=0:1,1,1,1,1,1 --print | FileCheck %s --check-prefix=MANY
+// RUN: not gmm-runner %t.mlir -e schedule_vast --pipeline=reference --values=0:-3,5,-2147483648,9 --print 2>&1 | FileCheck %s --check-prefix=VAST
+// RUN: not gmm-runner %t.mlir -e schedule_vast --pipeline=reference --values=0:2147483647,-1,-2147483648,2147483647 --guard-pages --print 2>&1 | FileCheck %s --check-prefix=VAST
 
 // The tile schedule computed on the CPU (gmm-materialize-metadata), printed
 // as: visit count, group ids, tile ids (both of the bound
@@ -64,6 +66,14 @@
 // MANY:      [0, 1, 2, 3, 4, 5]
 // MANY:      [1, 2, 3, 4, 5, 6]
 
+// An extent near 2^63 (#38, class 8): lists for ceil(extent / 4) + 3 visits
+// are 2^61 + 3 entries, whose byte size had wrapped around to 24 bytes that
+// the visits overran (heap corruption, or a guard-page fault). The lists
+// are capped at 2^60 - 1 entries, whose bytes a 64-bit size holds: the
+// allocation fails cleanly, whatever the group sizes.
+// VAST: gmm-runner: error: @schedule_vast could not allocate {{[0-9]+}} bytes ({{.*}} GiB; the machine has {{.*}}){{$}}
+// VAST-NOT: {{.}}
+
 #id = affine_map<(d0) -> (d0)>
 func.func private @to_i64(%t: tensor<?xindex>) -> tensor<?xi64> {
   %c0 = arith.constant 0 : index
@@ -117,3 +127,17 @@ func.func @schedule6(%gs: tensor<6xi32>) -> (tensor<1xi64>, tensor<?xi64>, tenso
   %e64 = call @to_i64(%e) : (tensor<?xindex>) -> tensor<?xi64>
   return %nt, %g64, %t64, %s64, %e64 : tensor<1xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>
 }
+
+func.func @schedule_vast(%gs: tensor<4xi32>) -> (tensor<1xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>) {
+  %extent = arith.constant 9223372036854775807 : index
+  %local = arith.constant 4 : index
+  %n, %g, %t, %s, %e = gmm.tile_schedule %gs extent(%extent) local_groups(%local) tile_size = 4 : tensor<4xi32> -> tensor<?xindex>, tensor<?xindex>, tensor<?xindex>, tensor<?xindex>
+  %n64 = arith.index_cast %n : index to i64
+  %nt = tensor.from_elements %n64 : tensor<1xi64>
+  %g64 = call @to_i64(%g) : (tensor<?xindex>) -> tensor<?xi64>
+  %t64 = call @to_i64(%t) : (tensor<?xindex>) -> tensor<?xi64>
+  %s64 = call @to_i64(%s) : (tensor<?xindex>) -> tensor<?xi64>
+  %e64 = call @to_i64(%e) : (tensor<?xindex>) -> tensor<?xi64>
+  return %nt, %g64, %t64, %s64, %e64 : tensor<1xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>
+}
+

@@ -22,6 +22,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <limits>
+
 namespace mlir {
 namespace gmm {
 #define GEN_PASS_DEF_GMMMATERIALIZEMETADATA
@@ -38,6 +40,11 @@ Value cst(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
+/// The most entries a visit list may have: INT64_MAX bytes of 64-bit
+/// indices.
+constexpr int64_t kMaxVisitListSize =
+    std::numeric_limits<int64_t>::max() / int64_t(sizeof(int64_t));
+
 /// What both forms of the schedule start from.
 struct Schedule {
   TileScheduleOp op;
@@ -48,8 +55,8 @@ struct Schedule {
   Value extent, extent64;
   Value numGroups;
   Value tileSize;
-  /// The computed groups [first, last) and the size of the visit lists.
-  Value first, last, bound;
+  /// The computed groups [first, last).
+  Value first, last;
 
   /// Creates the values both forms use at `rewriter`'s insertion point.
   Schedule(RewriterBase &rewriter, TileScheduleOp op);
@@ -103,6 +110,40 @@ struct Schedule {
             arith::SelectOp::create(b, loc, empty, firstTile, endTile)};
   }
 
+  /// The size of the visit lists when the groups hold at most `rows` rows
+  /// (0 <= rows): each visit holds at least one row of its group, so there
+  /// are at most `rows` of them, and at most numTiles + (non-empty computed
+  /// groups) - 1 <= numTiles + min(local, rows) - 1; none without tiles or
+  /// computed groups. Computed so that nothing overflows (numTiles + extra
+  /// is taken only when it is at most `rows`), and capped at the
+  /// largest index tensor whose bytes a 64-bit size can count: a bigger one
+  /// cannot be allocated, and its byte size would wrap around to a small
+  /// buffer that the visits overrun. A hand-written op may give the lists
+  /// a static size: then that is what they hold, and the stores stay within
+  /// it.
+  Value visitBound(OpBuilder &b, Value rows) const {
+    int64_t fixed =
+        cast<RankedTensorType>(TileScheduleOp(op).getGroupIds().getType())
+            .getDimSize(0);
+    if (!ShapedType::isDynamic(fixed))
+      return cst(b, loc, fixed);
+    Value local = TileScheduleOp(op).getNumLocalGroups();
+    Value numTiles = arith::CeilDivSIOp::create(b, loc, rows, tileSize);
+    Value extra = arith::SubIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, local, rows), c1);
+    Value beyond =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, numTiles,
+                              arith::SubIOp::create(b, loc, rows, extra));
+    Value size = arith::SelectOp::create(
+        b, loc, beyond, rows, arith::AddIOp::create(b, loc, numTiles, extra));
+    Value nothing = arith::OrIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, numTiles, c0),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, local, c0));
+    size = arith::SelectOp::create(b, loc, nothing, c0, size);
+    return arith::MinSIOp::create(b, loc, size, cst(b, loc, kMaxVisitListSize));
+  }
+
   Value castTo(OpBuilder &b, Value v, Type type) const {
     if (v.getType() == type)
       return v;
@@ -135,29 +176,6 @@ Schedule::Schedule(RewriterBase &rewriter, TileScheduleOp op)
       rewriter, loc, pastEnd, numGroups,
       arith::AddIOp::create(rewriter, loc, offset, local));
   last = arith::MaxSIOp::create(rewriter, loc, last, first);
-
-  // The visit arrays hold what can be visited: each visit holds at least
-  // one row of its group, so there are at most `extent` of them, and at
-  // most numTiles + (non-empty computed groups) - 1 <= numTiles +
-  // min(local, extent) - 1; none without tiles or computed groups. Computed
-  // so that nothing overflows: numTiles + extra is taken only when it is at
-  // most the extent.
-  Value numTiles = arith::CeilDivSIOp::create(rewriter, loc, extent, tileSize);
-  Value extra = arith::SubIOp::create(
-      rewriter, loc, arith::MinSIOp::create(rewriter, loc, local, extent), c1);
-  Value beyond = arith::CmpIOp::create(
-      rewriter, loc, arith::CmpIPredicate::sgt, numTiles,
-      arith::SubIOp::create(rewriter, loc, extent, extra));
-  bound = arith::SelectOp::create(
-      rewriter, loc, beyond, extent,
-      arith::AddIOp::create(rewriter, loc, numTiles, extra));
-  Value nothing = arith::OrIOp::create(
-      rewriter, loc,
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, numTiles,
-                            c0),
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, local,
-                            c0));
-  bound = arith::SelectOp::create(rewriter, loc, nothing, c0, bound);
 }
 
 /// Replaces the schedule with the serial loops that compute its results.
@@ -189,7 +207,10 @@ void materializeSerial(RewriterBase &rewriter, const Schedule &s) {
     return;
   }
 
-  Value bound = s.bound;
+  // The visit lists are sized before the loops that fill them, by the
+  // extent: where the loops run on a device, the host allocates the lists
+  // and cannot read the sizes.
+  Value bound = s.visitBound(rewriter, s.extent);
   auto makeIds = [&]() -> Value {
     Value empty = s.emptyLike(rewriter, op.getGroupIds(), bound);
     // Entries past the visit count are unspecified; zero keeps them valid
@@ -263,13 +284,16 @@ void materializeParallel(RewriterBase &rewriter, const Schedule &s) {
   Location loc = s.loc;
   Value c0 = s.c0, c1 = s.c1;
   bool boundsOnly = s.boundsOnly();
+  // The visit lists are sized before any group size is read (the sizes live
+  // on the device): by the extent, as in the serial form.
+  Value bound = boundsOnly ? Value() : s.visitBound(rewriter, s.extent);
 
   Value starts = s.emptyLike(rewriter, op.getGroupStarts(), s.numGroups);
   Value ends = s.emptyLike(rewriter, op.getGroupEnds(), s.numGroups);
   SmallVector<Value> outs = {starts, ends};
   if (!boundsOnly) {
-    outs.push_back(s.emptyLike(rewriter, op.getGroupIds(), s.bound));
-    outs.push_back(s.emptyLike(rewriter, op.getTileIds(), s.bound));
+    outs.push_back(s.emptyLike(rewriter, op.getGroupIds(), bound));
+    outs.push_back(s.emptyLike(rewriter, op.getTileIds(), bound));
     outs.push_back(tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{1},
                                            rewriter.getIndexType()));
   }
@@ -341,9 +365,9 @@ void materializeParallel(RewriterBase &rewriter, const Schedule &s) {
       // them by the bound; the clamp keeps every store in bounds whatever
       // the inputs).
       Value visitStart =
-          arith::MinSIOp::create(rewriter, loc, prefix.getResult(2), s.bound);
+          arith::MinSIOp::create(rewriter, loc, prefix.getResult(2), bound);
       Value visitEnd =
-          arith::MinSIOp::create(rewriter, loc, prefix.getResult(3), s.bound);
+          arith::MinSIOp::create(rewriter, loc, prefix.getResult(3), bound);
       Value count = arith::SubIOp::create(rewriter, loc, visitEnd, visitStart);
       Value firstTile =
           arith::DivUIOp::create(rewriter, loc, start, s.tileSize);

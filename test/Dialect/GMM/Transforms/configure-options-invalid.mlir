@@ -24,6 +24,16 @@
 // RUN: not gmm-opt %s --gmm-configure="tile-m=4611686018427387904 tile-n=4" 2>&1 | FileCheck %s --check-prefix=CPU
 // CPU: error: gmm-configure: tile-m = 4611686018427387904 is out of range: 0 (the heuristic) to 4096{{$}}
 
+// The chip is checked as gmm-to-ptx checks it (#38, class 6: chips that
+// gmm-to-ptx refuses were configured, with the 48 KiB of no chip).
+// RUN: not gmm-opt %s --gmm-configure="target=gpu chip=sm_75" 2>&1 | FileCheck %s --check-prefix=CHIP-OLD
+// CHIP-OLD: error: gmm-configure: chip 'sm_75' is not supported: gmm's kernels use cp.async and bf16 mma.sync, which need sm_80 or newer (sm_80, {{.*}}sm_90a{{.*}})
+// CHIP-OLD-NOT: {{.}}
+// RUN: not gmm-opt %s --gmm-configure="target=gpu chip=sm_99z" 2>&1 | FileCheck %s --check-prefix=CHIP-UNKNOWN
+// CHIP-UNKNOWN: error: gmm-configure: unknown chip 'sm_99z'; gmm's kernels run on sm_80, {{.*}}sm_90a{{.*}}
+// RUN: not gmm-opt %s -gmm-to-ptx="chip=sm_99z" 2>&1 | FileCheck %s --check-prefix=CHIP-PTX
+// CHIP-PTX: unknown chip 'sm_99z'; gmm's kernels run on sm_80, {{.*}}sm_90a{{.*}}
+
 // The threads the CPU heuristic plans visits for.
 // RUN: not gmm-opt %s --gmm-configure=threads=-1 2>&1 | FileCheck %s --check-prefix=THREADS-NEG
 // THREADS-NEG: error: gmm-configure: threads = -1 is out of range: 0 (the threads this process may run on) to 65536{{$}}

@@ -77,12 +77,15 @@ func.func @bounds_only(%gs: tensor<?xi64>, %extent: index) -> (tensor<?xindex>, 
 // one visit per row, none without rows or computed groups, and nothing in
 // the bound can overflow, whatever the extent and local groups (near
 // INT64_MAX, ceil(extent / tile) + local - 1 overflowed, and so did the
-// prefix sum of the clamped sizes).
+// prefix sum of the clamped sizes). The bound is capped at 2^60 - 1 entries,
+// whose bytes fit in 64 bits (#38, class 8: with an extent near 2^63 the
+// lists' byte size wrapped around to a few bytes, which the visits overran).
 
 // CHECK-LABEL: func.func @bound_at_extremes
 // CHECK-SAME:    %[[GS:[a-z0-9]+]]: tensor<?xi64>, %[[EXT:[a-z0-9]+]]: index, %[[LOCAL:[a-z0-9]+]]: index
 // CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK-DAG:     %[[CMAX:.+]] = arith.constant 1152921504606846975 : index
 // CHECK:         %[[E:.+]] = arith.maxsi %[[EXT]], %[[C0]] : index
 // CHECK:         %[[TILES:.+]] = arith.ceildivsi %[[E]], %{{.+}} : index
 // CHECK:         %[[MIN:.+]] = arith.minsi %[[LOCAL]], %[[E]] : index
@@ -94,9 +97,28 @@ func.func @bounds_only(%gs: tensor<?xi64>, %extent: index) -> (tensor<?xindex>, 
 // CHECK:         %[[NOTILES:.+]] = arith.cmpi sle, %[[TILES]], %[[C0]] : index
 // CHECK:         %[[NOGROUPS:.+]] = arith.cmpi sle, %[[LOCAL]], %[[C0]] : index
 // CHECK:         %[[NONE:.+]] = arith.ori %[[NOTILES]], %[[NOGROUPS]] : i1
-// CHECK:         %[[BOUND:.+]] = arith.select %[[NONE]], %[[C0]], %[[B0]] : index
+// CHECK:         %[[B1:.+]] = arith.select %[[NONE]], %[[C0]], %[[B0]] : index
+// CHECK:         %[[BOUND:.+]] = arith.minsi %[[B1]], %[[CMAX]] : index
 // CHECK:         tensor.empty(%[[BOUND]]) : tensor<?xindex>
 func.func @bound_at_extremes(%gs: tensor<?xi64>, %extent: index, %local: index) -> (index, tensor<?xindex>, tensor<?xindex>) {
   %n, %g, %t, %s, %e = gmm.tile_schedule %gs extent(%extent) local_groups(%local) tile_size = 4 : tensor<?xi64> -> tensor<?xindex>, tensor<?xindex>, tensor<?xindex>, tensor<?xindex>
   return %n, %g, %t : index, tensor<?xindex>, tensor<?xindex>
+}
+
+// -----
+
+// Visit lists of a static size (a hand-written op may declare one) hold that
+// many visits: every store is guarded by it, whatever the extent.
+
+// CHECK-LABEL: func.func @static_lists
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK:         tensor.empty() : tensor<2xindex>
+// CHECK:         scf.for
+// CHECK:           scf.for {{.+}} iter_args(%[[N:[a-z0-9_]+]] =
+// CHECK:             %[[FITS:.+]] = arith.cmpi ult, %[[N]], %[[C2]] : index
+// CHECK:             scf.if %[[FITS]]
+func.func @static_lists(%gs: tensor<3xi32>, %extent: index) -> (index, tensor<2xindex>, tensor<2xindex>) {
+  %c3 = arith.constant 3 : index
+  %n, %g, %t, %s, %e = gmm.tile_schedule %gs extent(%extent) local_groups(%c3) tile_size = 4 : tensor<3xi32> -> tensor<2xindex>, tensor<2xindex>, tensor<?xindex>, tensor<?xindex>
+  return %n, %g, %t : index, tensor<2xindex>, tensor<2xindex>
 }

@@ -191,9 +191,12 @@ def GMM_TileScheduleOp : GMM_Op<"tile_schedule", [Pure]> {
     `group_ids[v]` is the global group and `tile_ids[v]` the tile of visit
     `v < num_visits`. Both tensors are sized by what can be visited: at most
     `min(ceil(extent / tile_size) + min(num_local_groups, extent) - 1,
-    extent)` entries (every visit holds a row of its group), and none when
-    there are no tiles or no computed groups; entries at and after
-    `num_visits` are unspecified. A negative `extent` counts as 0.
+    extent)` entries (every visit holds a row of its group), none when there
+    are no tiles or no computed groups, and never more than 2^60 - 1 (so
+    that their size in bytes fits in 64 bits: a larger list could not be
+    allocated anyway); a static size of `group_ids` is the lists' size.
+    Entries at and after `num_visits` are unspecified, and no visit is
+    written past the lists. A negative `extent` counts as 0.
 
     Example (sizes [3, 0, 5], extent 8, tile size 4): group_ids [0, 2, 2],
     tile_ids [0, 0, 1], 3 visits, starts [0, 3, 3], ends [3, 3, 8].

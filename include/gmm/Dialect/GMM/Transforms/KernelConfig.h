@@ -60,9 +60,17 @@ constexpr int64_t kMinGPUStages = 2, kMaxGPUStages = 4, kDefaultGPUStages = 2;
 /// kernel's buffer is dynamic shared memory.
 constexpr int64_t kStaticSharedBytes = 48 * 1024;
 
+/// Checks that `chip` (sm_80, sm_90a, ...) is a GPU that gmm's kernels run
+/// on: one that LLVM's NVPTX back end knows, sm_80 or newer (the kernels use
+/// cp.async and bf16 mma.sync). Otherwise reports, through `errorHandler`,
+/// what is wrong and the chips that are supported, and fails.
+LogicalResult
+verifyGPUChip(StringRef chip,
+              function_ref<LogicalResult(const Twine &)> errorHandler);
+
 /// Checks a request's values on their own (signs, ranges), reporting the
 /// first bad one, named by its option ("tile-m = -3 is out of range: ..."),
-/// through `report`.
+/// through `report`. A GPU chip, when one is named, must pass verifyGPUChip.
 LogicalResult
 verifyKernelConfigRequest(const KernelConfigRequest &request,
                           function_ref<void(const Twine &)> report);
