@@ -47,9 +47,9 @@ python3 "$repo/fuzz/make-seed-corpus.py" "$repo" "$seeds"
 
 # A tenth of the time (at least a second) each for the small .npy target
 # and the simulated GPU's PTX loader, an eighth for its driver API (15 s of
-# gmm.sh's 120), a quarter for the .mlir front end (gmm-fuzz-front, hundreds
-# of inputs a second); the rest for .mlir through the pipelines (gmm-fuzz, a
-# few inputs a second).
+# gmm.sh's 120), a quarter for the .mlir front end (gmm-fuzz-front, ten
+# thousand inputs a second); the rest for .mlir through the pipelines
+# (gmm-fuzz, a few inputs a second).
 npy_seconds=$((seconds / 10 > 1 ? seconds / 10 : 1))
 ptx_seconds=$npy_seconds
 driver_seconds=$((seconds / 8 > 1 ? seconds / 8 : 1))
