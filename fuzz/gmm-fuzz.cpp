@@ -183,26 +183,40 @@ OwningOpRef<ModuleOp> isolate(ModuleOp module, func::FuncOp keep) {
   return clone;
 }
 
-void lower(ModuleOp module, func::FuncOp func, const NamedPipeline &pipeline,
-           int &errorCount) {
+/// Runs `pipeline` on a copy of `module` in which only `func` has a body,
+/// with the IR verified after every pass; a gmm pass that fails without an
+/// error diagnostic is a finding. Returns the copy when the pipeline
+/// succeeded.
+OwningOpRef<ModuleOp> runPipeline(ModuleOp module, func::FuncOp func,
+                                  const NamedPipeline &pipeline,
+                                  int &errorCount) {
   OwningOpRef<ModuleOp> clone = isolate(module, func);
-  MLIRContext *context = module.getContext();
-  PassManager pm(context, ModuleOp::getOperationName());
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
   pm.enableVerifier(false);
   std::string lastPass;
   pm.addInstrumentation(std::make_unique<VerifyAfterEachPass>(lastPass));
   pipeline.build(pm);
   int errorsBefore = errorCount;
-  if (failed(pm.run(*clone))) {
-    bool ours = StringRef(lastPass).contains("gmm");
-    if (errorCount == errorsBefore && ours)
-      finding("pass '" + lastPass + "' of pipeline " + pipeline.name +
-              " failed without an error diagnostic");
+  if (succeeded(pm.run(*clone)))
+    return clone;
+  if (errorCount == errorsBefore && StringRef(lastPass).contains("gmm"))
+    finding("pass '" + lastPass + "' of pipeline " + pipeline.name +
+            " failed without an error diagnostic");
+  return nullptr;
+}
+
+/// runPipeline(), then the translation of its output to LLVM IR, which must
+/// not fail without an error diagnostic either.
+void lower(ModuleOp module, func::FuncOp func, const NamedPipeline &pipeline,
+           int &errorCount) {
+  int errorsBefore = errorCount;
+  OwningOpRef<ModuleOp> lowered =
+      runPipeline(module, func, pipeline, errorCount);
+  if (!lowered)
     return;
-  }
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*clone, llvmContext);
+      translateModuleToLLVMIR(*lowered, llvmContext);
   if (!llvmModule && errorCount == errorsBefore)
     finding("translating the " + pipeline.name +
             " output to LLVM IR failed without an error diagnostic");
@@ -457,23 +471,6 @@ NamedPipeline frontEndPipeline(uint64_t hash) {
   return pipeline;
 }
 
-/// Runs `pipeline` on `func` alone with the oracles of lower(), without
-/// translating to LLVM IR.
-void transform(ModuleOp module, func::FuncOp func,
-               const NamedPipeline &pipeline, int &errorCount) {
-  OwningOpRef<ModuleOp> clone = isolate(module, func);
-  PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  pm.enableVerifier(false);
-  std::string lastPass;
-  pm.addInstrumentation(std::make_unique<VerifyAfterEachPass>(lastPass));
-  pipeline.build(pm);
-  int errorsBefore = errorCount;
-  if (failed(pm.run(*clone)) && errorCount == errorsBefore &&
-      StringRef(lastPass).contains("gmm"))
-    finding("pass '" + lastPass + "' of the " + pipeline.name +
-            " failed without an error diagnostic");
-}
-
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   for (int i = 1; i < *argc; ++i) {
     llvm::StringRef arg = (*argv)[i];
@@ -518,7 +515,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #ifdef GMM_FUZZ_FRONT_END
   NamedPipeline frontEnd = frontEndPipeline(hashInput(text));
   for (func::FuncOp func : functions)
-    transform(*module, func, frontEnd, errorCount);
+    (void)runPipeline(*module, func, frontEnd, errorCount);
   return 0;
 #endif
   // The GPU pipeline (NVPTX code generation per kernel) costs several CPU

@@ -297,19 +297,25 @@ llvm::Error runProgram(StringRef program, ArrayRef<std::string> arguments,
                    (output.empty() ? "" : "\n" + output));
 }
 
+/// Closes `os`, the output file `path`: an error says why it could not be
+/// written (a full disk), and is cleared from the stream, which LLVM would
+/// otherwise turn into a fatal error when it is destroyed.
+llvm::Error closeOutput(llvm::raw_fd_ostream &os, StringRef path) {
+  os.close();
+  if (!os.has_error())
+    return llvm::Error::success();
+  std::string message = os.error().message();
+  os.clear_error();
+  return makeError("cannot write " + path + ": " + message);
+}
+
 llvm::Error writeFile(StringRef path, StringRef text) {
   std::error_code error;
   llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_Text);
   if (error)
     return makeError("cannot write " + path + ": " + error.message());
   os << text;
-  os.close();
-  if (os.has_error()) {
-    std::string message = os.error().message();
-    os.clear_error();
-    return makeError("cannot write " + path + ": " + message);
-  }
-  return llvm::Error::success();
+  return closeOutput(os, path);
 }
 
 /// The C compiler gmm-aot calls.
@@ -516,12 +522,8 @@ llvm::Error mlir::gmm::aot::compile(ModuleOp module, const Options &options,
                                      llvm::CodeGenFileType::ObjectFile))
       return makeError("LLVM cannot emit an object file for " + triple.str());
     codegen.run(*kernels);
-    os.close();
-    if (os.has_error()) {
-      std::string message = os.error().message();
-      os.clear_error();
-      return makeError("cannot write " + object + ": " + message);
-    }
+    if (llvm::Error error = closeOutput(os, object))
+      return error;
   }
 
   std::string libraryName =

@@ -40,7 +40,6 @@
 #include "mlir/Dialect/LLVMIR/Transforms/InlinerInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
-#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/BufferViewFlowOpInterfaceImpl.h"
@@ -78,13 +77,13 @@ void mlir::gmm::registerGMMDialects(DialectRegistry &registry) {
 
   // One-Shot Bufferize of every op the pipelines bufferize
   // (gmm-reference-to-llvm bufferizes function boundaries too; the CPU
-  // micro-kernels' vector transfers on tensors; scf.forall on the GPU). The
-  // bufferization dialect's own ops implement the interface directly.
+  // micro-kernels' vector transfers on tensors; scf.forall on the GPU).
+  // Linalg's models come with its other interfaces below; the bufferization
+  // dialect's own ops implement the interface directly.
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
   cf::registerBufferizableOpInterfaceExternalModels(registry);
-  linalg::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   vector::registerBufferizableOpInterfaceExternalModels(registry);

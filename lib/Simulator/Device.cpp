@@ -341,6 +341,17 @@ struct Device::Impl {
     return false;
   }
 
+  /// The device or managed allocation that starts at `address` (what
+  /// cuMemFree frees), or the end of the map.
+  std::map<uint64_t, Allocation>::iterator findFreeable(uint64_t address) {
+    auto it = memory.allocations.find(address);
+    if (it != memory.allocations.end() &&
+        it->second.kind != Allocation::Device &&
+        it->second.kind != Allocation::Managed)
+      return memory.allocations.end();
+    return it;
+  }
+
   bool addRange(uint64_t base, uint64_t size, uint8_t *host,
                 Allocation::Kind kind) {
     // Refuse overlaps (e.g. registering host memory twice).
@@ -486,10 +497,8 @@ bool Device::allocateManaged(uint64_t bytes, uint64_t &address,
 
 bool Device::free(uint64_t address, std::string &error) {
   std::lock_guard<std::mutex> lock(impl->mutex);
-  auto it = impl->memory.allocations.find(address);
-  if (it == impl->memory.allocations.end() ||
-      (it->second.kind != Allocation::Device &&
-       it->second.kind != Allocation::Managed)) {
+  auto it = impl->findFreeable(address);
+  if (it == impl->memory.allocations.end()) {
     error = "not the start of a live device or managed allocation";
     return false;
   }
@@ -615,10 +624,7 @@ uint8_t *Device::hostPointer(uint64_t address, uint64_t bytes) {
 
 bool Device::isAllocationStart(uint64_t address) const {
   std::lock_guard<std::mutex> lock(impl->mutex);
-  auto it = impl->memory.allocations.find(address);
-  return it != impl->memory.allocations.end() &&
-         (it->second.kind == Allocation::Device ||
-          it->second.kind == Allocation::Managed);
+  return impl->findFreeable(address) != impl->memory.allocations.end();
 }
 
 uint64_t Device::usedBytes() const {

@@ -1490,6 +1490,15 @@ CUresult resolveSide(SimDriver &d, const char *call, const char *role,
   return CUDA_SUCCESS;
 }
 
+/// Resolves both sides of a copy of `bytes`: resolveSide().
+CUresult resolveCopy(SimDriver &d, const char *call, uint64_t dst, Side dstSide,
+                     uint64_t src, Side srcSide, uint64_t bytes, CopySide &to,
+                     CopySide &from) {
+  if (CUresult r = resolveSide(d, call, "destination", dst, bytes, dstSide, to))
+    return r;
+  return resolveSide(d, call, "source", src, bytes, srcSide, from);
+}
+
 CUresult copyBetween(SimDriver &d, const char *call, const CopySide &to,
                      const CopySide &from, uint64_t bytes) {
   if (!copyBytes(to.pointer, from.pointer, bytes, to.pageable || from.pageable))
@@ -1509,9 +1518,8 @@ CUresult copyNow(SimDriver &d, const char *call, uint64_t dst, Side dstSide,
   if (!bytes)
     return CUDA_SUCCESS;
   CopySide to, from;
-  if (CUresult r = resolveSide(d, call, "destination", dst, bytes, dstSide, to))
-    return r;
-  if (CUresult r = resolveSide(d, call, "source", src, bytes, srcSide, from))
+  if (CUresult r =
+          resolveCopy(d, call, dst, dstSide, src, srcSide, bytes, to, from))
     return r;
   return copyBetween(d, call, to, from, bytes);
 }
@@ -1534,9 +1542,8 @@ CUresult copyLater(SimDriver &d, const char *call, uint64_t dst, Side dstSide,
     return CUDA_SUCCESS;
   // An invalid range is an error now, where the driver can tell.
   CopySide to, from;
-  if (CUresult r = resolveSide(d, call, "destination", dst, bytes, dstSide, to))
-    return r;
-  if (CUresult r = resolveSide(d, call, "source", src, bytes, srcSide, from))
+  if (CUresult r =
+          resolveCopy(d, call, dst, dstSide, src, srcSide, bytes, to, from))
     return r;
   if (to.pageable || (from.pageable && bytes > kMaxStagedBytes))
     return copyNow(d, call, dst, dstSide, src, srcSide, bytes);

@@ -93,6 +93,17 @@ static MlirContext createGMMContext(void) {
   return ctx;
 }
 
+/// kModule parsed in `ctx`; a module that does not parse ends the program.
+static MlirModule parseModule(MlirContext ctx) {
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
+  if (mlirModuleIsNull(module)) {
+    fprintf(stderr, "error: could not parse the module\n");
+    exit(EXIT_FAILURE);
+  }
+  return module;
+}
+
 static int testParseAndLower(void) {
   // CHECK-LABEL: testParseAndLower
   printf("testParseAndLower\n");
@@ -103,12 +114,7 @@ static int testParseAndLower(void) {
   mlirRegisterTransformsCanonicalizer();
   mlirRegisterTransformsCSE();
 
-  MlirModule module =
-      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
-  if (mlirModuleIsNull(module)) {
-    fprintf(stderr, "error: could not parse the module\n");
-    return 1;
-  }
+  MlirModule module = parseModule(ctx);
   MlirOperation op = mlirModuleGetOperation(module);
   // CHECK: verified: 1
   printf("verified: %d\n", mlirOperationVerify(op));
@@ -288,12 +294,7 @@ static int testEveryPipeline(void) {
     MlirContext ctx = createGMMContext();
     MlirDiagnosticHandlerID id =
         mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
-    MlirModule module =
-        mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
-    if (mlirModuleIsNull(module)) {
-      fprintf(stderr, "error: could not parse the module\n");
-      return 1;
-    }
+    MlirModule module = parseModule(ctx);
     MlirOperation op = mlirModuleGetOperation(module);
     MlirPassManager pm = mlirPassManagerCreate(ctx);
     char text[128];

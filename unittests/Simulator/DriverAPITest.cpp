@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../../lib/Runtime/CudaDriver.h"
+#include "StoreKernel.h"
 
 #include "gtest/gtest.h"
 
@@ -106,24 +107,7 @@ protected:
   CUcontext context = nullptr;
 };
 
-/// A kernel that stores `value` to the word at `pointer` + 4 * tid.
-constexpr const char *kStorePtx = R"(
-.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry store(.param .u64 pointer, .param .u32 value)
-{
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd0, [pointer];
-  ld.param.u32 %r0, [value];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd1, %r1, 4;
-  add.s64 %rd2, %rd0, %rd1;
-  st.global.u32 [%rd2], %r0;
-  ret;
-}
-)";
+using gmm::sim::test::kStorePtx;
 
 CUfunction loadStore(CUmodule &module) {
   CUfunction f = nullptr;

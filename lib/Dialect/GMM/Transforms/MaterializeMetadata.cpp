@@ -110,32 +110,33 @@ struct Schedule {
             arith::SelectOp::create(b, loc, empty, firstTile, endTile)};
   }
 
-  /// The size of the visit lists when the groups hold at most `rows` rows
-  /// (0 <= rows): each visit holds at least one row of its group, so there
-  /// are at most `rows` of them, and at most numTiles + (non-empty computed
-  /// groups) - 1 <= numTiles + min(local, rows) - 1; none without tiles or
-  /// computed groups. Computed so that nothing overflows (numTiles + extra
-  /// is taken only when it is at most `rows`), and capped at the
-  /// largest index tensor whose bytes a 64-bit size can count: a bigger one
-  /// cannot be allocated, and its byte size would wrap around to a small
-  /// buffer that the visits overrun. A hand-written op may give the lists
-  /// a static size: then that is what they hold, and the stores stay within
-  /// it.
-  Value visitBound(OpBuilder &b, Value rows) const {
+  /// The size of the visit lists, known before any group size is read
+  /// (where the loops run on a device, the host allocates the lists and
+  /// cannot read the sizes): each visit holds at least one row of its
+  /// group, so there are at most `extent` of them, and at most numTiles +
+  /// (non-empty computed groups) - 1 <= numTiles + min(local, extent) - 1;
+  /// none without tiles or computed groups. Computed so that nothing
+  /// overflows (numTiles + extra is taken only when it is at most the
+  /// extent), and capped at the largest index tensor whose bytes a 64-bit
+  /// size can count: a bigger one cannot be allocated, and its byte size
+  /// would wrap around to a small buffer that the visits overrun. A
+  /// hand-written op may give the lists a static size: then that is what
+  /// they hold, and the stores stay within it.
+  Value visitBound(OpBuilder &b) const {
     int64_t fixed =
         cast<RankedTensorType>(TileScheduleOp(op).getGroupIds().getType())
             .getDimSize(0);
     if (!ShapedType::isDynamic(fixed))
       return cst(b, loc, fixed);
     Value local = TileScheduleOp(op).getNumLocalGroups();
-    Value numTiles = arith::CeilDivSIOp::create(b, loc, rows, tileSize);
+    Value numTiles = arith::CeilDivSIOp::create(b, loc, extent, tileSize);
     Value extra = arith::SubIOp::create(
-        b, loc, arith::MinSIOp::create(b, loc, local, rows), c1);
+        b, loc, arith::MinSIOp::create(b, loc, local, extent), c1);
     Value beyond =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, numTiles,
-                              arith::SubIOp::create(b, loc, rows, extra));
+                              arith::SubIOp::create(b, loc, extent, extra));
     Value size = arith::SelectOp::create(
-        b, loc, beyond, rows, arith::AddIOp::create(b, loc, numTiles, extra));
+        b, loc, beyond, extent, arith::AddIOp::create(b, loc, numTiles, extra));
     Value nothing = arith::OrIOp::create(
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, numTiles, c0),
@@ -207,10 +208,7 @@ void materializeSerial(RewriterBase &rewriter, const Schedule &s) {
     return;
   }
 
-  // The visit lists are sized before the loops that fill them, by the
-  // extent: where the loops run on a device, the host allocates the lists
-  // and cannot read the sizes.
-  Value bound = s.visitBound(rewriter, s.extent);
+  Value bound = s.visitBound(rewriter);
   auto makeIds = [&]() -> Value {
     Value empty = s.emptyLike(rewriter, op.getGroupIds(), bound);
     // Entries past the visit count are unspecified; zero keeps them valid
@@ -284,9 +282,7 @@ void materializeParallel(RewriterBase &rewriter, const Schedule &s) {
   Location loc = s.loc;
   Value c0 = s.c0, c1 = s.c1;
   bool boundsOnly = s.boundsOnly();
-  // The visit lists are sized before any group size is read (the sizes live
-  // on the device): by the extent, as in the serial form.
-  Value bound = boundsOnly ? Value() : s.visitBound(rewriter, s.extent);
+  Value bound = boundsOnly ? Value() : s.visitBound(rewriter);
 
   Value starts = s.emptyLike(rewriter, op.getGroupStarts(), s.numGroups);
   Value ends = s.emptyLike(rewriter, op.getGroupEnds(), s.numGroups);
