@@ -36,8 +36,30 @@ example)
     rm -rf "${ptx:?}/$name"
     "$build/bin/gmm-opt" "$f" --gmm-to-ptx="chip=sm_90 ptx-dir=$ptx/$name" \
       -o /dev/null
+    # Each kernel is named <function>_<role>[_<configuration>]; say what
+    # each role is and count what that role is made of.
     for p in "$ptx/$name"/*.ptx; do
-      echo "   $p: $(grep -c 'mma.sync' "$p") mma.sync, $(grep -c 'cp.async.cg' "$p") cp.async, $(grep -c 'ldmatrix' "$p") ldmatrix"
+      case "$(basename "$p")" in
+      *_tile_*)
+        # 16-bit inputs: tensor cores fed by ldmatrix; f32: FMAs.
+        copies="$(grep -c 'cp.async.cg' "$p" || true) cp.async"
+        mma=$(grep -c 'mma.sync' "$p" || true)
+        if [ "$mma" -gt 0 ]; then
+          echo "   tile kernel     $p: $mma mma.sync, $copies, $(grep -c 'ldmatrix' "$p" || true) ldmatrix"
+        else
+          echo "   tile kernel     $p: $(grep -c 'fma.rn.f32' "$p" || true) fma.rn.f32 (f32 inputs: FMAs, no tensor cores), $copies"
+        fi
+        ;;
+      *_metadata.*)
+        echo "   group metadata  $p: a thread per group (offsets, the tile schedule)"
+        ;;
+      *_serial.*)
+        echo "   serial kernel   $p: one thread (scalars the host must not read from device memory)"
+        ;;
+      *)
+        echo "   kernel          $p"
+        ;;
+      esac
     done
     if "$build/bin/gmm-runner" --cuda-available >/dev/null 2>&1; then
       echo "== gmm-runner $f --target=cuda: run on the GPU and check"
@@ -62,6 +84,10 @@ test)
   PYTHONPATH="$build/python" GMM_BUILD_DIR="$build" \
     "$build/venv/bin/python" -m pytest -q -p no:cacheprovider \
     "$repo/python/tests" || status=1
+  echo "== docs: every shell block of README.md and docs/ runs as written"
+  "$repo/scripts/test-docs.sh" || status=1
+  echo "== gmm.jax installed with pip: the wheel, with the pinned and the newest JAX (scripts/test-pip.sh)"
+  "$repo/scripts/test-pip.sh" || status=1
   echo "== sanitizer build (ASan + UBSan): lit, unit, differential, robustness tests"
   "$repo/scripts/sanitize.sh" || status=1
   echo "== fuzzing (120 s)"

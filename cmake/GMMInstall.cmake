@@ -9,6 +9,13 @@
 #   <prefix>/include/gmm-c/       C API headers
 #   <prefix>/lib/                 libGMM*.a, libGMMPlugin.so, libGMM-C.so
 #   <prefix>/lib/cmake/gmm/       GMMConfig.cmake, GMMTargets.cmake, version
+#   <prefix>/lib/python3/site-packages/gmm/
+#                                 the Python package gmm (gmm.jax, gmm.jax_export)
+#                                 with libgmm_jax_ffi.so and libgmm_cuda_runtime.so,
+#                                 component `python`, only when gmm.jax is built
+#                                 (GMM_PYTHON); GMM_INSTALL_PYTHON_DIR moves it.
+#                                 lib/JAX/CMakeLists.txt installs it; the wheel of
+#                                 pyproject.toml (`pip install .`) is this component.
 #
 # The package exports every gmm library as an imported target in the GMM::
 # namespace (GMM::GMMInit, GMM::GMMDialect, GMM::GMMCAPIShared, ...), each

@@ -74,4 +74,9 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_INSTALL_PREFIX="$build/install"
 fi
 
+# ccache keys compilations by paths relative to the build directory for what
+# lies under the repository, so that the wheel's build (pyproject.toml, in
+# build-pip/ at the same depth, with the same base directory) reuses these
+# compilations (scripts/test-pip.sh).
+export CCACHE_BASEDIR=$repo
 ninja -C "$build"

@@ -2,6 +2,7 @@
 # lit configuration for gmm's regression tests.
 
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -66,6 +67,38 @@ def host_has_avx512_bf16():
 
 if host_has_avx512_bf16():
     config.available_features.add("host-avx512-bf16")
+
+
+# gmm-configure's heuristic gives this host's bf16 ragged dots the bf16_dot
+# micro-kernel: it has AVX512-BF16 and its vdpbf16ps is at least as fast as
+# f32 FMAs (the rule and its table are unit-tested in GMMTransformsTests;
+# this only tells the heuristic's lit tests which answer to expect).
+def host_prefers_bf16_dot():
+    gmm_opt = os.path.join(config.gmm_tools_dir, "gmm-opt")
+    if not host_has_avx512_bf16() or not os.path.exists(gmm_opt):
+        return False
+    module = (
+        "func.func @f(%a: tensor<64x32xbf16>, %b: tensor<2x32x64xbf16>, "
+        "%s: tensor<2xi32>) -> tensor<64x64xf32> {\n"
+        "  %0 = gmm.ragged_dot %a, %b, %s dimension_numbers = "
+        "<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], "
+        "lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : "
+        "tensor<64x32xbf16>, tensor<2x32x64xbf16>, tensor<2xi32> -> "
+        "tensor<64x64xf32>\n"
+        "  return %0 : tensor<64x64xf32>\n}\n"
+    )
+    try:
+        result = subprocess.run(
+            [gmm_opt, "--gmm-configure", "-"],
+            input=module, capture_output=True, text=True, timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "micro_kernel = bf16_dot" in result.stdout
+
+
+if host_prefers_bf16_dot():
+    config.available_features.add("host-prefers-bf16-dot")
 
 # The host is x86-64: gmm-to-cpu compiles for it, with what is x86's alone
 # (gmm-stream-results' barriers for 16-bit float results).

@@ -14,6 +14,8 @@
 
 #include "Peak.h"
 
+#include "gmm/Support/X86Peak.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -28,25 +30,15 @@
 
 namespace {
 
-constexpr int kChains = 12;
+constexpr int kChains = gmm::support::kPeakChains;
 constexpr uint64_t kIterations = 20'000'000;
 
 /// Keeps the kernels' results alive.
 std::atomic<float> sink{0};
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f"))) double fmaAvx512(uint64_t iterations) {
-  __m512 acc[kChains];
-  for (int c = 0; c < kChains; ++c)
-    acc[c] = _mm512_set1_ps(1.0f + c * 1e-3f);
-  __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
-  for (uint64_t i = 0; i < iterations; ++i)
-    for (int c = 0; c < kChains; ++c)
-      acc[c] = _mm512_fmadd_ps(acc[c], a, b);
-  float total = 0;
-  for (int c = 0; c < kChains; ++c)
-    total += _mm512_reduce_add_ps(acc[c]);
-  sink = sink + total;
+double fmaAvx512(uint64_t iterations) {
+  sink = sink + gmm::support::fmaAvx512Rounds(iterations);
   return 2.0 * 16 * kChains * double(iterations);
 }
 
@@ -68,20 +60,8 @@ __attribute__((target("avx2,fma"))) double fmaAvx2(uint64_t iterations) {
   return 2.0 * 8 * kChains * double(iterations);
 }
 
-__attribute__((target("avx512f,avx512bf16"))) double
-dotBF16Avx512(uint64_t iterations) {
-  __m512 acc[kChains];
-  for (int c = 0; c < kChains; ++c)
-    acc[c] = _mm512_set1_ps(c * 1e-3f);
-  __m512bh a = (__m512bh)_mm512_set1_epi16(0x3f80); // 1.0
-  __m512bh b = (__m512bh)_mm512_set1_epi16(0x3380); // 2^-24
-  for (uint64_t i = 0; i < iterations; ++i)
-    for (int c = 0; c < kChains; ++c)
-      acc[c] = _mm512_dpbf16_ps(acc[c], a, b);
-  float total = 0;
-  for (int c = 0; c < kChains; ++c)
-    total += _mm512_reduce_add_ps(acc[c]);
-  sink = sink + total;
+double dotBF16Avx512(uint64_t iterations) {
+  sink = sink + gmm::support::dotBF16Avx512Rounds(iterations);
   // 32 bf16 products per instruction, each a multiply and an add.
   return 2.0 * 32 * kChains * double(iterations);
 }

@@ -103,7 +103,8 @@ cl::opt<mlir::gmm::MicroKernelOption> microKernel(
              "gmm-configure's heuristic)"),
     cl::init(mlir::gmm::MicroKernelOption::Auto),
     cl::values(clEnumValN(mlir::gmm::MicroKernelOption::Auto, "auto",
-                          "bf16-dot for bf16 on a CPU with AVX512-BF16, else "
+                          "gmm-configure's heuristic: bf16-dot for bf16 where "
+                          "vdpbf16ps is at least as fast as f32 FMAs, else "
                           "fma"),
                clEnumValN(mlir::gmm::MicroKernelOption::FMA, "fma",
                           "operands packed as f32, broadcast FMAs"),

@@ -93,8 +93,30 @@ def main(argv=None):
     rng = np.random.default_rng(0)
     gmm_fn = jax.jit(gj.ragged_dot)
     jax_fn = jax.jit(jax.lax.ragged_dot)
+    threads = os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))
+    shapes = QUICK if args.quick else SHAPES
+    columns = ["g", "m", "k", "n", "gmm_alone_ms", "gmm_ms", "jax_ms", "gmm_gflops",
+               "jax_gflops", "speedup_alone", "speedup"]
+
+    def status(text):
+        """What the benchmark is doing, on stderr (rows go to stdout as
+        they finish)."""
+        print(text, file=sys.stderr, flush=True)
+
+    # Rows are printed as they finish (markdown and csv); json at the end.
+    if args.format == "markdown":
+        print(f"gmm.jax.ragged_dot vs jax.lax.ragged_dot, f32, CPU, {threads} threads "
+              f"(JAX {jax.__version__}), median of {args.repeat}")
+        print()
+        print("| g | m | k | n | gmm alone ms | gmm via JAX ms | jax.lax ms | gmm via JAX GFLOP/s "
+              "| jax.lax GFLOP/s | speedup, gmm alone | speedup, gmm via JAX |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
+    elif args.format == "csv":
+        print(",".join(columns), flush=True)
     rows = []
-    for g, m, k, n in QUICK if args.quick else SHAPES:
+    for i, (g, m, k, n) in enumerate(shapes, 1):
+        shape = f"[{i}/{len(shapes)}] g={g} m={m} k={k} n={n}"
+        status(f"{shape}: compiling and comparing gmm with jax.lax")
         lhs = jnp.asarray(rng.standard_normal((m, k)), jnp.float32)
         rhs = jnp.asarray(rng.standard_normal((g, k, n)), jnp.float32)
         sizes = jnp.full((g,), m // g, jnp.int32).at[-1].add(m - (m // g) * g)
@@ -103,46 +125,41 @@ def main(argv=None):
         error = float(jnp.max(jnp.abs(ours - theirs)))
         if error > 1e-4 * scale:
             sys.exit(f"g={g} m={m} k={k} n={n}: gmm and jax differ by {error}")
+        status(f"{shape}: timing gmm via JAX, jax.lax and gmm alone")
         t_gmm = median_seconds(gmm_fn, (lhs, rhs, sizes), args.warmup, args.repeat)
         t_jax = median_seconds(jax_fn, (lhs, rhs, sizes), args.warmup, args.repeat)
         t_alone = gmm_alone_seconds(lhs, rhs, sizes, args.repeat)
         flops = 2.0 * m * k * n
-        rows.append({
+        r = {
             "g": g, "m": m, "k": k, "n": n,
             "gmm_alone_ms": t_alone * 1e3,
             "gmm_ms": t_gmm * 1e3, "jax_ms": t_jax * 1e3,
             "gmm_gflops": flops / t_gmm / 1e9, "jax_gflops": flops / t_jax / 1e9,
             "speedup_alone": t_jax / t_alone,
             "speedup": t_jax / t_gmm,
-        })
+        }
+        rows.append(r)
+        if args.format == "markdown":
+            print(f"| {r['g']} | {r['m']} | {r['k']} | {r['n']} | {r['gmm_alone_ms']:.2f} | "
+                  f"{r['gmm_ms']:.2f} | {r['jax_ms']:.2f} | {r['gmm_gflops']:.1f} | "
+                  f"{r['jax_gflops']:.1f} | {r['speedup_alone']:.1f}x | {r['speedup']:.1f}x |",
+                  flush=True)
+        elif args.format == "csv":
+            print(",".join(f"{r[c]:.4g}" if isinstance(r[c], float) else str(r[c])
+                           for c in columns), flush=True)
     # The per-call overhead: a call with no rows.
+    status("timing the FFI overhead (calls with no rows)")
     empty = (jnp.zeros((0, 64), jnp.float32), jnp.zeros((8, 64, 64), jnp.float32),
              jnp.zeros((8,), jnp.int32))
     overhead = median_seconds(gmm_fn, empty, 10, max(args.repeat, 200))
-    threads = os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))
     if args.format == "json":
         print(json.dumps({"threads": threads, "ffi_overhead_us": overhead * 1e6, "rows": rows}, indent=1))
-        return 0
-    if args.format == "csv":
-        print(",".join(rows[0].keys()))
-        for row in rows:
-            print(",".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in row.values()))
+    elif args.format == "csv":
         print(f"# ffi_overhead_us,{overhead * 1e6:.1f}")
-        return 0
-    print(f"gmm.jax.ragged_dot vs jax.lax.ragged_dot, f32, CPU, {threads} threads "
-          f"(JAX {jax.__version__}), median of {args.repeat}")
-    print()
-    print("| g | m | k | n | gmm alone ms | gmm via JAX ms | jax.lax ms | gmm via JAX GFLOP/s "
-          "| jax.lax GFLOP/s | speedup, gmm alone | speedup, gmm via JAX |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r['g']} | {r['m']} | {r['k']} | {r['n']} | {r['gmm_alone_ms']:.2f} | "
-              f"{r['gmm_ms']:.2f} | {r['jax_ms']:.2f} | {r['gmm_gflops']:.1f} | "
-              f"{r['jax_gflops']:.1f} | {r['speedup_alone']:.1f}x | {r['speedup']:.1f}x |")
-    print()
-    print(f"FFI overhead per call (jitted gmm call with m = 0): {overhead * 1e6:.1f} us")
+    else:
+        print()
+        print(f"FFI overhead per call (jitted gmm call with m = 0): {overhead * 1e6:.1f} us")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

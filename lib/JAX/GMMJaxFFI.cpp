@@ -207,6 +207,25 @@ gmm_jax_verify(const char *module, char *error, size_t size) {
   return 0;
 }
 
+/// The kernel configuration that the handler's pipeline chooses for each
+/// ragged dot of `module`, and why (KernelConfigReport::format, one report
+/// after the other): 0 with the text in `out`, else 1 with the error there
+/// (at most `size` bytes either way).
+__attribute__((visibility("default"))) int
+gmm_jax_kernel_config(const char *module, char *out, size_t size) {
+  llvm::Expected<std::vector<gmm::runner::KernelConfigReport>> reports =
+      getCache().describeKernelConfigs(module);
+  if (!reports) {
+    copyMessage(llvm::toString(reports.takeError()), out, size);
+    return 1;
+  }
+  std::string text;
+  for (const gmm::runner::KernelConfigReport &report : *reports)
+    text += report.format() + "\n";
+  copyMessage(text, out, size);
+  return 0;
+}
+
 /// How many modules the handler has compiled in this process.
 __attribute__((visibility("default"))) size_t gmm_jax_num_compilations() {
   return getCache().getNumCompilations();

@@ -13,8 +13,13 @@
 #include "gmm/Reference/RaggedDot.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <limits>
+#include <mutex>
+#include <thread>
 
 using namespace gmm::reference;
 
@@ -188,13 +193,11 @@ gmm::reference::groupBounds(const int64_t *sizes, int64_t numGroups,
   return bounds;
 }
 
-std::string gmm::reference::raggedDot(const DimensionNumbers &dims,
-                                      const Tensor &lhs, const Tensor &rhs,
-                                      const IndexTensor &groupSizes,
-                                      std::optional<int64_t> groupOffset,
-                                      const Tensor *init,
-                                      const std::vector<int64_t> &resultShape,
-                                      ElementType resultType, Tensor &result) {
+std::string gmm::reference::raggedDot(
+    const DimensionNumbers &dims, const Tensor &lhs, const Tensor &rhs,
+    const IndexTensor &groupSizes, std::optional<int64_t> groupOffset,
+    const Tensor *init, const std::vector<int64_t> &resultShape,
+    ElementType resultType, Tensor &result, const ProgressFn &progress) {
   const std::vector<int64_t> &lhsBatch = dims.lhsBatching;
   const std::vector<int64_t> &rhsBatch = dims.rhsBatching;
   const std::vector<int64_t> &lhsContract = dims.lhsContracting;
@@ -479,35 +482,27 @@ std::string gmm::reference::raggedDot(const DimensionNumbers &dims,
         resultDims[i].lhsDim == raggedDim)
       raggedResultPos = i;
 
-  auto sumTerms = [&](size_t begin, size_t end, uint64_t lhsBase,
-                      uint64_t rhsBase) {
-    double sum = 0;
-    for (size_t t = begin; t < end; ++t)
-      sum += lhs.data[lhsBase + terms[t].lhsOffset] *
-             rhs.data[rhsBase + terms[t].rhsOffset];
-    return sum;
-  };
-
-  std::vector<int64_t> index(resultRank, 0);
-  for (int64_t n = 0; n < resultCount; ++n) {
+  // Where result element `index` reads its operands, and whether some group
+  // covers it (modes 1 and 3; mode 2 is covered by group index[0] below).
+  struct Element {
     uint64_t lhsBase = 0, rhsBase = 0, row = 0;
+    bool covered = false;
+  };
+  auto locate = [&](const std::vector<int64_t> &index) {
+    Element e;
     for (size_t i = 0; i < resultRank; ++i) {
       uint64_t value = static_cast<uint64_t>(index[i]);
       const ResultDim &dim = resultDims[i];
       if (dim.kind == ResultDim::Batch || dim.kind == ResultDim::LhsFree) {
-        lhsBase += value * lhsStrides[dim.lhsDim];
-        row += value * rowStrides[dim.lhsDim];
+        e.lhsBase += value * lhsStrides[dim.lhsDim];
+        e.row += value * rowStrides[dim.lhsDim];
       }
       if (dim.kind == ResultDim::Batch || dim.kind == ResultDim::RhsFree)
-        rhsBase += value * rhsStrides[dim.rhsDim];
+        e.rhsBase += value * rhsStrides[dim.rhsDim];
     }
-
-    bool covered = false;
-    double sum = 0;
     switch (mode) {
     case Mode::Batch:
-      covered = true;
-      sum = sumTerms(0, terms.size(), lhsBase, rhsBase);
+      e.covered = true;
       break;
     case Mode::NonContracting: {
       if (numGroups == 0)
@@ -515,53 +510,180 @@ std::string gmm::reference::raggedDot(const DimensionNumbers &dims,
       // The first group ending past the row is the one holding it, if any:
       // ends never decrease and each group starts where the last one ended.
       int64_t r = index[raggedResultPos];
-      auto rowEnds = ends.begin() + row * numGroups;
+      auto rowEnds = ends.begin() + e.row * numGroups;
       int64_t j = std::upper_bound(rowEnds, rowEnds + numGroups, r) - rowEnds;
-      if (j >= numGroups || bounds[row * numGroups + j].first > r)
+      if (j >= numGroups || bounds[e.row * numGroups + j].first > r)
         break;
       int64_t local;
       if (__builtin_sub_overflow(j, offset, &local) || local < 0 ||
           local >= numLocalGroups)
         break;
-      covered = true;
-      sum = sumTerms(0, terms.size(), lhsBase,
-                     rhsBase + static_cast<uint64_t>(local) * groupStride);
+      e.covered = true;
+      e.rhsBase += static_cast<uint64_t>(local) * groupStride;
       break;
     }
-    case Mode::Contracting: {
-      int64_t j;
-      if (__builtin_add_overflow(offset, index[0], &j) || j < 0 ||
-          j >= numGroups)
-        break;
-      covered = true;
-      for (const Segment &segment : segments) {
-        auto [start, end] = bounds[(row + segment.row) * numGroups + j];
-        auto byRagged = [](const Term &term, int64_t value) {
-          return term.ragged < value;
-        };
-        size_t begin =
-            std::lower_bound(terms.begin() + segment.begin,
-                             terms.begin() + segment.end, start, byRagged) -
-            terms.begin();
-        size_t stop =
-            std::lower_bound(terms.begin() + begin, terms.begin() + segment.end,
-                             end, byRagged) -
-            terms.begin();
-        sum += sumTerms(begin, stop, lhsBase, rhsBase);
-      }
+    case Mode::Contracting:
       break;
     }
-    }
-    if (covered)
-      out[n] += sum;
-    out[n] = roundToElementType(out[n], resultType);
+    return e;
+  };
 
-    for (size_t i = resultRank; i-- > 0;) {
-      if (++index[i] < resultShape[i])
-        break;
-      index[i] = 0;
+  // Mode 2: the sum of group index[0]'s terms of every segment.
+  auto sumGroup = [&](const std::vector<int64_t> &index, const Element &e,
+                      bool &covered) {
+    int64_t j;
+    covered = !__builtin_add_overflow(offset, index[0], &j) && j >= 0 &&
+              j < numGroups;
+    double sum = 0;
+    if (!covered)
+      return sum;
+    for (const Segment &segment : segments) {
+      auto [start, end] = bounds[(e.row + segment.row) * numGroups + j];
+      auto byRagged = [](const Term &term, int64_t value) {
+        return term.ragged < value;
+      };
+      size_t begin =
+          std::lower_bound(terms.begin() + segment.begin,
+                           terms.begin() + segment.end, start, byRagged) -
+          terms.begin();
+      size_t stop =
+          std::lower_bound(terms.begin() + begin, terms.begin() + segment.end,
+                           end, byRagged) -
+          terms.begin();
+      double segmentSum = 0;
+      for (size_t t = begin; t < stop; ++t)
+        segmentSum += lhs.data[e.lhsBase + terms[t].lhsOffset] *
+                      rhs.data[e.rhsBase + terms[t].rhsOffset];
+      sum += segmentSum;
+    }
+    return sum;
+  };
+
+  // Result elements [first, last): blocks of up to kBlock elements that are
+  // consecutive along the innermost result dimension (consecutive rhs
+  // columns in the usual layouts), whose products are summed term by term
+  // for the whole block, so that the operands are read in order. Each
+  // element still sums its own products in the order of `terms`, in double:
+  // the result is the same whatever the blocks and threads.
+  constexpr int64_t kBlock = 64;
+  // A result of rank 0 (which no valid ragged dot has) is one block of one.
+  const std::vector<int64_t> blockShape =
+      resultRank ? resultShape : std::vector<int64_t>{1};
+  const size_t blockRank = blockShape.size();
+  std::atomic<int64_t> done{0};
+  auto compute = [&](int64_t first, int64_t last) {
+    std::vector<int64_t> index(blockRank, 0);
+    for (int64_t i = static_cast<int64_t>(blockRank) - 1, n = first; i >= 0;
+         --i) {
+      index[i] = n % blockShape[i];
+      n /= blockShape[i];
+    }
+    Element block[kBlock];
+    double sums[kBlock];
+    int64_t n = first;
+    while (n < last) {
+      int64_t count = std::min<int64_t>(
+          {kBlock, last - n, blockShape.back() - index.back()});
+      for (int64_t b = 0; b < count; ++b) {
+        block[b] = locate(index);
+        sums[b] = 0;
+        if (mode == Mode::Contracting)
+          sums[b] = sumGroup(index, block[b], block[b].covered);
+        ++index.back();
+      }
+      if (mode != Mode::Contracting) {
+        // The common case: one lhs row against consecutive rhs columns, all
+        // covered. Then every term is one lhs element times a contiguous
+        // run of rhs elements.
+        bool row = true;
+        for (int64_t b = 1; b < count && row; ++b)
+          row = block[b].lhsBase == block[0].lhsBase &&
+                block[b].rhsBase == block[0].rhsBase + b &&
+                block[b].covered == block[0].covered;
+        if (row && block[0].covered) {
+          const double *lhsRow = lhs.data.data() + block[0].lhsBase;
+          const double *rhsRow = rhs.data.data() + block[0].rhsBase;
+          for (const Term &term : terms) {
+            double a = lhsRow[term.lhsOffset];
+            const double *r = rhsRow + term.rhsOffset;
+            for (int64_t b = 0; b < count; ++b)
+              sums[b] += a * r[b];
+          }
+        } else if (!row) {
+          for (const Term &term : terms)
+            for (int64_t b = 0; b < count; ++b)
+              if (block[b].covered)
+                sums[b] += lhs.data[block[b].lhsBase + term.lhsOffset] *
+                           rhs.data[block[b].rhsBase + term.rhsOffset];
+        }
+      }
+      for (int64_t b = 0; b < count; ++b) {
+        if (block[b].covered)
+          out[n + b] += sums[b];
+        out[n + b] = roundToElementType(out[n + b], resultType);
+      }
+      n += count;
+      done.fetch_add(count, std::memory_order_relaxed);
+      // Carry the innermost index into the outer ones.
+      for (size_t i = blockRank; i-- > 0;) {
+        if (index[i] < blockShape[i])
+          break;
+        index[i] = 0;
+        if (i > 0)
+          ++index[i - 1];
+      }
+    }
+  };
+
+  // The blocks on threads, each a contiguous share of the result; the
+  // caller's thread reports progress meanwhile. Small problems run on the
+  // caller's thread alone.
+  uint64_t work;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(resultCount),
+                             std::max<uint64_t>(terms.size(), 1), &work))
+    work = std::numeric_limits<uint64_t>::max();
+  int64_t threads = std::max(1u, std::thread::hardware_concurrency());
+  if (work < (uint64_t(1) << 22))
+    threads = 1;
+  threads =
+      std::min<int64_t>(threads, std::max<int64_t>(resultCount / kBlock, 1));
+  if (threads == 1) {
+    compute(0, resultCount);
+    if (progress)
+      progress(1.0);
+    result.shape = resultShape;
+    result.data = std::move(out);
+    return "";
+  }
+  std::mutex mutex;
+  std::condition_variable finished;
+  int64_t running = threads;
+  std::vector<std::thread> workers;
+  for (int64_t t = 0; t < threads; ++t) {
+    int64_t first =
+        resultCount / threads * t + std::min(t, resultCount % threads);
+    int64_t last =
+        first + resultCount / threads + (t < resultCount % threads ? 1 : 0);
+    workers.emplace_back([&, first, last] {
+      compute(first, last);
+      std::lock_guard<std::mutex> lock(mutex);
+      --running;
+      finished.notify_all();
+    });
+  }
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (running > 0) {
+      if (progress)
+        progress(static_cast<double>(done.load(std::memory_order_relaxed)) /
+                 static_cast<double>(resultCount));
+      finished.wait_for(lock, std::chrono::milliseconds(250));
     }
   }
+  if (progress)
+    progress(1.0);
+  for (std::thread &worker : workers)
+    worker.join();
 
   result.shape = resultShape;
   result.data = std::move(out);

@@ -16,6 +16,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <algorithm>
 #include <optional>
@@ -114,6 +115,31 @@ llvm::Error ModuleCache::verify(llvm::StringRef text) {
   llvm::Expected<OwningOpRef<ModuleOp>> module =
       parseModuleText(*context, text);
   return module ? llvm::Error::success() : module.takeError();
+}
+
+llvm::Expected<std::vector<KernelConfigReport>>
+ModuleCache::describeKernelConfigs(llvm::StringRef text, llvm::StringRef name) {
+  std::lock_guard<std::mutex> lock(mutex);
+  llvm::Expected<const PipelineInfo *> pipeline = findPipeline(name);
+  if (!pipeline)
+    return pipeline.takeError();
+  llvm::Expected<OwningOpRef<ModuleOp>> module =
+      parseModuleText(*context, text);
+  if (!module)
+    return module.takeError();
+  KernelConfigRecorder recorder(*context);
+  std::optional<std::string> firstError;
+  ScopedDiagnosticHandler handler(context.get(), [&](Diagnostic &diagnostic) {
+    if (diagnostic.getSeverity() == DiagnosticSeverity::Error && !firstError)
+      firstError = diagnostic.str();
+    return success();
+  });
+  PassManager pm(context.get(), ModuleOp::getOperationName());
+  (*pipeline)->build(pm);
+  if (failed(pm.run(**module)))
+    return llvm::createStringError("the " + name.str() + " pipeline failed: " +
+                                   firstError.value_or("no diagnostic"));
+  return recorder.reports();
 }
 
 size_t ModuleCache::getNumCompilations() {

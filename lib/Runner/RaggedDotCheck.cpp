@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Runner/RaggedDotCheck.h"
+#include "gmm/Support/CommandLine.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -340,9 +341,14 @@ checkAgainstReference(const RaggedDotBinding &binding,
                                          *inputType, *resultType);
 
   reference::Tensor expected;
-  std::string message = reference::raggedDot(
-      dims, lhs, rhs, groupSizes, groupOffset, init ? &*init : nullptr,
-      got.shape, *resultType, expected);
+  std::string message;
+  {
+    support::ProgressLine progress("checking against the C++ reference");
+    message = reference::raggedDot(dims, lhs, rhs, groupSizes, groupOffset,
+                                   init ? &*init : nullptr, got.shape,
+                                   *resultType, expected,
+                                   [&](double done) { progress.update(done); });
+  }
   if (!message.empty()) {
     outcome.passed = false;
     outcome.line =

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -1066,6 +1067,44 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
       finishedCounts[l] += finished[l];
     }
   };
+  // On a terminal, a launch that runs for more than two seconds shows how
+  // many of its blocks have started, on one line of stderr that is erased
+  // at the end.
+  std::mutex progressMutex;
+  std::condition_variable progressDone;
+  bool launchesDone = false;
+  std::thread progress;
+  if (isatty(STDERR_FILENO) && total > 0) {
+    std::string name;
+    for (const LaunchRequest &r : requests)
+      if (r.kernel) {
+        name = r.kernel->name();
+        break;
+      }
+    if (requests.size() > 1)
+      name += " and " + std::to_string(requests.size() - 1) + " more";
+    progress = std::thread([&, name] {
+      auto start = std::chrono::steady_clock::now();
+      bool shown = false;
+      std::unique_lock<std::mutex> lock(progressMutex);
+      while (!progressDone.wait_for(lock, std::chrono::milliseconds(250),
+                                    [&] { return launchesDone; })) {
+        if (std::chrono::steady_clock::now() - start < std::chrono::seconds(2))
+          continue;
+        uint64_t started = std::min(next.load(), total);
+        std::fprintf(stderr,
+                     "\r\033[Kgmm-sim: kernel %s: %llu of %llu blocks started",
+                     name.c_str(), static_cast<unsigned long long>(started),
+                     static_cast<unsigned long long>(total));
+        std::fflush(stderr);
+        shown = true;
+      }
+      if (shown) {
+        std::fputs("\r\033[K", stderr);
+        std::fflush(stderr);
+      }
+    });
+  }
   if (workers <= 1) {
     work();
   } else {
@@ -1074,6 +1113,14 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
       pool.emplace_back(work);
     for (std::thread &t : pool)
       t.join();
+  }
+  if (progress.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(progressMutex);
+      launchesDone = true;
+    }
+    progressDone.notify_all();
+    progress.join();
   }
   for (size_t l = 0; l < requests.size(); ++l) {
     if (!contexts[l])

@@ -11,6 +11,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -157,4 +158,25 @@ int gmm::support::finishStandardOutput(llvm::StringRef tool, int status) {
     llvm::errs() << tool << ": error: cannot write standard output: "
                  << std::strerror(error) << "\n";
   return 1;
+}
+
+gmm::support::ProgressLine::ProgressLine(std::string label)
+    : label(std::move(label)), start(std::chrono::steady_clock::now()),
+      terminal(isatty(STDERR_FILENO)) {}
+
+gmm::support::ProgressLine::~ProgressLine() {
+  if (shown) {
+    std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+  }
+}
+
+void gmm::support::ProgressLine::update(double fraction) {
+  if (!terminal ||
+      std::chrono::steady_clock::now() - start < std::chrono::seconds(1))
+    return;
+  std::fprintf(stderr, "\r\033[K%s: %d%%", label.c_str(),
+               static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 100));
+  std::fflush(stderr);
+  shown = true;
 }

@@ -52,6 +52,8 @@ from jax import lax
 
 __all__ = [
     "DimensionNumbers",
+    "KernelConfig",
+    "kernel_config",
     "num_compilations",
     "ragged_dot",
     "ragged_dot_general",
@@ -76,10 +78,23 @@ def _load_library():
         )
         if not os.path.exists(path):
             raise ImportError(
-                f"gmm.jax: {path} does not exist; build gmm with "
-                "-DGMM_PYTHON=<a python with jax> (the test command does)"
+                f"gmm.jax: {path} does not exist: install the package with "
+                "`pip install .` from gmm's repository root (docs/JAX.md), "
+                "or build gmm with -DGMM_PYTHON=<a python with jax> (the "
+                "test command does) and use its build/python"
             )
-        library = ctypes.CDLL(path)
+        try:
+            library = ctypes.CDLL(path)
+        except OSError as error:
+            raise ImportError(
+                f"gmm.jax: cannot load {path}: {error}. Besides its own "
+                "files, the package needs LLVM/MLIR 22's shared libraries "
+                "from Debian's packages: "
+                "/usr/lib/llvm-22/lib/libMLIR.so.22.1 (libmlir-22) and "
+                "libomp.so.5 (libomp5-19, the OpenMP runtime of "
+                "libomp-22-dev): `apt-get install libmlir-22 libomp5-19` "
+                "(docs/JAX.md)"
+            ) from error
         library.gmm_jax_verify.argtypes = [
             ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t
         ]
@@ -320,6 +335,10 @@ def _tensor_type(shape, dtype, memref=False) -> str:
     element = _FLOAT_TYPES.get(np.dtype(dtype)) or _INT_TYPES[np.dtype(dtype)]
     dims = "".join(f"{int(d)}x" for d in shape)
     return f"{'memref' if memref else 'tensor'}<{dims}{element}>"
+
+
+# jax.lax.ragged_dot's: lhs [m, k], rhs [g, k, n], rows ragged.
+_RAGGED_DOT_NUMBERS = DimensionNumbers((1,), (1,), (), (), (0,), (0,))
 
 
 class _Config(NamedTuple):
@@ -638,7 +657,7 @@ def _ragged_dot_backward(config, residuals, g):
 _ragged_dot.defvjp(_ragged_dot_forward, _ragged_dot_backward)
 
 
-def ragged_dot_general(
+def _prepare(
     lhs,
     rhs,
     group_sizes,
@@ -651,7 +670,8 @@ def ragged_dot_general(
     num_local_groups: Optional[int] = None,
     tile_sizes: Optional[Sequence[int]] = None,
 ):
-    """jax.lax.ragged_dot_general through gmm (see the module docstring).
+    """jax.lax.ragged_dot_general through gmm (see the module docstring);
+    `kernel_config` says which kernel configuration the call gets.
 
     lhs, rhs: float16, bfloat16, float32 or float64 arrays of one dtype.
     group_sizes: int32/int64, shape [g] or [prefix..., g] (as in JAX).
@@ -731,7 +751,71 @@ def ragged_dot_general(
             )
         tile_sizes = tuple(_count(t, "tile_sizes") for t in tile_sizes)
     config = _Config(numbers, out_dtype, num_local_groups, tile_sizes)
+    return config, lhs, rhs, group_sizes, group_offset, init
+
+
+def ragged_dot_general(*args, **kwargs):
+    config, lhs, rhs, group_sizes, group_offset, init = _prepare(*args, **kwargs)
     return _ragged_dot(config, lhs, rhs, group_sizes, group_offset, init)
+
+
+# help() and inspect.signature() show _prepare's arguments and docstring.
+ragged_dot_general.__doc__ = _prepare.__doc__
+ragged_dot_general.__wrapped__ = _prepare
+
+
+class KernelConfig(NamedTuple):
+    """The kernel configuration gmm compiles a call with (see
+    `kernel_config`)."""
+
+    #: The op's #gmm.kernel_config, e.g. "#gmm.kernel_config<target = cpu,
+    #: tile = [448, 512, 256], register_block = [14, 32], micro_kernel =
+    #: bf16_dot>".
+    config: str
+    #: Per field (tile, register_block, micro_kernel): where its value came
+    #: from (tile_sizes, or gmm-configure's heuristic and its reason).
+    reasons: dict
+
+
+def kernel_config(lhs, rhs, group_sizes, ragged_dot_dimension_numbers=None,
+                  *args, **kwargs) -> KernelConfig:
+    """The kernel configuration of `ragged_dot_general(lhs, rhs,
+    group_sizes, ragged_dot_dimension_numbers, ...)`, or of `ragged_dot`'s
+    (lhs [m, k], rhs [g, k, n]) without dimension numbers: what
+    gmm-configure chooses for this call's shapes, dtypes and options on
+    this machine, and why. Takes the same arguments and checks them the
+    same way; compiles nothing that is kept.
+
+        >>> gmm.jax.kernel_config(x, w, sizes).config
+        '#gmm.kernel_config<target = cpu, tile = [...], ...>'
+    """
+    if ragged_dot_dimension_numbers is None:
+        ragged_dot_dimension_numbers = _RAGGED_DOT_NUMBERS
+    config, lhs, rhs, group_sizes, group_offset, init = _prepare(
+        lhs, rhs, group_sizes, ragged_dot_dimension_numbers, *args, **kwargs
+    )
+    text, _ = _module(
+        config, _describe(lhs), _describe(rhs), _describe(group_sizes),
+        _describe(group_offset), _describe(init)
+    )
+    library = _load_library()
+    library.gmm_jax_kernel_config.argtypes = [
+        ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t
+    ]
+    library.gmm_jax_kernel_config.restype = ctypes.c_int
+    out = ctypes.create_string_buffer(1 << 16)
+    if library.gmm_jax_kernel_config(text.encode(), out, len(out)):
+        raise ValueError(f"gmm.jax: {out.value.decode(errors='replace')}")
+    lines = out.value.decode().splitlines()
+    if not lines:
+        raise RuntimeError("gmm.jax: gmm-configure reported no configuration")
+    # "@ragged_dot at module:2:8: #gmm.kernel_config<...>", then
+    # "  field: reason" lines.
+    reasons = {}
+    for line in lines[1:]:
+        field, _, why = line.strip().partition(": ")
+        reasons[field] = why
+    return KernelConfig(lines[0].split(": ", 1)[1], reasons)
 
 
 def _check_precision(precision):
@@ -876,7 +960,7 @@ def ragged_dot(
                 f"gmm.jax: ragged_dot takes {what} of shape {shape}, got shape "
                 f"{list(x.shape)}"
             )
-    numbers = DimensionNumbers((1,), (1,), (), (), (0,), (0,))
+    numbers = _RAGGED_DOT_NUMBERS
     return ragged_dot_general(
         lhs,
         rhs,

@@ -193,6 +193,32 @@ def test_tile_sizes():
         gj.ragged_dot(lhs, rhs, sizes, tile_sizes=(8, 8192, 8))
 
 
+def test_kernel_config():
+    # kernel_config says what gmm-configure chooses for a call and why: the
+    # heuristic's choice, or tile_sizes as the op's own configuration; it
+    # checks its arguments as ragged_dot_general does, and compiles nothing
+    # that is kept.
+    lhs = jnp.zeros((40, 16), jnp.float32)
+    rhs = jnp.zeros((3, 16, 8), jnp.float32)
+    sizes = jnp.asarray([10, 0, 25], jnp.int32)
+    numbers = lax.RaggedDotDimensionNumbers((([1], [1]), ([], [])), [0], [0])
+    before = gj.num_compilations()
+    chosen = gj.kernel_config(lhs, rhs, sizes, numbers)
+    assert chosen.config.startswith("#gmm.kernel_config<target = cpu, tile = [")
+    assert "micro_kernel = fma" in chosen.config
+    assert set(chosen.reasons) == {"tile", "register_block", "micro_kernel"}
+    assert chosen.reasons["tile"].startswith("heuristic: ")
+    assert chosen.reasons["micro_kernel"] == "heuristic: not bf16 inputs"
+    # Without dimension numbers: ragged_dot's, the same call.
+    assert gj.kernel_config(lhs, rhs, sizes) == chosen
+    given = gj.kernel_config(lhs, rhs, sizes, numbers, tile_sizes=(8, 16, 4))
+    assert "tile = [8, 16, 4]" in given.config
+    assert given.reasons["tile"] == "the op's gmm.kernel_config"
+    assert gj.num_compilations() == before
+    with pytest.raises(ValueError, match="group_sizes"):
+        gj.kernel_config(lhs, rhs, jnp.asarray([1, 2], jnp.int32), numbers)
+
+
 def test_compiled_once_per_signature():
     rng = np.random.default_rng(5)
     lhs = jnp.asarray(rng.standard_normal((24, 8)), jnp.float32)

@@ -21,6 +21,7 @@
 #include "gmm/Runner/Arguments.h"
 #include "gmm/Runner/HostTensor.h"
 #include "gmm/Runner/JitRunner.h"
+#include "gmm/Runner/KernelConfigs.h"
 #include "gmm/Runner/ModuleCache.h"
 #include "gmm/Runner/Npy.h"
 #include "gmm/Runner/RaggedDotCheck.h"
@@ -175,6 +176,15 @@ cl::opt<bool> printResults(
              "--print-precision significant digits (%g, so exact integers "
              "print as '3'). Memref arguments, as the callee left them, are "
              "printed after the results and numbered after them"),
+    cl::cat(runnerCategory));
+
+cl::opt<bool> printConfig(
+    "print-config",
+    cl::desc("Print each ragged dot's kernel configuration as gmm-configure "
+             "chose it in this run's pipeline, and where each field came "
+             "from (the op, the pipeline's options or the heuristic, and "
+             "why), before the run (also: gmm-opt "
+             "--remarks-filter=gmm-configure)"),
     cl::cat(runnerCategory));
 
 cl::opt<bool> printInputs("print-inputs",
@@ -546,10 +556,21 @@ int runAfterCommandLine() {
   jitOptions.configurePassManager = [](PassManager &pm) {
     return applyPassManagerCLOptions(pm);
   };
+  std::optional<KernelConfigRecorder> configs;
+  if (printConfig)
+    configs.emplace(context);
   auto function =
       JitFunction::compile(*module, sig.name, pipeline->build, jitOptions);
   if (!function)
     return reportError(function.takeError());
+  if (configs) {
+    for (const KernelConfigReport &report : configs->reports())
+      llvm::outs() << "config: " << report.format() << "\n";
+    if (configs->reports().empty())
+      llvm::outs() << "config: none: --pipeline=" << pipelineName
+                   << " configures no kernel\n";
+    configs.reset();
+  }
 
   auto results = (*function)->call(runner.arguments);
   if (!results)

@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -87,6 +88,18 @@ const Tensor kLhs4x2{{4, 2}, {1, 2, 3, 4, 5, 6, 7, 8}};
 // Rows times B: (1 2) -> (1 5), (3 4) -> (3 11), (5 6) -> (5 17),
 // (7 8) -> (7 23).
 const Tensor kRhsIdB{{2, 2, 2}, {1, 0, 0, 1, 1, 1, 0, 2}};
+
+/// Deterministic values in [-1, 1) with few significant bits, so that
+/// sums of their products in double are exact.
+std::vector<double> pattern(size_t count, unsigned seed) {
+  std::vector<double> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] =
+        static_cast<double>(
+            static_cast<int>((i * 2654435761u + seed * 40503u) % 255) - 127) /
+        128;
+  return values;
+}
 
 //===----------------------------------------------------------------------===//
 // groupBounds
@@ -317,6 +330,64 @@ TEST(ReferenceMode1Test, RoundsResult) {
 // lhs [2, 4] rows (1 2 3 4) (5 6 7 8); rhs [4, 1] = (1 10 100 1000).
 const Tensor kLhs2x4{{2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}};
 const Tensor kRhs4x1{{4, 1}, {1, 10, 100, 1000}};
+
+// Problems large enough to run on threads in blocks (at least 2^22
+// products) give what the definition gives element by element: the plain
+// triple loop below, with uncovered rows (groups of 100, 0 and 150 of 300
+// rows) zero. The values' products and sums are exact in double, and the
+// f32 result rounds the same way.
+TEST(ReferenceMode1Test, ThreadedBlocksMatchTheDefinition) {
+  const int64_t m = 300, k = 70, n = 203, g = 3;
+  Tensor lhs{{m, k}, pattern(m * k, 1)};
+  Tensor rhs{{g, k, n}, pattern(g * k * n, 2)};
+  IndexTensor sizes{{g}, {100, 0, 150}};
+  std::vector<double> progress;
+  Tensor result;
+  ASSERT_EQ(raggedDot(mode1Dims(), lhs, rhs, sizes, std::nullopt, nullptr,
+                      {m, n}, ElementType::F32, result,
+                      [&](double done) { progress.push_back(done); }),
+            "");
+  for (int64_t i = 0; i < m; ++i) {
+    int64_t group = i < 100 ? 0 : i < 250 ? 2 : -1;
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      if (group >= 0)
+        for (int64_t t = 0; t < k; ++t)
+          sum += lhs.data[i * k + t] * rhs.data[(group * k + t) * n + j];
+      ASSERT_EQ(result.data[i * n + j],
+                roundToElementType(sum, ElementType::F32))
+          << "row " << i << ", column " << j;
+    }
+  }
+  // Progress is reported and ends at 1.
+  ASSERT_FALSE(progress.empty());
+  EXPECT_EQ(progress.back(), 1.0);
+  EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
+}
+
+TEST(ReferenceMode2Test, ThreadedBlocksMatchTheDefinition) {
+  // x [m, k], dy [m, n] -> [g, k, n], groups of 90, 0, 60 and 100 of 260
+  // rows (10 rows in no group).
+  const int64_t m = 260, k = 96, n = 200, g = 4;
+  Tensor x{{m, k}, pattern(m * k, 3)};
+  Tensor dy{{m, n}, pattern(m * n, 4)};
+  IndexTensor sizes{{g}, {90, 0, 60, 100}};
+  Tensor result;
+  ASSERT_EQ(raggedDot(makeDims({}, {}, {0}, {0}, {0}, {}), x, dy, sizes,
+                      std::nullopt, nullptr, {g, k, n}, ElementType::F64,
+                      result),
+            "");
+  const int64_t starts[] = {0, 90, 90, 150, 250};
+  for (int64_t group = 0; group < g; ++group)
+    for (int64_t i = 0; i < k; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t r = starts[group]; r < starts[group + 1]; ++r)
+          sum += x.data[r * k + i] * dy.data[r * n + j];
+        ASSERT_EQ(result.data[(group * k + i) * n + j], sum)
+            << "group " << group << ", " << i << ", " << j;
+      }
+}
 
 TEST(ReferenceMode2Test, SmallExampleWithEmptyGroup) {
   // Sizes [1, 0, 3]: group 0 sums k = 0, group 1 is empty, group 2 sums

@@ -43,6 +43,7 @@
 #include "gmm/Reference/FloatConversion.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -94,13 +95,20 @@ groupBounds(const int64_t *sizes, int64_t numGroups, int64_t extent);
 /// shape and is the accumulator that uncovered elements keep. Every result
 /// element is rounded to `resultType` (ties to even).
 ///
+/// Large problems run on the machine's threads, each element's products
+/// summed in the same order whatever the threads. `progress`, when given,
+/// is called from the calling thread about four times a second with the
+/// share of the result done (0 to 1), and once with 1 at the end.
+///
 /// Returns "" on success. Otherwise returns a one-line message naming the
 /// offending dimension and sizes, and leaves `result` unchanged.
+using ProgressFn = std::function<void(double)>;
 std::string raggedDot(const DimensionNumbers &dims, const Tensor &lhs,
                       const Tensor &rhs, const IndexTensor &groupSizes,
                       std::optional<int64_t> groupOffset, const Tensor *init,
                       const std::vector<int64_t> &resultShape,
-                      ElementType resultType, Tensor &result);
+                      ElementType resultType, Tensor &result,
+                      const ProgressFn &progress = {});
 
 /// An elementwise tolerance: |got - expected| <= atol + rtol * |expected|.
 struct Tolerance {

@@ -24,6 +24,7 @@
 #define GMM_RUNNER_MODULECACHE_H
 
 #include "gmm/Runner/JitRunner.h"
+#include "gmm/Runner/KernelConfigs.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -83,6 +84,14 @@ public:
   /// caller makes before committing to a module): its first error, as
   /// getOrCompile() would report it.
   llvm::Error verify(llvm::StringRef moduleText);
+
+  /// The kernel configuration of each ragged dot of `moduleText` as the
+  /// pipeline named `pipeline` chooses it, and why (gmm-configure's
+  /// remarks), from lowering a copy of the module with it; nothing is
+  /// compiled or kept. Errors as getOrCompile's.
+  llvm::Expected<std::vector<KernelConfigReport>>
+  describeKernelConfigs(llvm::StringRef moduleText,
+                        llvm::StringRef pipeline = "cpu");
 
   /// How many modules were compiled (cache misses that succeeded).
   size_t getNumCompilations();

@@ -21,6 +21,7 @@ namespace llvm {
 class raw_fd_ostream;
 } // namespace llvm
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -72,6 +73,25 @@ int finishOutput(llvm::raw_fd_ostream &os, llvm::StringRef tool,
 
 /// finishOutput() of standard output, both llvm::outs() and C's stdout.
 int finishStandardOutput(llvm::StringRef tool, int status);
+
+/// A progress line on stderr for a long step of a tool ("checking against
+/// the C++ reference: 45%"): shown only when stderr is a terminal and the
+/// step has run for a second, rewritten in place, erased when destroyed.
+class ProgressLine {
+public:
+  explicit ProgressLine(std::string label);
+  ~ProgressLine();
+  ProgressLine(const ProgressLine &) = delete;
+  ProgressLine &operator=(const ProgressLine &) = delete;
+
+  /// Shows `fraction` (0 to 1) of the step as done.
+  void update(double fraction);
+
+private:
+  std::string label;
+  std::chrono::steady_clock::time_point start;
+  bool terminal, shown = false;
+};
 
 } // namespace support
 } // namespace gmm

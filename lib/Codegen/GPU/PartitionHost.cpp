@@ -257,6 +257,9 @@ LogicalResult PartitionHost::partitionHost(RewriterBase &rewriter,
     Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
     auto launch = gpu::LaunchOp::create(rewriter, loc, c1, c1, c1, c1, c1, c1);
     launch->setAttr("gmm.kernel", rewriter.getStringAttr("serial"));
+    launch.setFunctionAttr(FlatSymbolRefAttr::get(
+        rewriter.getContext(),
+        (launch->getParentOfType<func::FuncOp>().getName() + "_serial").str()));
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToStart(&body);
     auto terminator = gpu::TerminatorOp::create(rewriter, loc);

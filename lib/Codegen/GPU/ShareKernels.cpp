@@ -157,10 +157,40 @@ struct ShareKernels
         replacement.kernels[from] = to;
       replaced.push_back(module);
     }
-    if (replaced.empty())
+
+    // Every kept module's kernel takes the module's name, which the symbol
+    // table made unique: two kernels of a program never share a name.
+    llvm::DenseMap<StringAttr, Replacement> renames;
+    for (gpu::GPUModuleOp module : modules) {
+      if (replacements.contains(module.getSymNameAttr()))
+        continue;
+      auto kernels = llvm::to_vector(module.getOps<gpu::GPUFuncOp>());
+      if (kernels.size() != 1 || !kernels.front().isKernel() ||
+          kernels.front().getNameAttr() == module.getSymNameAttr())
+        continue;
+      gpu::GPUFuncOp kernel = kernels.front();
+      if (SymbolTable::lookupSymbolIn(module, module.getSymNameAttr()))
+        continue;
+      Replacement &rename = renames[module.getSymNameAttr()];
+      rename.module = module.getSymNameAttr();
+      rename.kernels[kernel.getNameAttr()] = module.getSymNameAttr();
+      SymbolTable::setSymbolName(kernel, module.getSymNameAttr());
+    }
+    // The kept modules' new kernel names, for the launches that move to them.
+    for (auto &[from, replacement] : replacements) {
+      auto it = renames.find(replacement.module);
+      if (it == renames.end())
+        continue;
+      for (auto &[kernel, to] : replacement.kernels)
+        if (StringAttr renamed = it->second.kernels.lookup(to))
+          to = renamed;
+    }
+    for (auto &[from, rename] : renames)
+      replacements.try_emplace(from, std::move(rename));
+    if (replacements.empty())
       return;
 
-    // Point the launches at the kept modules.
+    // Point the launches at the kept modules and the kernels' names.
     WalkResult walk = top.walk([&](gpu::LaunchFuncOp launch) {
       auto it = replacements.find(launch.getKernelModuleName());
       if (it == replacements.end())

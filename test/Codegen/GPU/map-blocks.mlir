@@ -15,7 +15,7 @@
 // CHECK:         %[[ANY:.+]] = arith.cmpi ne, %[[GRID]], %{{.+}} : index
 // CHECK-NEXT:    scf.if %[[ANY]] {
 // CHECK-NEXT:      %[[NT:.+]] = arith.constant 64 : index
-// CHECK:           gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %[[C1]], %{{.+}} = %[[C1]]) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %[[NT]], %{{.+}} = %[[C1]], %{{.+}} = %[[C1]]) {
+// CHECK:           gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %[[C1]], %{{.+}} = %[[C1]]) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %[[NT]], %{{.+}} = %[[C1]], %{{.+}} = %[[C1]]) function(@bf16_tile_32x32x16_w1x2_s2) {
 // The visit (last dimension) is the block id modulo its 3 iterations, the
 // n-tile the quotient; the body follows unchanged, contraction included.
 // CHECK-NEXT:        %[[VISIT:.+]] = arith.remui %[[BX]], %[[THREE]] : index
@@ -156,7 +156,7 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
 // CHECK-NEXT:          memref.store %[[J]], %[[OUT]][%[[I]], %[[J]]] : memref<6x?xindex>
 // CHECK-NEXT:        }
 // CHECK-NEXT:        gpu.terminator
-// CHECK-NEXT:      } {gmm.kernel = "threads"}
+// CHECK-NEXT:      } {gmm.kernel = "metadata"}
 // CHECK-NOT:     scf.forall
 func.func @threads(%out: memref<6x?xindex>, %n: index) {
   scf.forall (%i, %j) in (6, %n) {

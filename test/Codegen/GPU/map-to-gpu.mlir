@@ -31,7 +31,7 @@
 // CHECK:         gpu.launch blocks(%{{.+}}) in (%{{.+}}) threads(%{{.+}}) in (%{{.+}} = %c128{{.*}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}})
 // CHECK:           %[[CS:.+]] = memref.subview %[[COUNT]][0] [%{{.+}}] [1]
 // CHECK:           memref.store %{{.+}}, %[[CS]][%{{.+}}]
-// CHECK:         } {gmm.kernel = "threads"}
+// CHECK:         } {gmm.kernel = "metadata"}
 // CHECK-NOT:     gmm.kernel = "serial"
 // The tile kernel: 256 threads and a 33792-byte workgroup buffer; the
 // visit count comes from the device. A grid of no blocks (no visit, e.g. no
@@ -85,7 +85,7 @@
 // MMA-LABEL: func.func @bf16
 // MMA-NOT:     {{(x| )f16}}
 // MMA:         gpu.launch
-// MMA:         } {gmm.kernel = "threads"}
+// MMA:         } {gmm.kernel = "metadata"}
 // MMA:         gpu.launch
 // MMA:           %[[A:.+]] = memref.view %{{.+}} to memref<2x128x32xbf16, #gpu.address_space<workgroup>>
 // MMA:           %[[B:.+]] = memref.view %{{.+}} to memref<2x32x128xbf16, #gpu.address_space<workgroup>>
@@ -112,7 +112,7 @@
 // 32 x 16 and 16 x 32 bf16 (rows of two and four chunks, swizzled) in a
 // 4608-byte buffer (the epilogue's 32 x 36 f32 is the larger use).
 // SMALL-LABEL: func.func @bf16
-// SMALL:         gpu.launch blocks({{.*}}) threads(%{{.+}}) in (%{{.+}} = %c64{{(_[0-9]+)?}}, %{{.+}} = %c1{{(_[0-9]+)?}}, %{{.+}} = %c1{{(_[0-9]+)?}}) workgroup(%{{.+}} : memref<4608xi8, #gpu.address_space<workgroup>>)
+// SMALL:         gpu.launch blocks({{.*}}) threads(%{{.+}}) in (%{{.+}} = %c64{{(_[0-9]+)?}}, %{{.+}} = %c1{{(_[0-9]+)?}}, %{{.+}} = %c1{{(_[0-9]+)?}}) function(@bf16_tile_32x32x16_w1x2_s2) workgroup(%{{.+}} : memref<4608xi8, #gpu.address_space<workgroup>>)
 // SMALL:           nvgpu.mma.sync
 // SMALL:         } {gmm.kernel = "tile"}
 func.func @bf16(%lhs: tensor<256x64xbf16>, %rhs: tensor<4x64x96xbf16>, %gs: tensor<4xi32>) -> tensor<256x96xbf16> {

@@ -40,7 +40,7 @@ func.func @allocs(%n: index) -> memref<?xf32> {
 // CHECK-NEXT:    gpu.memset %[[C]], %[[I32]] : memref<4xi32>, i32
 // CHECK-NEXT:    %[[S:.+]] = memref.subview %[[F]]
 // CHECK-NEXT:    %[[ONE:.+]] = arith.constant 1 : index
-// CHECK-NEXT:    gpu.launch blocks(%{{.+}}) in (%{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) threads(%{{.+}}) in (%{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) {
+// CHECK-NEXT:    gpu.launch blocks(%{{.+}}) in (%{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) threads(%{{.+}}) in (%{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) function(@fills_serial) {
 // CHECK-NEXT:      linalg.fill ins(%[[F64]] : f64) outs(%[[D]] : memref<4xf64>)
 // CHECK-NEXT:      linalg.fill ins(%[[I8]] : i8) outs(%[[E]] : memref<4xi8>)
 // CHECK-NEXT:      linalg.fill ins(%[[F32]] : f32) outs(%[[S]] : memref<4xf32, strided<[4], offset: 1>>)
@@ -107,7 +107,7 @@ func.func @copies(%a: memref<4xi32>, %b: memref<4xi32>, %c: memref<4x4xi32>) {
 // CHECK-NEXT:    %[[DIM:.+]] = memref.dim %[[OUT]], %[[C0]]
 // CHECK-NEXT:    %[[BUF:.+]] = gpu.alloc () : memref<1xindex>
 // CHECK-NEXT:    %[[ONE:.+]] = arith.constant 1 : index
-// CHECK-NEXT:    gpu.launch blocks(%{{.+}}) in (%{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) threads(%{{.+}}) in (%{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) {
+// CHECK-NEXT:    gpu.launch blocks(%{{.+}}) in (%{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) threads(%{{.+}}) in (%{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) function(@prefix_sum_serial) {
 // CHECK-NEXT:      memref.store %[[Z]], %[[OFFS]][%[[C0]]]
 // CHECK-NEXT:      scf.for
 // CHECK-NEXT:        memref.load %[[SIZES]]

@@ -4,13 +4,13 @@
 // memory (the CHECK-NOTs run over all kernels of the function).
 
 // RUN: rm -rf %t && gmm-opt %s -split-input-file --gmm-to-ptx="chip=sm_80 ptx-dir=%t/sm80" -o %t.sm80.mlir
-// RUN: cat %t/sm80/bf16_kernel*.ptx | FileCheck %s --check-prefixes=BF16,SM80
-// RUN: cat %t/sm80/f16_kernel*.ptx | FileCheck %s --check-prefixes=F16,SM80
-// RUN: cat %t/sm80/f32_kernel*.ptx | FileCheck %s --check-prefixes=F32,SM80
+// RUN: cat %t/sm80/bf16_*.ptx | FileCheck %s --check-prefixes=BF16,SM80
+// RUN: cat %t/sm80/f16_*.ptx | FileCheck %s --check-prefixes=F16,SM80
+// RUN: cat %t/sm80/f32_*.ptx | FileCheck %s --check-prefixes=F32,SM80
 // RUN: gmm-opt %s -split-input-file --gmm-to-ptx="chip=sm_90 ptx-dir=%t/sm90" -o %t.sm90.mlir
-// RUN: cat %t/sm90/bf16_kernel*.ptx | FileCheck %s --check-prefixes=BF16,SM90
-// RUN: cat %t/sm90/f16_kernel*.ptx | FileCheck %s --check-prefixes=F16,SM90
-// RUN: cat %t/sm90/f32_kernel*.ptx | FileCheck %s --check-prefixes=F32,SM90
+// RUN: cat %t/sm90/bf16_*.ptx | FileCheck %s --check-prefixes=BF16,SM90
+// RUN: cat %t/sm90/f16_*.ptx | FileCheck %s --check-prefixes=F16,SM90
+// RUN: cat %t/sm90/f32_*.ptx | FileCheck %s --check-prefixes=F32,SM90
 // The host module keeps the PTX in gpu.binary ops.
 // RUN: FileCheck %s --input-file=%t.sm80.mlir --check-prefix=HOST
 
@@ -26,9 +26,9 @@
 // HOST-NOT: @mgpuMemset
 // HOST-NOT: @mgpuStream
 // Two launches: the group metadata, a thread per group, then the tile kernel.
-// HOST: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel::@bf16_kernel blocks in
+// HOST: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_metadata::@bf16_metadata blocks in
 // HOST-NOT: @mgpuStream
-// HOST: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel_0::@bf16_kernel blocks in ({{.*}}) threads in ({{.*}}) : i64 args(
+// HOST: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_tile_128x128x32_w2x4_s2::@bf16_tile_128x128x32_w2x4_s2 blocks in ({{.*}}) threads in ({{.*}}) : i64 args(
 // HOST-NOT: gpu.launch_func
 // HOST-NOT: @mgpuStream
 // HOST: llvm.call @mgpuMemFree(%{{.+}}, %[[STREAM]])
@@ -36,7 +36,7 @@
 // HOST: llvm.call @mgpuStreamSynchronize(%[[STREAM]])
 // HOST-NEXT: llvm.call @mgpuStreamDestroy(%[[STREAM]])
 // HOST-NEXT: llvm.return
-// HOST: gpu.binary @bf16_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {{.*}}, assembly = "
+// HOST: gpu.binary @bf16_metadata  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {{.*}}, assembly = "
 // With caller-stream (what gmm-runner and gmm-difftest compile), the same
 // calls all take the caller's stream, the function's last argument, and
 // nothing creates, waits for or destroys a stream.
@@ -46,9 +46,9 @@
 // CALLER-NOT:     @mgpuStream
 // CALLER:         llvm.call @mgpuMemAlloc(%{{.+}}, %[[STREAM]],
 // CALLER-NOT:     @mgpuStream
-// CALLER:         gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel::@bf16_kernel blocks in
+// CALLER:         gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_metadata::@bf16_metadata blocks in
 // CALLER-NOT:     @mgpuStream
-// CALLER:         gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_kernel_0::@bf16_kernel blocks in
+// CALLER:         gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bf16_tile_128x128x32_w2x4_s2::@bf16_tile_128x128x32_w2x4_s2 blocks in
 // CALLER-NOT:     @mgpuStream
 // CALLER:         llvm.call @mgpuMemFree(%{{.+}}, %[[STREAM]])
 // CALLER-NEXT:    llvm.return

@@ -5,21 +5,21 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && gmm-opt %S/ptx.mlir -split-input-file --gmm-to-ptx="chip=sm_80 ptx-dir=%t" -o /dev/null
 // RUN: gmm-opt %S/ptx.mlir -split-input-file --gmm-to-ptx="chip=sm_90 ptx-dir=%t" -o /dev/null
-// RUN: %ptxas -arch=sm_80 -v %t/bf16_kernel_0.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
-// RUN: %ptxas -arch=sm_90 -v %t/bf16_kernel_0.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
-// RUN: %ptxas -arch=sm_80 -v %t/f16_kernel_1.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
-// RUN: %ptxas -arch=sm_90 -v %t/f16_kernel_1.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
-// RUN: %ptxas -arch=sm_80 -v %t/f32_kernel_0.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
-// RUN: %ptxas -arch=sm_90 -v %t/f32_kernel_0.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: %ptxas -arch=sm_80 -v %t/bf16_tile_128x128x32_w2x4_s2.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: %ptxas -arch=sm_90 -v %t/bf16_tile_128x128x32_w2x4_s2.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: %ptxas -arch=sm_80 -v %t/f16_tile_128x128x32_w2x4_s2.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: %ptxas -arch=sm_90 -v %t/f16_tile_128x128x32_w2x4_s2.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: %ptxas -arch=sm_80 -v %t/f32_tile_128x128x16_w2x4_s2.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: %ptxas -arch=sm_90 -v %t/f32_tile_128x128x16_w2x4_s2.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
 // The group metadata kernels (a thread per group) and the single-thread
 // kernel that reads f16's group offset assemble without spills too.
-// RUN: %ptxas -arch=sm_80 -v %t/bf16_kernel.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
-// RUN: %ptxas -arch=sm_90 -v %t/bf16_kernel.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
-// RUN: %ptxas -arch=sm_80 -v %t/f16_kernel.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
-// RUN: %ptxas -arch=sm_80 -v %t/f16_kernel_0.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
-// RUN: %ptxas -arch=sm_80 -v %t/f32_kernel.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+// RUN: %ptxas -arch=sm_80 -v %t/bf16_metadata.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+// RUN: %ptxas -arch=sm_90 -v %t/bf16_metadata.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+// RUN: %ptxas -arch=sm_80 -v %t/f16_serial.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+// RUN: %ptxas -arch=sm_80 -v %t/f16_metadata.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+// RUN: %ptxas -arch=sm_80 -v %t/f32_metadata.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
 
-// TILE: Compiling entry function '{{.*}}_kernel'
+// TILE: Compiling entry function '{{.*}}_tile_{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}_w{{[0-9]+}}x{{[0-9]+}}_s{{[0-9]+}}'
 // TILE: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // TILE: Used {{[0-9]+}} registers, used 1 barriers, {{[0-9]+}} bytes smem
 // SERIAL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

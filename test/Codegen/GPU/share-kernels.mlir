@@ -100,12 +100,13 @@ module attributes {gpu.container_module} {
 // -----
 
 // Equal bodies are not enough: different targets, kernel attributes or
-// argument types keep the modules apart.
+// argument types keep the modules apart. Each kept module's kernel takes
+// the module's name, unique in the program.
 // CHECK-LABEL: func.func @not_equal
-// CHECK:         gpu.launch_func @sm80::@k
-// CHECK-NEXT:    gpu.launch_func @sm90::@k
-// CHECK-NEXT:    gpu.launch_func @sized::@k
-// CHECK-NEXT:    gpu.launch_func @f16_arg::@k
+// CHECK:         gpu.launch_func @sm80::@sm80
+// CHECK-NEXT:    gpu.launch_func @sm90::@sm90
+// CHECK-NEXT:    gpu.launch_func @sized::@sized
+// CHECK-NEXT:    gpu.launch_func @f16_arg::@f16_arg
 // CHECK:       gpu.module @sm80
 // CHECK:       gpu.module @sm90
 // CHECK:       gpu.module @sized
@@ -144,10 +145,11 @@ module attributes {gpu.container_module} {
 // -----
 
 // A module named by anything other than a launch of its kernels stays,
-// and so does its twin: only modules used by launches alone are merged.
+// and so does its twin: only modules used by launches alone are merged
+// (and have their kernel renamed).
 // CHECK-LABEL: func.func @other_user
 // CHECK:         gpu.launch_func @used::@k
-// CHECK-NEXT:    gpu.launch_func @twin::@k
+// CHECK-NEXT:    gpu.launch_func @twin::@twin
 // CHECK-NEXT:    "test.symbol_user"() {ref = @used}
 // CHECK:       gpu.module @used
 // CHECK:       gpu.module @twin
@@ -166,6 +168,47 @@ module attributes {gpu.container_module} {
   }
   gpu.module @twin {
     gpu.func @k(%arg0: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Two different kernels that gpu-kernel-outlining named alike (the same
+// function, role and configuration, e.g. for two ragged dots of different
+// shapes) live in modules @f_tile and @f_tile_0 with one kernel name; each
+// kernel takes its module's name, and a launch of a module merged into a
+// renamed one follows it.
+// CHECK-LABEL: func.func @f
+// CHECK:         gpu.launch_func @f_tile::@f_tile
+// CHECK-NEXT:    gpu.launch_func @f_tile_0::@f_tile_0
+// CHECK-NEXT:    gpu.launch_func @f_tile_0::@f_tile_0
+// CHECK:       gpu.module @f_tile
+// CHECK-NEXT:    gpu.func @f_tile(%{{.+}}: memref<4xf32>) kernel
+// CHECK:       gpu.module @f_tile_0
+// CHECK-NEXT:    gpu.func @f_tile_0(%{{.+}}: memref<4xi32>) kernel
+// CHECK-NOT:   gpu.module @f_tile_1
+module attributes {gpu.container_module} {
+  func.func @f(%a: memref<4xf32>, %b: memref<4xi32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @f_tile::@f_tile blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    gpu.launch_func @f_tile_0::@f_tile blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<4xi32>)
+    gpu.launch_func @f_tile_1::@f_tile blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<4xi32>)
+    return
+  }
+  gpu.module @f_tile {
+    gpu.func @f_tile(%arg0: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+  gpu.module @f_tile_0 {
+    gpu.func @f_tile(%arg0: memref<4xi32>) kernel {
+      gpu.return
+    }
+  }
+  gpu.module @f_tile_1 {
+    gpu.func @f_tile(%arg0: memref<4xi32>) kernel {
       gpu.return
     }
   }

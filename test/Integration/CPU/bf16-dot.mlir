@@ -1,11 +1,12 @@
 // REQUIRES: host-avx512-bf16
 // The bf16_dot micro-kernel (vdpbf16ps on pairs of contraction steps),
-// which gmm-configure's heuristic picks for bf16 ragged dots on this host:
-// odd contraction lengths (the last pair's odd step is zero in both
+// asked for by each op's configuration (gmm-configure's heuristic picks it
+// only where vdpbf16ps is as fast as f32 FMAs, configure-host-bf16.mlir;
+// every host with AVX512-BF16 runs it): odd contraction lengths (the last pair's odd step is zero in both
 // operands), and a weight gradient whose groups have odd sizes next to
 // tokens in no group (NaN here), which are never read.
 
-// The heuristic's choice is what runs: the module calls vdpbf16ps.
+// The op's choice is what runs: the module calls vdpbf16ps.
 // RUN: gmm-opt %s --gmm-to-cpu | FileCheck %s --check-prefix=LLVM
 // LLVM-LABEL: llvm.func @forward(
 // LLVM:         llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"
@@ -33,19 +34,19 @@ func.func @forward(%lhs: tensor<3x3xbf16>, %rhs: tensor<2x3x2xbf16>,
       dimension_numbers = <lhs_contracting_dimensions = [1],
                            rhs_contracting_dimensions = [1],
                            lhs_ragged_dimensions = [0],
-                           rhs_group_dimensions = [0]>
+                           rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<micro_kernel = bf16_dot>}
       : tensor<3x3xbf16>, tensor<2x3x2xbf16>, tensor<2xi32> -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
 // Several tiles, panels and contraction blocks of the heuristic's
-// configuration, with an odd k.
+// tiles, with an odd k.
 func.func @forward_large(%lhs: tensor<300x517xbf16>, %rhs: tensor<5x517x340xbf16>,
                          %group_sizes: tensor<5xi32>) -> tensor<300x340xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %group_sizes
       dimension_numbers = <lhs_contracting_dimensions = [1],
                            rhs_contracting_dimensions = [1],
                            lhs_ragged_dimensions = [0],
-                           rhs_group_dimensions = [0]>
+                           rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<micro_kernel = bf16_dot>}
       : tensor<300x517xbf16>, tensor<5x517x340xbf16>, tensor<5xi32> -> tensor<300x340xf32>
   return %0 : tensor<300x340xf32>
 }
@@ -73,7 +74,7 @@ func.func @weight_gradient(%x: tensor<6x2xbf16>, %dy: tensor<6x2xbf16>,
   %0 = gmm.ragged_dot %x, %dy, %group_sizes
       dimension_numbers = <lhs_contracting_dimensions = [0],
                            rhs_contracting_dimensions = [0],
-                           lhs_ragged_dimensions = [0]>
+                           lhs_ragged_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<micro_kernel = bf16_dot>}
       : tensor<6x2xbf16>, tensor<6x2xbf16>, tensor<3xi32> -> tensor<3x2x2xf32>
   return %0 : tensor<3x2x2xf32>
 }

@@ -33,9 +33,9 @@
 // stages add shared memory, not registers).
 // RUN: rm -rf %t && gmm-opt %s --gmm-to-ptx="chip=sm_80 ptx-dir=%t" -o /dev/null
 // RUN: gmm-opt %s --gmm-to-ptx="chip=sm_90 ptx-dir=%t" -o /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/three_stages_kernel_1.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS3 %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t/four_stages_kernel_2.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS4 %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/four_stages_mode2_kernel_3.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS4-MODE2 %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/three_stages_tile_64x64x32_w2x4_s3.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS3 %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t/four_stages_tile_64x64x32_w2x4_s4.sm_90.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS4 %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/four_stages_mode2_tile_64x64x32_w2x4_s4.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS4-MODE2 %}
 // PTXAS3: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS3: Used {{[0-9]+}} registers, used 1 barriers, 24576 bytes smem
 // PTXAS4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -61,7 +61,7 @@
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse \
 // RUN:   --gmm-map-to-gpu | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC-LABEL: func.func @dynamic_shared
-// DYNAMIC:         gpu.launch blocks({{.*}}) threads({{.*}}) in ({{.*}}) dynamic_shared_memory_size %c65536_i32 {
+// DYNAMIC:         gpu.launch blocks({{.*}}) threads({{.*}}) in ({{.*}}) dynamic_shared_memory_size %c65536_i32 function(@dynamic_shared_tile_128x128x32_w2x4_s4) {
 // DYNAMIC-NOT:     workgroup(
 // DYNAMIC:           %[[SMEM:.+]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // DYNAMIC:           memref.view %[[SMEM]][%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x128x32xbf16, #gpu.address_space<workgroup>>

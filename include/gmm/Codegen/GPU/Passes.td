@@ -59,7 +59,9 @@ def GMMGPUMapBlocks : Pass<"gmm-gpu-map-blocks", "::mlir::func::FuncOp"> {
     `gpu.launch` of one thread per iteration, in blocks of 128 threads, the
     linear thread id delinearized into the induction variables and the body
     guarded by `id < iterations`. The launch carries
-    `gmm.kernel = "threads"`.
+    `gmm.kernel = "metadata"` and is named (its `function` attribute, which
+    `gpu-kernel-outlining` gives the kernel and its module) `<f>_metadata`,
+    after its function `f`.
 
     A tile forall carries the complete GPU `gmm.kernel_config` that
     `gmm-tile` put there (a CPU configuration is an error). It becomes a
@@ -71,7 +73,8 @@ def GMMGPUMapBlocks : Pass<"gmm-gpu-map-blocks", "::mlir::func::FuncOp"> {
     variables and the forall body is cloned as it is: the schedule lookups,
     the visit's rows, the empty-visit branch, the block contraction and its
     write. The launch carries `gmm.kernel = "tile"` and the configuration,
-    for `gmm-gpu-promote-operands`.
+    for `gmm-gpu-promote-operands`, and is named after its function and its
+    configuration: `<f>_tile_<m>x<n>x<k>_w<rows>x<cols>_s<stages>`.
 
     Upstream's block mapping (`mapForallToBlocksImpl`, a transform-dialect
     utility) maps each forall dimension to a grid dimension of an existing
@@ -380,7 +383,8 @@ def GMMGPUPartitionHost : Pass<"gmm-gpu-partition-host",
       `gpu.memset`, contiguous `memref.copy` `gpu.memcpy`;
     - every remaining run of ops that touches memory (reference loops for
       what could not be tiled, reading a group offset) becomes a single-thread
-      `gpu.launch` (`gmm.kernel = "serial"`). Scalars such a kernel computes
+      `gpu.launch` (`gmm.kernel = "serial"`, named `<f>_serial` after its
+      function). Scalars such a kernel computes
       for later kernels (the visit count) pass through one-element device
       buffers, so the host never reads device memory and never waits for
       the metadata; a device value the host itself needs is an error.
@@ -455,6 +459,12 @@ def GMMShareKernels : Pass<"gmm-share-kernels", "::mlir::ModuleOp"> {
     (a kernel) up to its name, its body region by `OperationEquivalence`
     (locations ignored), any other op fully. A module referenced by anything
     other than a `gpu.launch_func` of one of its kernels is left alone.
+
+    Then each kept module that holds one kernel gives that kernel its own
+    name, which the symbol table made unique (outlining two launches named
+    `f_tile_..` gives modules `f_tile_..` and `f_tile_.._0` whose kernels are
+    both `f_tile_..`), so that no two kernels of a program share a name in
+    the PTX, a trace or a profile.
 
     Example: after outlining two identical launches,
 

@@ -13,6 +13,9 @@
 #include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 #include "gmm/Dialect/GMM/Transforms/Passes.h"
 
+#include "mlir/IR/Remarks.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 namespace mlir {
 namespace gmm {
 #define GEN_PASS_DEF_GMMCONFIGURE
@@ -24,6 +27,26 @@ using namespace mlir;
 using namespace mlir::gmm;
 
 namespace {
+
+/// The remark that says which configuration `op` got and why: an analysis
+/// remark of category gmm-configure (`gmm-opt --remarks-filter=gmm-configure`,
+/// `gmm-runner --print-config`), e.g.
+///
+///   [Analysis] KernelConfig | Category:gmm-configure | Function=f |
+///   config="#gmm.kernel_config<target = gpu, ...>", stages=heuristic: ...
+void remarkConfig(RaggedDotOp op, KernelConfigAttr config,
+                  const ConfigReasons &reasons) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  remark::detail::InFlightRemark remark = remark::analysis(
+      op.getLoc(), remark::RemarkOpts::name("KernelConfig")
+                       .category(kConfigureRemarkCategory)
+                       .function(func ? func.getName() : StringRef()));
+  if (!remark)
+    return;
+  remark << remark::detail::Remark::Arg("config", Attribute(config));
+  for (const auto &[field, why] : reasons)
+    remark << remark::detail::Remark::Arg(field, why);
+}
 
 struct GMMConfigure : public mlir::gmm::impl::GMMConfigureBase<GMMConfigure> {
   using GMMConfigureBase::GMMConfigureBase;
@@ -49,10 +72,13 @@ struct GMMConfigure : public mlir::gmm::impl::GMMConfigureBase<GMMConfigure> {
         })))
       return signalPassFailure();
     WalkResult result = getOperation()->walk([&](RaggedDotOp op) {
-      FailureOr<KernelConfigAttr> config = configureRaggedDot(op, request);
+      ConfigReasons reasons;
+      FailureOr<KernelConfigAttr> config =
+          configureRaggedDot(op, request, &reasons);
       if (failed(config))
         return WalkResult::interrupt();
       op->setAttr(kKernelConfigAttrName, *config);
+      remarkConfig(op, *config, reasons);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -6,16 +6,21 @@
 
 #include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
+#include "gmm/Support/X86Peak.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <algorithm>
+#include <chrono>
 
 extern "C" void LLVMInitializeNVPTXTargetInfo();
 extern "C" void LLVMInitializeNVPTXTargetMC();
@@ -33,11 +38,79 @@ int64_t mlir::gmm::hostVectorBits() {
   return 128;
 }
 
+std::optional<bool> mlir::gmm::bf16DotIsFastOn(StringRef cpu) {
+  // Measured with gmm-bench-cpu's peak lines (vdpbf16ps zmm against
+  // vfmadd231ps zmm, in flops): Zen 4 469 against 234 GFLOP/s on two
+  // threads, its bf16 rows 1.4-1.9 times as fast with bf16_dot as with fma
+  // (bench/README.md); Zen 5 bf16 rows 2-17% faster with bf16_dot;
+  // a Sapphire-Rapids-class Xeon 168 against 340, gmm's bf16 rows at 0.68
+  // times its f32 rows with bf16_dot (issue #39). Emerald and Granite
+  // Rapids share Sapphire Rapids' cores' BF16 unit.
+  return llvm::StringSwitch<std::optional<bool>>(cpu)
+      .Cases({"znver4", "znver5"}, true)
+      .Cases({"sapphirerapids", "emeraldrapids", "graniterapids",
+              "graniterapids-d"},
+             false)
+      .Default(std::nullopt);
+}
+
 namespace {
 
-/// Whether the host CPU has AVX512-BF16 (`vdpbf16ps`).
-bool hostHasBF16Dot() {
-  return llvm::sys::getHostCPUFeatures().lookup("avx512bf16");
+/// bf16_dot is chosen where vdpbf16ps does at least this share of the flops
+/// of f32 FMAs (the fma micro-kernel's conversion of bf16 to f32 costs a
+/// little more than nothing).
+constexpr double kBF16DotMinSpeedup = 1.0;
+
+#if defined(__x86_64__)
+
+/// Rounds of each measurement (about 0.3 ms).
+constexpr uint64_t kRounds = 100'000;
+
+/// Flops per second of kRounds rounds of `rounds` (gmm::support's
+/// fmaAvx512Rounds or dotBF16Avx512Rounds), whose instruction does `flops`
+/// flops (16 FMAs: 32; 32 bf16 products and sums: 64).
+double rate(float (*rounds)(uint64_t), double flops) {
+  auto start = std::chrono::steady_clock::now();
+  volatile float keep = rounds(kRounds);
+  (void)keep;
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return flops * ::gmm::support::kPeakChains * kRounds /
+         std::max(seconds, 1e-9);
+}
+#endif
+
+/// The host's decision, made once per process: whether it has AVX512-BF16
+/// and the bf16_dot micro-kernel beats converting to f32, and why.
+struct HostBF16Dot {
+  bool prefers = false;
+  std::string why;
+};
+
+HostBF16Dot decideHostBF16Dot() {
+  if (!llvm::sys::getHostCPUFeatures().lookup("avx512bf16"))
+    return {false, "the host has no AVX512-BF16 (vdpbf16ps)"};
+  StringRef cpu = llvm::sys::getHostCPUName();
+  if (std::optional<bool> fast = bf16DotIsFastOn(cpu))
+    return {*fast, (Twine("vdpbf16ps on ") + cpu + " is " +
+                    (*fast ? "faster" : "slower") + " than f32 FMAs")
+                       .str()};
+  // A CPU the table does not know: measured.
+  std::optional<double> speedup = measureBF16DotSpeedup();
+  if (!speedup)
+    return {false, "vdpbf16ps is not measured on this architecture"};
+  return {*speedup >= kBF16DotMinSpeedup,
+          llvm::formatv("vdpbf16ps measured at {0:F2} times the flops of f32 "
+                        "FMAs on {1}",
+                        *speedup, cpu)
+              .str()};
+}
+
+/// Whether the host CPU runs the bf16_dot micro-kernel rather than fma.
+const HostBF16Dot &hostBF16Dot() {
+  static const HostBF16Dot decision = decideHostBF16Dot();
+  return decision;
 }
 
 /// The CPU's register block: `rows` rows of `lanes` accumulator lanes, two
@@ -233,23 +306,67 @@ bool takesLargeVisits(RaggedDotOp op, int64_t rows, int64_t cols,
 /// 256-column tile would be masked off. sm_80, sm_86 and sm_89 keep 128 x
 /// 128 until a measurement there says otherwise.
 std::array<int64_t, 3> defaultGPUTile(RaggedDotOp op, Type inputType,
-                                      StringRef chip) {
-  if (inputType.getIntOrFloatBitWidth() > 16)
+                                      StringRef chip, std::string &why) {
+  if (inputType.getIntOrFloatBitWidth() > 16) {
+    why = "f32 inputs: k steps of 16";
     return {128, 128, 16};
+  }
   unsigned version = 0;
   std::optional<uint64_t> columns = staticRhsColumns(op);
-  if (chip.consume_front("sm_") && !chip.consumeInteger(10, version) &&
-      version == 90 && (!columns || *columns >= 256))
+  StringRef rest = chip;
+  if (rest.consume_front("sm_") && !rest.consumeInteger(10, version) &&
+      version == 90 && (!columns || *columns >= 256)) {
+    why = (Twine("16-bit inputs on ") + chip +
+           " with at least 256 result columns")
+              .str();
     return {128, 256, 32};
+  }
+  why = "16-bit inputs: two mma k steps per stage";
   return {128, 128, 32};
 }
 
-/// The first of the given values that is set (positive).
-int64_t pick(std::initializer_list<int64_t> values) {
-  for (int64_t v : values)
-    if (v > 0)
+/// Where a field's value comes from, in the order configureRaggedDot
+/// looks: the op's own configuration, the pipeline's request, the heuristic.
+enum class Source { Op, Request, Heuristic };
+
+/// The first of the given values (the op's, the request's, the
+/// heuristic's) that is set (positive); `source` (if given) says whose.
+int64_t pick(std::initializer_list<int64_t> values, Source *source = nullptr) {
+  int index = 0;
+  for (int64_t v : values) {
+    if (v > 0) {
+      if (source)
+        *source = static_cast<Source>(index);
       return v;
+    }
+    ++index;
+  }
+  if (source)
+    *source = Source::Heuristic;
   return 0;
+}
+
+/// Where a field of `names.size()` values whose sources are `sources` came
+/// from, in words; `heuristic` says why the heuristic chose what it did.
+std::string explainSources(ArrayRef<Source> sources, ArrayRef<StringRef> names,
+                           StringRef heuristic) {
+  auto say = [&](Source source) -> std::string {
+    switch (source) {
+    case Source::Op:
+      return "the op's gmm.kernel_config";
+    case Source::Request:
+      return "the pipeline's options";
+    case Source::Heuristic:
+      return ("heuristic: " + heuristic).str();
+    }
+    llvm_unreachable("unknown source");
+  };
+  if (llvm::all_equal(sources))
+    return say(sources.front());
+  std::string text;
+  for (auto [name, source] : llvm::zip_equal(names, sources))
+    text += (text.empty() ? "" : "; ") + name.str() + " from " + say(source);
+  return text;
 }
 
 /// Shared memory of the GPU kernel for `config`, whatever the orientation
@@ -315,6 +432,29 @@ SmallVector<std::string> supportedChips(StringRef chip, bool &known) {
 }
 
 } // namespace
+
+std::optional<double> mlir::gmm::measureBF16DotSpeedup() {
+#if defined(__x86_64__)
+  if (!llvm::sys::getHostCPUFeatures().lookup("avx512bf16"))
+    return std::nullopt;
+  // Both instructions' rates, the best of three short runs each (about two
+  // milliseconds in all).
+  double fma = 0, dot = 0;
+  for (int run = 0; run < 3; ++run) {
+    fma = std::max(fma, rate(::gmm::support::fmaAvx512Rounds, 32));
+    dot = std::max(dot, rate(::gmm::support::dotBF16Avx512Rounds, 64));
+  }
+  return dot / fma;
+#else
+  return std::nullopt;
+#endif
+}
+
+bool mlir::gmm::hostPrefersBF16Dot(std::string *why) {
+  if (why)
+    *why = hostBF16Dot().why;
+  return hostBF16Dot().prefers;
+}
 
 LogicalResult
 mlir::gmm::verifyKernelConfigRequest(const KernelConfigRequest &request,
@@ -515,7 +655,8 @@ mlir::gmm::verifyKernelConfig(KernelConfigAttr config, Type elementType,
 
 FailureOr<KernelConfigAttr>
 mlir::gmm::configureRaggedDot(RaggedDotOp op,
-                              const KernelConfigRequest &request) {
+                              const KernelConfigRequest &request,
+                              ConfigReasons *reasons) {
   MLIRContext *ctx = op.getContext();
   KernelConfigAttr given;
   if (Attribute attr = op->getAttr(kKernelConfigAttrName)) {
@@ -541,18 +682,28 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
   SmallVector<int64_t> tile, warps, block;
   int64_t stages = 0;
   std::optional<MicroKernel> microKernel;
+  // Where each field came from, for `reasons`.
+  Source tileFrom[3], warpsFrom[2], stagesFrom, blockFrom[2];
+  std::string tileWhy, warpsWhy, blockWhy, kernelWhy;
+  auto pickTile = [&](std::array<int64_t, 3> heuristic) {
+    tile = {
+        pick({field(givenTile, 0), request.tileM, heuristic[0]}, &tileFrom[0]),
+        pick({field(givenTile, 1), request.tileN, heuristic[1]}, &tileFrom[1]),
+        pick({field(givenTile, 2), request.tileK, heuristic[2]}, &tileFrom[2])};
+  };
   if (target == KernelTarget::GPU) {
-    std::array<int64_t, 3> heuristic =
-        defaultGPUTile(op, inputType, request.chip);
-    tile = {pick({field(givenTile, 0), request.tileM, heuristic[0]}),
-            pick({field(givenTile, 1), request.tileN, heuristic[1]}),
-            pick({field(givenTile, 2), request.tileK, heuristic[2]})};
+    pickTile(defaultGPUTile(op, inputType, request.chip, tileWhy));
     ArrayRef<int64_t> givenWarps =
         given ? given.getWarps() : ArrayRef<int64_t>();
-    stages = pick(
-        {given ? given.getStages() : 0, request.stages, kDefaultGPUStages});
-    warps = {pick({field(givenWarps, 0), request.warpsM}),
-             pick({field(givenWarps, 1), request.warpsN})};
+    stages =
+        pick({given ? given.getStages() : 0, request.stages, kDefaultGPUStages},
+             &stagesFrom);
+    warps = {pick({field(givenWarps, 0), request.warpsM}, &warpsFrom[0]),
+             pick({field(givenWarps, 1), request.warpsN}, &warpsFrom[1])};
+    warpsWhy = "the most warps of 2 x 4, 2 x 2, 1 x 2, 2 x 1 and 1 x 1 that "
+               "the tile splits over in " +
+               std::to_string(maxSharedBytesPerBlock(request.chip)) +
+               " bytes of shared memory";
     if (!warps[0] && !warps[1]) {
       // The most warps, of 2 x 4 down to 1 x 1, that the tile splits over
       // (small tiles take fewer: a 32 x 32 tile of bf16 has only 64 copies
@@ -576,6 +727,7 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
     } else {
       // One of the two given: the other from the heuristic's 2 x 4.
       warps = {warps[0] ? warps[0] : 2, warps[1] ? warps[1] : 4};
+      warpsWhy = "the other count of 2 x 4";
     }
   } else {
     ArrayRef<int64_t> givenBlock =
@@ -584,8 +736,19 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
         request.vectorBits > 0 ? request.vectorBits : hostVectorBits();
     std::array<int64_t, 2> heuristicBlock =
         defaultRegisterBlock(accType, vectorBits);
-    block = {pick({field(givenBlock, 0), request.microM, heuristicBlock[0]}),
-             pick({field(givenBlock, 1), request.microN, heuristicBlock[1]})};
+    block = {pick({field(givenBlock, 0), request.microM, heuristicBlock[0]},
+                  &blockFrom[0]),
+             pick({field(givenBlock, 1), request.microN, heuristicBlock[1]},
+                  &blockFrom[1])};
+    blockWhy = (Twine("fills the vector registers of ") + Twine(vectorBits) +
+                "-bit vectors")
+                   .str();
+    tileWhy = (Twine("cache blocks around the register block for ") +
+               Twine(vectorBits) + "-bit vectors")
+                  .str();
+    if (fewRowsVisitWidth(op, block[1], threadsOf(request)))
+      tileWhy = "decode-like: at most 16 rows per group, visits as wide as "
+                "the rhs's rows";
     int64_t fewRowsWidth = fewRowsVisitWidth(op, block[1], threadsOf(request));
     std::array<int64_t, 3> heuristic =
         defaultCPUTile(accType, {block[0], block[1]}, vectorBits, fewRowsWidth);
@@ -597,12 +760,12 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
       int64_t rows = std::min({kLargeVisitRows, kCPUTileLimits.maxSize,
                                kCPUTileLimits.maxAccumulators / cols});
       if (rows >= heuristic[0] && cols >= heuristic[1] &&
-          takesLargeVisits(op, rows, cols, threadsOf(request)))
+          takesLargeVisits(op, rows, cols, threadsOf(request))) {
         heuristic = {rows, cols, heuristic[2]};
+        tileWhy = "large visits: enough of them for every thread";
+      }
     }
-    tile = {pick({field(givenTile, 0), request.tileM, heuristic[0]}),
-            pick({field(givenTile, 1), request.tileN, heuristic[1]}),
-            pick({field(givenTile, 2), request.tileK, heuristic[2]})};
+    pickTile(heuristic);
     // A register block no taller than the tile, unless asked for.
     if (!field(givenBlock, 0) && !request.microM)
       block[0] = std::min(block[0], tile[0]);
@@ -612,18 +775,37 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
     // code is for a CPU that may not be this one: fma, which every CPU runs.
     bool bf16DotFits =
         inputType.isBF16() && block[1] % kBF16DotLanes == 0 && tile[2] % 2 == 0;
-    if (given && given.getMicroKernel())
+    if (given && given.getMicroKernel()) {
       microKernel = given.getMicroKernel();
-    else if (request.microKernel == MicroKernelOption::FMA)
+      kernelWhy = "the op's gmm.kernel_config";
+    } else if (request.microKernel == MicroKernelOption::FMA) {
       microKernel = MicroKernel::FMA;
-    else if (request.microKernel == MicroKernelOption::BF16Dot)
+      kernelWhy = "the pipeline's options";
+    } else if (request.microKernel == MicroKernelOption::BF16Dot) {
       microKernel =
           inputType.isBF16() ? MicroKernel::BF16Dot : MicroKernel::FMA;
-    else
-      microKernel = bf16DotFits && request.vectorBits == 0 &&
-                            vectorBits == 512 && hostHasBF16Dot()
-                        ? MicroKernel::BF16Dot
-                        : MicroKernel::FMA;
+      kernelWhy = inputType.isBF16() ? "the pipeline's options"
+                                     : "the pipeline's options (bf16_dot), "
+                                       "which apply to bf16 inputs only";
+    } else {
+      std::string hostWhy;
+      bool host = inputType.isBF16() && request.vectorBits == 0 &&
+                  vectorBits == 512 && hostPrefersBF16Dot(&hostWhy);
+      microKernel =
+          host && bf16DotFits ? MicroKernel::BF16Dot : MicroKernel::FMA;
+      if (!inputType.isBF16())
+        kernelWhy = "heuristic: not bf16 inputs";
+      else if (request.vectorBits != 0)
+        kernelWhy = "heuristic: vector-bits is given, so the code may run on "
+                    "another CPU";
+      else if (vectorBits != 512)
+        kernelWhy = "heuristic: the host has no AVX-512";
+      else if (host && !bf16DotFits)
+        kernelWhy = "heuristic: the register block or contraction block "
+                    "does not suit bf16_dot";
+      else
+        kernelWhy = "heuristic: " + hostWhy;
+    }
   }
   auto emitError = [&] { return op.emitOpError(); };
   auto config = KernelConfigAttr::getChecked(
@@ -635,5 +817,21 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
   if (failed(verifyKernelConfig(
           config, inputType, maxSharedBytesPerBlock(request.chip), emitError)))
     return failure();
+  if (reasons) {
+    reasons->clear();
+    reasons->emplace_back("tile",
+                          explainSources(tileFrom, {"m", "n", "k"}, tileWhy));
+    if (target == KernelTarget::GPU) {
+      reasons->emplace_back(
+          "warps", explainSources(warpsFrom, {"rows", "columns"}, warpsWhy));
+      reasons->emplace_back(
+          "stages", explainSources(stagesFrom, {"stages"}, "the default"));
+    } else {
+      reasons->emplace_back(
+          "register_block",
+          explainSources(blockFrom, {"rows", "lanes"}, blockWhy));
+      reasons->emplace_back("micro_kernel", kernelWhy);
+    }
+  }
   return config;
 }

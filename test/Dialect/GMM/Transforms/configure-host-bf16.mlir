@@ -1,15 +1,17 @@
-// REQUIRES: host-avx512-bf16
+// REQUIRES: host-prefers-bf16-dot
 // RUN: gmm-opt %s -split-input-file --gmm-configure | FileCheck %s
 // RUN: gmm-opt %s -split-input-file --gmm-configure="micro-n=24" | FileCheck %s --check-prefix=LANES
 // RUN: gmm-opt %s -split-input-file --gmm-configure="tile-k=7" | FileCheck %s --check-prefix=ODD-K
 // RUN: gmm-opt %s -split-input-file --gmm-configure="micro-kernel=fma" | FileCheck %s --check-prefix=FMA
 
-// gmm-configure's heuristic on a host with AVX-512 and AVX512-BF16 (the
-// code is for the host: no vector-bits): bf16 ragged dots take the bf16_dot
-// micro-kernel (vdpbf16ps), others fma. Where the blocks do not suit
-// bf16_dot (lanes not a multiple of 16, an odd contraction block), the
-// heuristic takes fma instead of refusing them; micro-kernel=fma turns it
-// off. The groups hold 32 rows on average, so that the ops are not
+// gmm-configure's heuristic on a host with AVX-512 and AVX512-BF16 whose
+// vdpbf16ps is at least as fast as its f32 FMAs (a Zen 4 or 5; the rule is
+// unit-tested in GMMTransformsTests), for code for the host (no
+// vector-bits): bf16 ragged dots take the bf16_dot micro-kernel
+// (vdpbf16ps), others fma. Where the blocks do not suit bf16_dot (lanes not
+// a multiple of 16, an odd contraction block), the heuristic takes fma
+// instead of refusing them; micro-kernel=fma turns it off. The groups hold
+// 32 rows on average, so that the ops are not
 // decode-like (whose visits span the rhs's rows, configure.mlir).
 
 // CHECK-LABEL: func.func @bf16

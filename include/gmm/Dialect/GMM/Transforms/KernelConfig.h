@@ -23,6 +23,7 @@
 #include "mlir/IR/Types.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -45,6 +46,34 @@ using KernelConfigRequest = GMMConfigureOptions;
 /// The widest vector the host CPU has, in bits (the JIT compiles for it):
 /// 512 with AVX-512, 256 with AVX2 and FMA, else 128.
 int64_t hostVectorBits();
+
+/// Whether vdpbf16ps on the CPU that LLVM names `cpu` (znver4,
+/// sapphirerapids, ...) does at least the flops of f32 FMAs, so that the
+/// bf16_dot micro-kernel is faster than converting bf16 to f32 for fma:
+/// true or false for the CPUs gmm has measured, nullopt for others.
+std::optional<bool> bf16DotIsFastOn(StringRef cpu);
+
+/// The flops of the host's vdpbf16ps over those of its f32 FMAs (512-bit
+/// each), measured now on the calling thread (about two milliseconds);
+/// nullopt where the host has no AVX512-BF16.
+std::optional<double> measureBF16DotSpeedup();
+
+/// Whether gmm-configure's heuristic gives the host's bf16 ragged dots the
+/// bf16_dot micro-kernel: the host has AVX512-BF16 and, by
+/// bf16DotIsFastOn or else by measuring both instructions once in this
+/// process, vdpbf16ps is at least as fast as f32 FMAs. `why` (if given)
+/// gets the reason in words.
+bool hostPrefersBF16Dot(std::string *why = nullptr);
+
+/// Why each field of a configuration has its value, in words: pairs of a
+/// field (tile, warps, stages, register_block, micro_kernel) and where it
+/// came from (the op's own configuration, the pipeline's request, or the
+/// heuristic and its reason). gmm-configure's remark says them.
+using ConfigReasons = SmallVector<std::pair<std::string, std::string>>;
+
+/// The category of gmm-configure's remarks (one analysis remark per ragged
+/// dot: its configuration and the ConfigReasons).
+constexpr llvm::StringLiteral kConfigureRemarkCategory = "gmm-configure";
 
 /// The shared memory one block of `chip` can have with the dynamic opt-in
 /// (sm_80/sm_87: 163 KiB, sm_86/sm_89/sm_120: 99 KiB, sm_90/sm_100: 227
@@ -79,7 +108,8 @@ verifyKernelConfigRequest(const KernelConfigRequest &request,
 /// has one, completed from `request` and the heuristic, and verified for the
 /// op. Errors are reported at the op, in terms of the configuration.
 FailureOr<KernelConfigAttr>
-configureRaggedDot(RaggedDotOp op, const KernelConfigRequest &request);
+configureRaggedDot(RaggedDotOp op, const KernelConfigRequest &request,
+                   ConfigReasons *reasons = nullptr);
 
 /// Checks that `config` is complete and its sizes are within the target's
 /// bounds (so that every product of them fits in int64_t): what gmm-tile

@@ -143,9 +143,25 @@ def GMMConfigure : Pass<"gmm-configure"> {
          run on): then visits narrowed to make as many as the threads, if
          they stay at least 1024 columns wide, else the usual tile;
          the micro-kernel `bf16_dot` for bf16 inputs when the code is for
-         the host (`vector-bits` = 0), whose vectors are 512 bits and which
-         has AVX512-BF16, and the register block and contraction block suit
-         it; else `fma`.
+         the host (`vector-bits` = 0), whose vectors are 512 bits, which
+         has AVX512-BF16 and whose `vdpbf16ps` does at least the flops of
+         its f32 FMAs (a table of the CPUs gmm has measured: Zen 4 and 5
+         yes, Sapphire, Emerald and Granite Rapids no; another CPU is
+         measured once per process), and the register block and
+         contraction block suit it; else `fma`, so that bf16 is never
+         slower than converting it to f32.
+
+    Each ragged dot's configuration and why each field has its value (the
+    op's, the options' or the heuristic's, and the heuristic's reason) are
+    an analysis remark of category `gmm-configure`:
+    `gmm-opt --remarks-filter=gmm-configure` prints them (as does
+    `gmm-runner --print-config`), e.g.
+
+    ```
+    f.mlir:8:10: remark: [Analysis] KernelConfig | Category:gmm-configure | Function=f | config="#gmm.kernel_config<target = gpu, tile = [128, 128, 32], warps = [2, 4], stages = 2>", stages="heuristic: the default", tile="heuristic: 16-bit inputs: two mma k steps per stage", warps="heuristic: the most warps of 2 x 4, 2 x 2, 1 x 2, 2 x 1 and 1 x 1 that the tile splits over in 232448 bytes of shared memory"
+    ```
+
+    The target is `cpu` or `gpu` (`cuda`, gmm-runner's name, is `gpu`).
 
     The check reports, at the op and in terms of the configuration, a tile
     too large for the target, a register block taller than its tile, and
@@ -172,7 +188,9 @@ def GMMConfigure : Pass<"gmm-configure"> {
              clEnumValN(::mlir::gmm::KernelTarget::CPU, "cpu",
                         "packed panels and a register block"),
              clEnumValN(::mlir::gmm::KernelTarget::GPU, "gpu",
-                        "thread-block tiles for gmm-map-to-gpu"))}]>,
+                        "thread-block tiles for gmm-map-to-gpu"),
+             clEnumValN(::mlir::gmm::KernelTarget::GPU, "cuda",
+                        "the same as gpu (gmm-runner's --target=cuda)"))}]>,
     Option<"tileM", "tile-m", "int64_t", /*default=*/"0",
            "Rows of a tile visit (0: heuristic)">,
     Option<"tileN", "tile-n", "int64_t", /*default=*/"0",
@@ -204,8 +222,9 @@ def GMMConfigure : Pass<"gmm-configure"> {
            [{::llvm::cl::values(
              clEnumValN(::mlir::gmm::MicroKernelOption::Auto, "auto",
                         "bf16_dot for bf16 inputs when compiling for the "
-                        "host (vector-bits=0) and it has AVX-512 and "
-                        "AVX512-BF16, else fma"),
+                        "host (vector-bits=0), it has AVX-512 and "
+                        "AVX512-BF16 and vdpbf16ps is at least as fast as "
+                        "f32 FMAs there, else fma"),
              clEnumValN(::mlir::gmm::MicroKernelOption::FMA, "fma",
                         "operands packed as f32 (f64), broadcast FMAs"),
              clEnumValN(::mlir::gmm::MicroKernelOption::BF16Dot, "bf16-dot",
