@@ -24,7 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../lib/Runtime/CudaDriver.h"
+#include "../unittests/Simulator/DriverEntryPoints.h"
 #include "../unittests/Simulator/StoreKernel.h"
 
 #include <algorithm>
@@ -39,55 +39,6 @@
 #include <vector>
 
 using namespace gmm::cuda;
-
-extern "C" {
-CUresult cuInit(unsigned);
-CUresult cuDevicePrimaryCtxRetain(CUcontext *, CUdevice);
-CUresult cuCtxPushCurrent_v2(CUcontext);
-CUresult cuCtxSynchronize();
-CUresult cuModuleLoadData(CUmodule *, const void *);
-CUresult cuModuleUnload(CUmodule);
-CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
-CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, unsigned, unsigned, CUstream, void **,
-                        void **);
-CUresult cuStreamCreate(CUstream *, unsigned);
-CUresult cuStreamDestroy_v2(CUstream);
-CUresult cuStreamSynchronize(CUstream);
-CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned);
-CUresult cuEventCreate(CUevent *, unsigned);
-CUresult cuEventRecord(CUevent, CUstream);
-CUresult cuEventSynchronize(CUevent);
-CUresult cuEventDestroy_v2(CUevent);
-CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
-CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
-CUresult cuMemAllocManaged(CUdeviceptr *, size_t, unsigned);
-CUresult cuMemAllocHost_v2(void **, size_t);
-CUresult cuMemHostAlloc(void **, size_t, unsigned);
-CUresult cuMemFree_v2(CUdeviceptr);
-CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
-CUresult cuMemFreeHost(void *);
-CUresult cuMemHostRegister_v2(void *, size_t, unsigned);
-CUresult cuMemHostUnregister(void *);
-CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *, void *, unsigned);
-CUresult cuMemGetInfo_v2(size_t *, size_t *);
-CUresult cuMemcpy(CUdeviceptr, CUdeviceptr, size_t);
-CUresult cuMemcpyAsync(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-CUresult cuMemcpyHtoD_v2(CUdeviceptr, const void *, size_t);
-CUresult cuMemcpyDtoH_v2(void *, CUdeviceptr, size_t);
-CUresult cuMemcpyDtoD_v2(CUdeviceptr, CUdeviceptr, size_t);
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr, const void *, size_t, CUstream);
-CUresult cuMemcpyDtoHAsync_v2(void *, CUdeviceptr, size_t, CUstream);
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-CUresult cuMemsetD8_v2(CUdeviceptr, unsigned char, size_t);
-CUresult cuMemsetD16_v2(CUdeviceptr, unsigned short, size_t);
-CUresult cuMemsetD32_v2(CUdeviceptr, unsigned, size_t);
-CUresult cuMemsetD8Async(CUdeviceptr, unsigned char, size_t, CUstream);
-CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream);
-CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, CUstream);
-const char *gmmSimGetErrorDetail();
-void gmmSimClearError();
-}
 
 namespace {
 

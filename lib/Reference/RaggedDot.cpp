@@ -649,41 +649,37 @@ std::string gmm::reference::raggedDot(
       std::min<int64_t>(threads, std::max<int64_t>(resultCount / kBlock, 1));
   if (threads == 1) {
     compute(0, resultCount);
-    if (progress)
-      progress(1.0);
-    result.shape = resultShape;
-    result.data = std::move(out);
-    return "";
-  }
-  std::mutex mutex;
-  std::condition_variable finished;
-  int64_t running = threads;
-  std::vector<std::thread> workers;
-  for (int64_t t = 0; t < threads; ++t) {
-    int64_t first =
-        resultCount / threads * t + std::min(t, resultCount % threads);
-    int64_t last =
-        first + resultCount / threads + (t < resultCount % threads ? 1 : 0);
-    workers.emplace_back([&, first, last] {
-      compute(first, last);
-      std::lock_guard<std::mutex> lock(mutex);
-      --running;
-      finished.notify_all();
-    });
-  }
-  {
-    std::unique_lock<std::mutex> lock(mutex);
-    while (running > 0) {
-      if (progress)
-        progress(static_cast<double>(done.load(std::memory_order_relaxed)) /
-                 static_cast<double>(resultCount));
-      finished.wait_for(lock, std::chrono::milliseconds(250));
+  } else {
+    std::mutex mutex;
+    std::condition_variable finished;
+    int64_t running = threads;
+    std::vector<std::thread> workers;
+    for (int64_t t = 0; t < threads; ++t) {
+      int64_t first =
+          resultCount / threads * t + std::min(t, resultCount % threads);
+      int64_t last =
+          first + resultCount / threads + (t < resultCount % threads ? 1 : 0);
+      workers.emplace_back([&, first, last] {
+        compute(first, last);
+        std::lock_guard<std::mutex> lock(mutex);
+        --running;
+        finished.notify_all();
+      });
     }
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      while (running > 0) {
+        if (progress)
+          progress(static_cast<double>(done.load(std::memory_order_relaxed)) /
+                   static_cast<double>(resultCount));
+        finished.wait_for(lock, std::chrono::milliseconds(250));
+      }
+    }
+    for (std::thread &worker : workers)
+      worker.join();
   }
   if (progress)
     progress(1.0);
-  for (std::thread &worker : workers)
-    worker.join();
 
   result.shape = resultShape;
   result.data = std::move(out);

@@ -36,6 +36,32 @@ std::string makeKey(llvm::StringRef text, llvm::StringRef entry,
   return (pipeline + "\n" + entry + "\n" + text).str();
 }
 
+/// Keeps the first error that `context` reports while it lives, on one line
+/// ("name:3:7: error: ..."), and swallows the diagnostics.
+class FirstError {
+public:
+  explicit FirstError(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diagnostic) {
+          if (diagnostic.getSeverity() != DiagnosticSeverity::Error || message)
+            return success();
+          std::string text = diagnostic.str();
+          std::replace(text.begin(), text.end(), '\n', ' ');
+          std::string location = formatLocation(diagnostic.getLocation());
+          message =
+              (location.empty() ? "" : location + ": ") + "error: " + text;
+          return success();
+        }) {}
+
+  /// The first error, or `otherwise` when there was none, as an llvm::Error.
+  llvm::Error take(llvm::StringRef otherwise) {
+    return llvm::createStringError(message.value_or(otherwise.str()));
+  }
+
+private:
+  std::optional<std::string> message;
+  ScopedDiagnosticHandler handler;
+};
+
 } // namespace
 
 void registerRunnerDialects(DialectRegistry &registry) {
@@ -53,23 +79,12 @@ std::unique_ptr<MLIRContext> createRunnerContext() {
 llvm::Expected<OwningOpRef<ModuleOp>> parseModuleText(MLIRContext &context,
                                                       llvm::StringRef text,
                                                       llvm::StringRef name) {
-  std::optional<std::string> firstError;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
-    if (diagnostic.getSeverity() != DiagnosticSeverity::Error || firstError)
-      return success();
-    std::string message = diagnostic.str();
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    std::string location = formatLocation(diagnostic.getLocation());
-    firstError =
-        (location.empty() ? "" : location + ": ") + "error: " + message;
-    return success();
-  });
+  FirstError error(context);
   // parseSourceString verifies what it parsed.
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(text, &context, name);
   if (!module)
-    return llvm::createStringError(
-        firstError.value_or("the module text does not parse"));
+    return error.take("the module text does not parse");
   return std::move(module);
 }
 
@@ -128,17 +143,11 @@ ModuleCache::describeKernelConfigs(llvm::StringRef text, llvm::StringRef name) {
   if (!module)
     return module.takeError();
   KernelConfigRecorder recorder(*context);
-  std::optional<std::string> firstError;
-  ScopedDiagnosticHandler handler(context.get(), [&](Diagnostic &diagnostic) {
-    if (diagnostic.getSeverity() == DiagnosticSeverity::Error && !firstError)
-      firstError = diagnostic.str();
-    return success();
-  });
+  FirstError error(*context);
   PassManager pm(context.get(), ModuleOp::getOperationName());
   (*pipeline)->build(pm);
   if (failed(pm.run(**module)))
-    return llvm::createStringError("the " + name.str() + " pipeline failed: " +
-                                   firstError.value_or("no diagnostic"));
+    return error.take("the " + name.str() + " pipeline failed");
   return recorder.reports();
 }
 

@@ -95,10 +95,10 @@ def _load_library():
                 "libomp-22-dev): `apt-get install libmlir-22 libomp5-19` "
                 "(docs/JAX.md)"
             ) from error
-        library.gmm_jax_verify.argtypes = [
-            ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t
-        ]
-        library.gmm_jax_verify.restype = ctypes.c_int
+        # (module text, message buffer, its size) -> 0 or 1.
+        for entry in (library.gmm_jax_verify, library.gmm_jax_kernel_config):
+            entry.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
+            entry.restype = ctypes.c_int
         library.gmm_jax_num_compilations.argtypes = []
         library.gmm_jax_num_compilations.restype = ctypes.c_size_t
         jax.ffi.register_ffi_target(
@@ -798,13 +798,8 @@ def kernel_config(lhs, rhs, group_sizes, ragged_dot_dimension_numbers=None,
         config, _describe(lhs), _describe(rhs), _describe(group_sizes),
         _describe(group_offset), _describe(init)
     )
-    library = _load_library()
-    library.gmm_jax_kernel_config.argtypes = [
-        ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t
-    ]
-    library.gmm_jax_kernel_config.restype = ctypes.c_int
     out = ctypes.create_string_buffer(1 << 16)
-    if library.gmm_jax_kernel_config(text.encode(), out, len(out)):
+    if _load_library().gmm_jax_kernel_config(text.encode(), out, len(out)):
         raise ValueError(f"gmm.jax: {out.value.decode(errors='replace')}")
     lines = out.value.decode().splitlines()
     if not lines:

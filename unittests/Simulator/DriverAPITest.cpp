@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../lib/Runtime/CudaDriver.h"
+#include "DriverEntryPoints.h"
 #include "StoreKernel.h"
 
 #include "gtest/gtest.h"
@@ -28,61 +28,6 @@
 #include <vector>
 
 using namespace gmm::cuda;
-
-extern "C" {
-CUresult cuInit(unsigned);
-CUresult cuDeviceGetCount(int *);
-CUresult cuDeviceGet(CUdevice *, int);
-CUresult cuDeviceGetName(char *, int, CUdevice);
-CUresult cuDeviceGetAttribute(int *, int, CUdevice);
-CUresult cuDevicePrimaryCtxRetain(CUcontext *, CUdevice);
-CUresult cuCtxPushCurrent_v2(CUcontext);
-CUresult cuCtxPopCurrent_v2(CUcontext *);
-CUresult cuCtxSynchronize();
-CUresult cuModuleLoadDataEx(CUmodule *, const void *, unsigned, CUjit_option *,
-                            void **);
-CUresult cuModuleUnload(CUmodule);
-CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
-CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, unsigned, unsigned, CUstream, void **,
-                        void **);
-CUresult cuStreamCreate(CUstream *, unsigned);
-CUresult cuStreamDestroy_v2(CUstream);
-CUresult cuStreamSynchronize(CUstream);
-CUresult cuEventCreate(CUevent *, unsigned);
-CUresult cuEventRecord(CUevent, CUstream);
-CUresult cuEventSynchronize(CUevent);
-CUresult cuEventDestroy_v2(CUevent);
-CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned);
-CUresult cuEventElapsedTime_v2(float *, CUevent, CUevent);
-CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
-CUresult cuMemAllocManaged(CUdeviceptr *, size_t, unsigned);
-CUresult cuMemFree_v2(CUdeviceptr);
-CUresult cuMemcpyHtoD_v2(CUdeviceptr, const void *, size_t);
-CUresult cuMemcpyDtoH_v2(void *, CUdeviceptr, size_t);
-CUresult cuMemcpyDtoD_v2(CUdeviceptr, CUdeviceptr, size_t);
-CUresult cuMemcpy(CUdeviceptr, CUdeviceptr, size_t);
-CUresult cuMemcpyAsync(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr, const void *, size_t, CUstream);
-CUresult cuMemcpyDtoHAsync_v2(void *, CUdeviceptr, size_t, CUstream);
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-CUresult cuMemsetD8_v2(CUdeviceptr, unsigned char, size_t);
-CUresult cuMemsetD16_v2(CUdeviceptr, unsigned short, size_t);
-CUresult cuMemsetD32_v2(CUdeviceptr, unsigned, size_t);
-CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream);
-CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, CUstream);
-CUresult cuMemAllocHost_v2(void **, size_t);
-CUresult cuMemFreeHost(void *);
-CUresult cuMemHostRegister_v2(void *, size_t, unsigned);
-CUresult cuMemHostUnregister(void *);
-CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *, void *, unsigned);
-CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
-CUresult cuModuleLoadData(CUmodule *, const void *);
-// Weak: the test of cuMemHostAlloc says so when the library lacks it.
-CUresult cuMemHostAlloc(void **, size_t, unsigned) __attribute__((weak));
-const char *gmmSimGetErrorDetail();
-void gmmSimClearError();
-}
 
 namespace {
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Codegen/GPU/Passes.h"
+#include "gmm/Codegen/GPU/Utils.h"
 #include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,7 +20,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir {
 namespace gmm {
@@ -62,31 +62,13 @@ void cloneBody(OpBuilder &b, Location loc, scf::ForallOp forall, Value linear,
     b.clone(op, mapping);
 }
 
-/// The kernel name of a launch of `role` made from `forall`: the enclosing
-/// function's name, the role and, for a tile kernel, its configuration, e.g.
-/// `moe_tile_128x128x32_w2x4_s2`. gpu-kernel-outlining names the kernel and
-/// its module so (gmm-share-kernels makes the names unique in the program).
-std::string kernelName(scf::ForallOp forall, StringRef role,
-                       gmm::KernelConfigAttr config) {
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  auto func = forall->getParentOfType<FunctionOpInterface>();
-  os << (func ? func.getName() : StringRef("kernel")) << "_" << role;
-  if (config) {
-    ArrayRef<int64_t> warps = config.getWarps();
-    os << "_" << config.getTileM() << "x" << config.getTileN() << "x"
-       << config.getTileK() << "_w" << warps[0] << "x" << warps[1] << "_s"
-       << config.getStages();
-  }
-  return name;
-}
-
 /// Creates, at `b`'s insertion point, a gpu.launch of `grid` x `threads`
-/// named `name` under an scf.if that skips an empty grid (not a valid
-/// launch; found on the simulated GPU: a ragged dot whose rhs holds no local
-/// groups), and leaves `b` inside its body.
+/// of `role` (nameLaunch) under an scf.if that skips an empty grid (not a
+/// valid launch; found on the simulated GPU: a ragged dot whose rhs holds no
+/// local groups), and leaves `b` inside its body.
 gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value grid,
-                           int64_t threads, StringRef kind, StringRef name) {
+                           int64_t threads, StringRef role,
+                           gmm::KernelConfigAttr config = {}) {
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
   Value launches =
@@ -97,8 +79,7 @@ gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value grid,
   auto launch = gpu::LaunchOp::create(
       b, loc, grid, c1, c1, arith::ConstantIndexOp::create(b, loc, threads), c1,
       c1);
-  launch->setAttr("gmm.kernel", b.getStringAttr(kind));
-  launch.setFunctionAttr(FlatSymbolRefAttr::get(b.getContext(), name));
+  gmm::nameLaunch(launch, role, config);
   b.setInsertionPointToStart(&launch.getBody().front());
   auto terminator = gpu::TerminatorOp::create(b, loc);
   b.setInsertionPoint(terminator);
@@ -118,8 +99,7 @@ LogicalResult mapThreadForall(RewriterBase &rewriter, scf::ForallOp forall) {
       arith::ConstantIndexOp::create(rewriter, loc, kThreadsPerBlock);
   Value grid = arith::CeilDivUIOp::create(rewriter, loc, count, threads);
   gpu::LaunchOp launch =
-      createLaunch(rewriter, loc, grid, kThreadsPerBlock, "metadata",
-                   kernelName(forall, "metadata", nullptr));
+      createLaunch(rewriter, loc, grid, kThreadsPerBlock, "metadata");
   Value linear = arith::AddIOp::create(
       rewriter, loc,
       arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x, threads),
@@ -164,8 +144,8 @@ LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
   // One block per forall iteration, the last forall dimension fastest.
   SmallVector<Value> bounds;
   Value grid = iterationCount(rewriter, loc, forall, bounds);
-  gpu::LaunchOp launch = createLaunch(rewriter, loc, grid, threads, "tile",
-                                      kernelName(forall, "tile", config));
+  gpu::LaunchOp launch =
+      createLaunch(rewriter, loc, grid, threads, "tile", config);
   launch->setAttr(gmm::kKernelConfigAttrName, config);
   // The forall body, as is: metadata loads, the visit's rows, the guards,
   // the block contraction and its write.

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Codegen/GPU/Passes.h"
+#include "gmm/Codegen/GPU/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -256,10 +257,7 @@ LogicalResult PartitionHost::partitionHost(RewriterBase &rewriter,
       }
     Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
     auto launch = gpu::LaunchOp::create(rewriter, loc, c1, c1, c1, c1, c1, c1);
-    launch->setAttr("gmm.kernel", rewriter.getStringAttr("serial"));
-    launch.setFunctionAttr(FlatSymbolRefAttr::get(
-        rewriter.getContext(),
-        (launch->getParentOfType<func::FuncOp>().getName() + "_serial").str()));
+    gmm::nameLaunch(launch, "serial");
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToStart(&body);
     auto terminator = gpu::TerminatorOp::create(rewriter, loc);

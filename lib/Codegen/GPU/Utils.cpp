@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -74,6 +75,22 @@ LogicalResult mlir::gmm::appendArgumentEverywhere(
     });
   }
   return success();
+}
+
+void mlir::gmm::nameLaunch(gpu::LaunchOp launch, StringRef role,
+                           KernelConfigAttr config) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  auto func = launch->getParentOfType<FunctionOpInterface>();
+  os << (func ? func.getName() : StringRef("kernel")) << "_" << role;
+  if (config) {
+    ArrayRef<int64_t> warps = config.getWarps();
+    os << "_" << config.getTileM() << "x" << config.getTileN() << "x"
+       << config.getTileK() << "_w" << warps[0] << "x" << warps[1] << "_s"
+       << config.getStages();
+  }
+  launch->setAttr("gmm.kernel", StringAttr::get(launch.getContext(), role));
+  launch.setFunctionAttr(FlatSymbolRefAttr::get(launch.getContext(), name));
 }
 
 SmallVector<func::FuncOp> mlir::gmm::hostFunctions(ModuleOp module) {

@@ -27,6 +27,15 @@ namespace gmm {
 void eraseDeadOps(RewriterBase &rewriter, Operation *root,
                   function_ref<bool(Operation *)> erasable);
 
+/// Marks `launch` as a kernel of `role` (metadata, serial, tile):
+/// `gmm.kernel = role`, and the name that gpu-kernel-outlining gives the
+/// kernel and its module (the launch's `function` attribute): the enclosing
+/// function's name, the role and, for a tile kernel, its `config`, e.g.
+/// `moe_tile_128x128x32_w2x4_s2` (gmm-share-kernels makes the names unique
+/// in the program).
+void nameLaunch(gpu::LaunchOp launch, StringRef role,
+                KernelConfigAttr config = {});
+
 /// The functions of `module` that the host side's passes rewrite: those
 /// with a body, except the workspace size functions (`@f_workspace_bytes`,
 /// which touch no device).
