@@ -22,7 +22,8 @@
 # GPU (no timings, no cuBLAS, no peers): a rehearsal that costs no GPU time.
 #
 # Environment (pack): GMM_BUILD_DIR (default build/), GMM_KIT_DIR (default
-# gpu-kit/), GMM_KIT_CHIP (default sm_90), GMM_KIT_LIMIT_MB (default 48:
+# gpu-kit/), GMM_KIT_CHIP (default sm_90a: the Hopper kernel where it
+# applies; --quick: sm_90, which the simulated GPU runs), GMM_KIT_LIMIT_MB (default 48:
 # the working tree travels too, under 64 MiB in all), GMM_KIT_NO_BUILD=1
 # (the build is up to date: no set-up, no ninja; the test of this script).
 # Environment (run): GMM_CHECK_BENCH_SECONDS (default 110) and
@@ -38,8 +39,9 @@ usage() {
 }
 
 # The differential sets that run on the GPU: name, seed, configurations,
-# gmm-difftest options, gmm-to-ptx options (as the simulated sets of
-# test/Differential/CMakeLists.txt, fewer of each).
+# gmm-difftest options (comma-separated, - for none), gmm-to-ptx options (as
+# the simulated sets of test/Differential/CMakeLists.txt, fewer of each).
+# The hopper sets draw the problems the wgmma kernel takes (sm_90a kits).
 difftest_sets() {
   if [ "$quick" = 1 ]; then
     echo "default 71 12 -"
@@ -48,16 +50,25 @@ difftest_sets() {
   fi
   echo "default 71 60 -"
   echo "adversarial 73 30 --adversarial"
-  echo "wide 74 25 - tile-m=128 tile-n=256 tile-k=32 warps-m=2 warps-n=4"
-  echo "narrow 75 25 - tile-m=128 tile-n=128 tile-k=32"
-  echo "stages 76 25 - tile-m=64 tile-n=64 tile-k=16 stages=4"
+  echo "wide 74 25 - tile-m=128 tile-n=256 tile-k=32 warps-m=2 warps-n=4 mma=mma-sync"
+  echo "narrow 75 25 - tile-m=128 tile-n=128 tile-k=32 mma=mma-sync"
+  echo "stages 76 25 - tile-m=64 tile-n=64 tile-k=16 stages=4 mma=mma-sync"
+  if [ "$hopper" = 1 ]; then
+    echo "hopper 81 60 --family=hopper,--max-dim=700"
+    echo "hopper-adversarial 83 30 --family=hopper,--max-dim=300,--adversarial"
+    echo "hopper-n128 84 30 --family=hopper,--max-dim=500 tile-n=128 stages=6"
+    echo "hopper-s2 85 20 --family=hopper,--max-dim=400 stages=2"
+  fi
 }
 
 pack() {
   quick=0
   [ "${1:-}" = --quick ] && quick=1
   local build=${GMM_BUILD_DIR:-$repo/build}
-  local chip=${GMM_KIT_CHIP:-sm_90}
+  local chip=${GMM_KIT_CHIP:-sm_90a}
+  [ "$quick" = 1 ] && chip=${GMM_KIT_CHIP:-sm_90}
+  hopper=0
+  [ "$chip" = sm_90a ] && hopper=1
   local limit=${GMM_KIT_LIMIT_MB:-48}
   # Cubins: the driver loads them as they are (PTX would be compiled by the
   # driver at load, minutes for these libraries). The simulated GPU runs
@@ -85,13 +96,26 @@ pack() {
     "${shapes[@]}"
   "${aot[@]}" "$kit/src/bench.mlir" --options="format=$format" \
     -o "$kit/lib/libgmm-bench.so"
-  # The sm_80 design's former heuristic tile, to compare with the heuristic
-  # on the same run (bf16 results).
-  "$build/bin/gmm-bench-gpu" --emit-module="$kit/src/bench-128.mlir" \
+  # Variants to compare with the heuristic on the same run (bf16 results):
+  # with the Hopper kernel, the sm_80 design's kernel (mma.sync) and the
+  # wgmma kernel with 128-column tiles (7 stages) and with 3 stages; else
+  # the sm_80 design's
+  # former 128 x 128 tile.
+  "$build/bin/gmm-bench-gpu" --emit-module="$kit/src/bench-variant.mlir" \
     --results=bf16 "${shapes[@]}"
-  "${aot[@]}" "$kit/src/bench-128.mlir" \
-    --options="format=$format tile-m=128 tile-n=128 tile-k=32" \
-    -o "$kit/lib/libgmm-bench-128x128.so"
+  : >"$kit/bench-variants.txt"
+  variant() {
+    "${aot[@]}" "$kit/src/bench-variant.mlir" \
+      --options="format=$format $2" -o "$kit/lib/libgmm-bench-$1.so"
+    echo "$1 $2" >>"$kit/bench-variants.txt"
+  }
+  if [ "$hopper" = 1 ]; then
+    variant mma-sync "mma=mma-sync"
+    variant wgmma-n128 "tile-n=128"
+    variant wgmma-s3 "stages=3"
+  else
+    variant 128x128 "tile-m=128 tile-n=128 tile-k=32"
+  fi
   # The kernels as PTX, for ptxas -v here and the SASS there.
   "$build/bin/gmm-opt" "$kit/src/bench.mlir" \
     --gmm-to-ptx="chip=$chip ptx-dir=$kit/ptx" -o /dev/null
@@ -120,7 +144,8 @@ pack() {
   while read -r name seed configs flags options; do
     [ "$flags" = - ] && flags=""
     "$build/bin/gmm-difftest" --pipeline=cuda "--seed=$seed" \
-      "--configs=$configs" $flags --emit-module="$kit/src/diff-$name.mlir"
+      "--configs=$configs" ${flags//,/ } \
+      --emit-module="$kit/src/diff-$name.mlir"
     "${aot[@]}" "$kit/src/diff-$name.mlir" \
       --options="format=$format ${options:-}" -o "$kit/lib/libdiff-$name.so"
     echo "$name $seed $configs ${flags:--}" >>"$kit/difftest-sets.txt"
@@ -206,13 +231,22 @@ run() {
   } >"$out/summary.md"
   nvidia-smi >"$out/nvidia-smi.txt" 2>&1
 
-  # The tests, on the GPU.
-  step aot-c-program 60 "${env[@]}" "$kit/bin/moe_main"
+  # The tests, on the GPU. The C program comes first and briefly: with an
+  # sm_90a kit it runs the wgmma kernel, and if that hangs (an mbarrier
+  # phase never completing), the steps that run it are skipped rather than
+  # each waiting out its limit.
+  local hang=0
+  step aot-c-program 30 "${env[@]}" "$kit/bin/moe_main"
+  grep -q "aot-c-program: TIMED OUT" "$out/summary.md" && hang=1
   while read -r name seed configs flags; do
     [ "$flags" = - ] && flags=""
+    if [ "$hang" = 1 ] && [ "$chip" = sm_90a ]; then
+      echo "- difftest-$name: SKIPPED (the C program hung)" >>"$out/summary.md"
+      continue
+    fi
     step "difftest-$name" 90 "$kit/bin/gmm-aot-difftest" \
       "--library=$kit/lib/libdiff-$name.so" "--seed=$seed" \
-      "--configs=$configs" $flags "${device[@]}"
+      "--configs=$configs" ${flags//,/ } "${device[@]}"
   done <"$kit/difftest-sets.txt"
 
   if [ "$sim" = 0 ] && command -v compute-sanitizer >/dev/null; then
@@ -222,6 +256,12 @@ run() {
         "--library=$kit/lib/libdiff-default.so" --seed=71 --configs=4 \
         --device=gpu
     done
+    if [ -f "$kit/lib/libdiff-hopper.so" ] && [ "$hang" = 0 ]; then
+      step sanitizer-memcheck-hopper 60 compute-sanitizer --tool memcheck \
+        --error-exitcode 1 "$kit/bin/gmm-aot-difftest" \
+        "--library=$kit/lib/libdiff-hopper.so" --seed=81 --configs=4 \
+        --family=hopper --max-dim=700 --device=gpu
+    fi
   fi
 
   # The kernels: registers, spills (ptxas -v at pack time) and the tensor
@@ -253,17 +293,27 @@ run() {
     --time-budget="${GMM_CHECK_BENCH_SECONDS:-110}")
   [ "$sim" = 1 ] && bench+=(--device=sim --peers=none --repeat=1 --warmup=1)
   [ "$quick" = 1 ] && bench+=(--shapes=4x96x64x48,8x200x40x72)
-  step bench-gmm-cublas $((${GMM_CHECK_BENCH_SECONDS:-110} + 60)) \
-    "$kit/bin/gmm-bench-gpu" --library="$kit/lib/libgmm-bench.so" \
-    "${bench[@]}"
-  cp "$out/bench-gmm-cublas.log" "$out/gmm-bench.md"
-  # gmm's former heuristic tile (128 x 128 x 32) on the same rows.
-  local former=(--json="$out/gmm-128x128.json" --results=bf16
-    --distributions=uniform,zipf --peers=none --dense=0 --time-budget=45)
-  [ "$sim" = 1 ] && former+=(--device=sim --repeat=1 --warmup=1)
-  [ "$quick" = 1 ] && former+=(--shapes=4x96x64x48,8x200x40x72)
-  step bench-gmm-128x128 75 "$kit/bin/gmm-bench-gpu" \
-    --library="$kit/lib/libgmm-bench-128x128.so" "${former[@]}"
+  if [ "$hang" = 1 ] && [ "$chip" = sm_90a ]; then
+    echo "- bench-gmm-cublas: SKIPPED (the C program hung)" >>"$out/summary.md"
+  else
+    step bench-gmm-cublas $((${GMM_CHECK_BENCH_SECONDS:-110} + 60)) \
+      "$kit/bin/gmm-bench-gpu" --library="$kit/lib/libgmm-bench.so" \
+      "${bench[@]}"
+    cp "$out/bench-gmm-cublas.log" "$out/gmm-bench.md"
+  fi
+  # The variants (bench-variants.txt) on the same rows, bf16 results.
+  while read -r variant options; do
+    if [ "$hang" = 1 ] && [ "$variant" != mma-sync ]; then
+      echo "- bench-gmm-$variant: SKIPPED (the C program hung)" >>"$out/summary.md"
+      continue
+    fi
+    local rows=(--json="$out/gmm-$variant.json" --results=bf16
+      --distributions=uniform,zipf --peers=none --dense=0 --time-budget=40)
+    [ "$sim" = 1 ] && rows+=(--device=sim --repeat=1 --warmup=1)
+    [ "$quick" = 1 ] && rows+=(--shapes=4x96x64x48,8x200x40x72)
+    step "bench-gmm-$variant" 70 "$kit/bin/gmm-bench-gpu" \
+      --library="$kit/lib/libgmm-bench-$variant.so" "${rows[@]}"
+  done <"$kit/bench-variants.txt"
   if [ "$sim" = 0 ] && [ -f "$out/gmm.json" ]; then
     step bench-peers $((${GMM_CHECK_PEERS_SECONDS:-110} + 60)) \
       env PYTHONUNBUFFERED=1 python3 "$repo/bench/gpu/bench_peers.py" \

@@ -9,14 +9,16 @@ registers, shared memory and threads; the SM's limits are NVIDIA's for the
 chip). Needs no GPU.
 
     bench/gpu/ptxas-table.py [--gmm-opt build/bin/gmm-opt] [--ptxas ptxas]
-        [--chips sm_80,sm_90] [--format markdown|csv]
+        [--chips sm_80,sm_90,sm_90a] [--format markdown|csv]
 
 Without --configs the rows are the configurations gmm-configure's heuristic
 picks (f16/bf16: 128x128x32 on 2x4 warps; f32: 128x128x16 on 2x4, 2 stages),
 a few smaller tiles it picks warps for, 3- and 4-stage pipelines (the
 128x128 ones in dynamic shared memory), and the largest tiles, 128x256 and
 256x128 on 8 warps, which a configuration can name and the heuristic does
-not pick.
+not pick. For sm_90a the rows are the Hopper (wgmma) kernel's: 128 x 256 x
+64 and 128 x 128 x 64 in the heuristic's stages and in fewer, on 384
+threads (a producer and two consumer warpgroups).
 """
 
 import argparse
@@ -34,6 +36,7 @@ import tempfile
 SM_LIMITS = {
     "sm_80": dict(regs=65536, smem=167936, threads=2048, blocks=32),
     "sm_90": dict(regs=65536, smem=233472, threads=2048, blocks=32),
+    "sm_90a": dict(regs=65536, smem=233472, threads=2048, blocks=32),
 }
 
 DEFAULT_CONFIGS = [
@@ -51,6 +54,16 @@ DEFAULT_CONFIGS = [
     # The largest tiles, chosen by hand: 64 x 64 warp tiles on 8 warps.
     ("bf16", 128, 256, 32, 2, 4, 0),
     ("bf16", 256, 128, 32, 4, 2, 3),
+]
+
+# The Hopper kernel's rows (sm_90a; the heuristic picks it for these).
+HOPPER_CONFIGS = [
+    ("bf16", 128, 256, 64, 0, 0, 0),
+    ("f16", 128, 256, 64, 0, 0, 0),
+    ("bf16", 128, 256, 64, 0, 0, 3),
+    ("bf16", 128, 256, 64, 0, 0, 2),
+    ("bf16", 128, 128, 64, 0, 0, 0),
+    ("bf16", 128, 128, 64, 0, 0, 4),
 ]
 
 MODULE = """func.func @rd(%lhs: tensor<1024x512x{t}>, %rhs: tensor<8x512x512x{t}>, %gs: tensor<8xi32>) -> tensor<1024x512xf32> {{
@@ -95,6 +108,9 @@ def compile_config(gmm_opt, ptxas, chip, config, work):
     config_text = re.search(r"#gmm\.kernel_config<[^>]*>", configured.stdout).group(0)
     warps = re.search(r"warps = \[(\d+), (\d+)\]", config_text)
     threads = int(warps.group(1)) * int(warps.group(2)) * 32
+    if "mma = wgmma" in config_text:
+        # The consumer warpgroups and the producer's.
+        threads += 128
     run = subprocess.run([gmm_opt, source, f"--gmm-to-ptx={options}"],
                          capture_output=True, text=True)
     if run.returncode:
@@ -165,7 +181,7 @@ def main():
     for tool in (args.gmm_opt, args.ptxas):
         if not os.path.exists(tool):
             sys.exit(f"ptxas-table: {tool} not found")
-    configs = parse_configs(args.configs) if args.configs else DEFAULT_CONFIGS
+    configs = parse_configs(args.configs) if args.configs else None
     chips = args.chips.split(",")
     for chip in chips:
         if chip not in SM_LIMITS:
@@ -177,7 +193,9 @@ def main():
     lines = []
     with tempfile.TemporaryDirectory() as work:
         for chip in chips:
-            for config in configs:
+            chip_configs = configs or (HOPPER_CONFIGS if chip == "sm_90a"
+                                       else DEFAULT_CONFIGS)
+            for config in chip_configs:
                 row = compile_config(args.gmm_opt, args.ptxas, chip, config,
                                      work)
                 if "error" in row:

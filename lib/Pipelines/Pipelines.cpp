@@ -127,6 +127,7 @@ KernelConfigRequest requestOf(const GPUPipelineOptions &options) {
   request.warpsN = options.warpsN;
   request.stages = options.stages;
   request.chip = options.chip;
+  request.mma = options.mma;
   return request;
 }
 
@@ -195,6 +196,9 @@ void mlir::gmm::buildMapToGPUPipeline(OpPassManager &pm, bool convertMma,
   pm.addNestedPass<func::FuncOp>(createGMMGPUForwardBuffers());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createGMMGPUMapBlocks());
+  // The Hopper tile kernels (mma = wgmma) whole; the others keep their
+  // configuration for the sm_80 passes below.
+  pm.addNestedPass<func::FuncOp>(createGMMGPUWgmmaKernel());
   // The tile kernel: shared-memory stages, the epilogue's staging, the
   // warps' share of the math.
   pm.addNestedPass<func::FuncOp>(createGMMGPUPromoteOperands());
@@ -263,9 +267,12 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   device.addPass(arith::createArithExpandOpsPass(expand));
-  device.addPass(createSCFToControlFlowPass());
+  // NVGPU before the loops become branches: convert-nvgpu-to-nvvm converts
+  // the types that scf loops carry (the Hopper kernel's wgmma accumulators),
+  // not those of cf blocks.
   device.addPass(createGMMLowerBF16MmaSync());
   device.addPass(createConvertNVGPUToNVVMPass());
+  device.addPass(createSCFToControlFlowPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createConvertIndexToLLVMPass());
   device.addPass(createCanonicalizerPass());
@@ -282,6 +289,10 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   host.addPass(createLowerAffinePass());
   host.addPass(arith::createArithExpandOpsPass(expand));
   host.addPass(createSCFToControlFlowPass());
+  // The Hopper kernels' tensor maps, built on the host. On the module, not
+  // each function: the lowering declares mgpuTensorMapEncodeTiledMemref in
+  // the module, which functions converted in parallel would race on.
+  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());

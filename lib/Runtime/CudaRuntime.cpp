@@ -18,7 +18,9 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
+#include <string>
 #include <unistd.h>
 #include <unordered_set>
 
@@ -259,6 +261,7 @@ public:
   ScopedContext &operator=(const ScopedContext &) = delete;
 
   explicit operator bool() const { return context != nullptr; }
+  CUcontext get() const { return context; }
 
 private:
   const Driver &d;
@@ -1054,7 +1057,7 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
   ScopedContext scope(*d, report);
   if (!scope)
     return nullptr;
-  CUtensorMap map;
+  CUtensorMap map{}; // zeroed: the cache below keys on its bytes
   if (!report.check(
           d->cuTensorMapEncodeTiled(
               &map, static_cast<int>(dataType), static_cast<uint32_t>(rank),
@@ -1063,8 +1066,21 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
               static_cast<int>(l2Promotion), static_cast<int>(oobFill)),
           "cuTensorMapEncodeTiled"))
     return nullptr;
-  // The kernel takes the descriptor by pointer to device memory. Like MLIR's
-  // wrappers, the copy lives until the process ends.
+  // The kernel takes the descriptor by pointer to device memory, which
+  // lives until the process ends (as with MLIR's wrappers). A map already
+  // copied to the context's memory is used again: a ragged dot called on
+  // the same buffers (every step of a training or serving loop) then costs
+  // neither an allocation nor a synchronous copy. Past kMaxCachedMaps
+  // distinct maps, each new one is copied as MLIR's wrappers do.
+  constexpr size_t kMaxCachedMaps = 4096;
+  using MapKey = std::pair<CUcontext, std::string>;
+  static std::mutex cacheMutex;
+  static std::map<MapKey, CUdeviceptr> cache;
+  MapKey key(scope.get(),
+             std::string(reinterpret_cast<const char *>(&map), sizeof(map)));
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  if (auto it = cache.find(key); it != cache.end())
+    return fromDevicePtr(it->second);
   CUdeviceptr deviceMap = 0;
   if (!report.check(d->cuMemAlloc(&deviceMap, sizeof(map)), "cuMemAlloc"))
     return nullptr;
@@ -1073,6 +1089,8 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
     d->cuMemFree(deviceMap);
     return nullptr;
   }
+  if (cache.size() < kMaxCachedMaps)
+    cache.emplace(std::move(key), deviceMap);
   return fromDevicePtr(deviceMap);
 }
 

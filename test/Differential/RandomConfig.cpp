@@ -38,6 +38,19 @@ void fillRandom(std::mt19937_64 &rng, reference::Tensor &t, ElementType type) {
     v = reference::roundToElementType(dist(rng), type);
 }
 
+/// Draws the operands (and the init, if `c` has one) of `c`'s shapes and
+/// types.
+void fillOperands(std::mt19937_64 &rng, Config &c) {
+  c.lhs.shape = c.lhsShape;
+  c.rhs.shape = c.rhsShape;
+  fillRandom(rng, c.lhs, c.inputType);
+  fillRandom(rng, c.rhs, c.inputType);
+  if (c.hasInit) {
+    c.init.shape = c.resultShape;
+    fillRandom(rng, c.init, c.resultType);
+  }
+}
+
 /// Logical dimensions: batch, contracting, lhs free (m), rhs free (n), and
 /// the rhs group dimension.
 enum class Kind { B, K, M, N, G };
@@ -346,14 +359,7 @@ Config gmm::difftest::randomConfig(std::mt19937_64 &rng, int64_t maxDim,
   c.resultType = chance(rng, 0.5) ? ElementType::F32 : randomType(rng);
   c.hasInit = chance(rng, 0.3);
 
-  c.lhs.shape = c.lhsShape;
-  c.rhs.shape = c.rhsShape;
-  fillRandom(rng, c.lhs, c.inputType);
-  fillRandom(rng, c.rhs, c.inputType);
-  if (c.hasInit) {
-    c.init.shape = c.resultShape;
-    fillRandom(rng, c.init, c.resultType);
-  }
+  fillOperands(rng, c);
   return c;
 }
 
@@ -443,10 +449,56 @@ void makeAdversarial(Config &c, int64_t pattern, std::mt19937_64 &rng) {
 
 } // namespace
 
+Config gmm::difftest::hopperConfig(std::mt19937_64 &rng, int64_t maxDim,
+                                   std::optional<ElementType> inputType) {
+  Config c;
+  c.mode = 1;
+  int64_t chunks = std::max<int64_t>(maxDim / 8, 1);
+  int64_t m = uniform(rng, chance(rng, 0.05) ? 0 : 1, maxDim);
+  int64_t k = 8 * uniform(rng, 1, chunks);
+  int64_t n = 8 * uniform(rng, 1, chunks);
+  int64_t numGroups = uniform(rng, 1, 16);
+  int64_t localGroups = numGroups;
+  if (chance(rng, 0.25)) {
+    c.groupOffset = uniform(rng, -3, numGroups + 2);
+    c.offsetIsVector = chance(rng, 0.5);
+    localGroups = uniform(rng, 1, numGroups);
+  }
+  c.lhsShape = {m, k};
+  c.rhsShape = {localGroups, k, n};
+  c.resultShape = {m, n};
+  c.dims.lhsContracting = {1};
+  c.dims.rhsContracting = {1};
+  c.dims.lhsRagged = {0};
+  c.dims.rhsGroup = {0};
+  c.groupSizesI64 = chance(rng, 0.5);
+  c.groupSizesShape = {numGroups};
+  c.groupSizes.shape = c.groupSizesShape;
+  c.groupSizes.data = randomGroupSizes(rng, numGroups, m, c.groupSizesI64);
+  c.lhsDynamic.assign(2, false);
+  c.rhsDynamic.assign(3, false);
+  c.inputType = chance(rng, 0.5) ? ElementType::BF16 : ElementType::F16;
+  if (inputType)
+    c.inputType = *inputType;
+  static const ElementType results[] = {ElementType::F32, ElementType::BF16,
+                                        ElementType::F16};
+  c.resultType = results[uniform(rng, 0, 2)];
+  c.hasInit = chance(rng, 0.1);
+  fillOperands(rng, c);
+  return c;
+}
+
 Config gmm::difftest::drawConfig(uint64_t seed, int64_t index, int64_t maxDim,
                                  std::optional<ElementType> inputType,
-                                 bool gpuShaped, bool adversarial) {
+                                 bool gpuShaped, bool adversarial,
+                                 ConfigFamily family) {
   std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + index);
+  if (family == ConfigFamily::Hopper) {
+    Config c = hopperConfig(rng, maxDim, inputType);
+    if (adversarial)
+      makeAdversarial(c, index, rng);
+    return c;
+  }
   Config c = randomConfig(rng, maxDim, inputType);
   while (gpuShaped &&
          (c.inputType == ElementType::F64 || c.resultType == ElementType::F64))

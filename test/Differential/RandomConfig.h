@@ -56,6 +56,23 @@ Config
 randomConfig(std::mt19937_64 &rng, int64_t maxDim,
              std::optional<reference::ElementType> inputType = std::nullopt);
 
+/// Which problems drawConfig draws.
+enum class ConfigFamily {
+  /// Any valid problem (randomConfig).
+  Any,
+  /// The problems the Hopper (wgmma) kernel takes: mode 1, lhs [m, k] and
+  /// rhs [g, k, n] of bf16 or f16, static sizes, k and n multiples of 8
+  /// (rows of whole 16-byte chunks), results f32, bf16 or f16; one in ten
+  /// has an init (which keeps the sm_80 kernel), one in four a group
+  /// offset.
+  Hopper
+};
+
+/// Draws a random problem of the Hopper family with m, k and n of at most
+/// `maxDim`.
+Config hopperConfig(std::mt19937_64 &rng, int64_t maxDim,
+                    std::optional<reference::ElementType> inputType);
+
 /// Configuration `index` of the stream `seed`: randomConfig() on a
 /// generator seeded from both, drawn again while it has f64 operands or
 /// results when `gpuShaped` (the GPU path has no f64 kernels), and, with
@@ -65,7 +82,8 @@ randomConfig(std::mt19937_64 &rng, int64_t maxDim,
 /// gmm-difftest and gmm-aot-difftest draw the same configurations.
 Config drawConfig(uint64_t seed, int64_t index, int64_t maxDim,
                   std::optional<reference::ElementType> inputType,
-                  bool gpuShaped, bool adversarial);
+                  bool gpuShaped, bool adversarial,
+                  ConfigFamily family = ConfigFamily::Any);
 
 /// Compares `got` with the reference result of `c` within the per-dtype
 /// tolerance: an empty string when they agree, else what differs.

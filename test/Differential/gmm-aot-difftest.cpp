@@ -50,6 +50,7 @@ struct Options {
   int64_t first = 0, configs = 100, maxDim = 24;
   std::optional<ElementType> inputType;
   bool adversarial = false;
+  ConfigFamily family = ConfigFamily::Any;
   std::string device = "sim", simChip;
   bool verbose = false;
 };
@@ -59,6 +60,7 @@ int usage(const std::string &message) {
   std::fprintf(stderr, "usage: gmm-aot-difftest --library=FILE [--seed=N] "
                        "[--first=N] [--configs=N] [--max-dim=N] "
                        "[--input-type=f16|bf16|f32|f64] [--adversarial] "
+                       "[--family=any|hopper] "
                        "[--device=sim|gpu] [--sim-chip=sm_80|sm_90] [-v]\n");
   return 1;
 }
@@ -111,7 +113,12 @@ std::string parseOptions(int argc, char **argv, Options &options) {
         return "--input-type=" + value + ": expected f16, bf16, f32 or f64";
     } else if (arg == "--adversarial")
       options.adversarial = true;
-    else if (key == "--device") {
+    else if (key == "--family") {
+      if (value != "any" && value != "hopper")
+        return "--family=" + value + ": expected any or hopper";
+      options.family =
+          value == "hopper" ? ConfigFamily::Hopper : ConfigFamily::Any;
+    } else if (key == "--device") {
       if (value != "sim" && value != "gpu")
         return "--device=" + value + ": expected sim or gpu";
       options.device = value;
@@ -375,7 +382,7 @@ int main(int argc, char **argv) {
   auto start = std::chrono::steady_clock::now();
   for (int64_t i = options.first; i < options.first + options.configs; ++i) {
     Config c = drawConfig(options.seed, i, options.maxDim, options.inputType,
-                          cuda, options.adversarial);
+                          cuda, options.adversarial, options.family);
     if (options.verbose)
       std::printf("config %lld: %s\n", static_cast<long long>(i),
                   c.describe().c_str());

@@ -156,6 +156,16 @@ static llvm::cl::opt<bool> adversarial(
                    "and 64 bits or wrap around to small values, all the "
                    "mass in the last group, offsets at the extremes"));
 
+static llvm::cl::opt<ConfigFamily> family(
+    "family", llvm::cl::desc("Which problems to draw"),
+    llvm::cl::init(ConfigFamily::Any),
+    llvm::cl::values(
+        clEnumValN(ConfigFamily::Any, "any", "any valid ragged dot"),
+        clEnumValN(ConfigFamily::Hopper, "hopper",
+                   "those the Hopper (wgmma) kernel takes: mode 1, [m, k] x "
+                   "[g, k, n] of 16-bit inputs, static sizes, k and n "
+                   "multiples of 8")));
+
 namespace {
 
 /// The guard modes that each configuration is called with.
@@ -359,9 +369,11 @@ int main(int argc, char **argv) {
        << " --configs=" << numConfigs << " --max-dim=" << maxDim
        << (inputType ? " --input-type=" + inputTypeOption : "")
        << (adversarial ? " --adversarial" : "")
+       << (family == ConfigFamily::Hopper ? " --family=hopper" : "")
        << (gpuShaped ? " (no f64)" : "") << "\n";
     for (int64_t i = firstConfig; i < firstConfig + numConfigs; ++i)
-      os << drawConfig(seed, i, maxDim, inputType, gpuShaped, adversarial)
+      os << drawConfig(seed, i, maxDim, inputType, gpuShaped, adversarial,
+                       family)
                 .toMLIR("config_" + std::to_string(i));
     return 0;
   }
@@ -378,7 +390,8 @@ int main(int argc, char **argv) {
     // The GPU path has no f64 kernels (gmm-configure refuses them for the
     // GPU with a diagnostic), nor then the GPU-shaped program.
     bool gpuShaped = known->cuda || tileTarget == mlir::gmm::KernelTarget::GPU;
-    Config c = drawConfig(seed, i, maxDim, inputType, gpuShaped, adversarial);
+    Config c =
+        drawConfig(seed, i, maxDim, inputType, gpuShaped, adversarial, family);
     ++modeCount[c.mode];
     if (verbose)
       llvm::outs() << "config " << i << ": " << c.describe() << "\n";

@@ -175,6 +175,20 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "stages",
       llvm::cl::desc("k steps staged in shared memory at once (0: heuristic)"),
       llvm::cl::init(0)};
+  /// The tile kernel's matrix instruction: gmm-configure's heuristic (wgmma
+  /// for 16-bit mode-1 ragged dots on sm_90a), mma.sync, or wgmma.
+  Option<GPUMmaOption> mma{
+      *this, "mma",
+      llvm::cl::desc("The tile kernel's matrix instruction: auto (wgmma for "
+                     "the 16-bit mode-1 ragged dots on sm_90a, else "
+                     "mma-sync), mma-sync or wgmma (sm_90a)"),
+      llvm::cl::init(GPUMmaOption::Auto),
+      llvm::cl::values(
+          clEnumValN(GPUMmaOption::Auto, "auto", "the heuristic"),
+          clEnumValN(GPUMmaOption::MmaSync, "mma-sync",
+                     "the sm_80 kernel: warp-level mma.sync"),
+          clEnumValN(GPUMmaOption::Wgmma, "wgmma",
+                     "the Hopper kernel: TMA and wgmma (sm_90a)"))};
   /// Whether each function runs on its caller's stream (a last argument,
   /// see gmm-async-host) and returns without waiting for it.
   Option<bool> callerStream{

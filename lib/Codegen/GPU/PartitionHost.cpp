@@ -20,6 +20,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -290,9 +291,10 @@ LogicalResult PartitionHost::partitionHost(RewriterBase &rewriter,
     }
     // Calls stay on the host: the callee is mapped on its own and takes
     // device buffers like any entry function.
+    // A tensor map reads the buffer's address and shape, not its data.
     if (isa<gpu::LaunchOp>(op) ||
         isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, gpu::MemsetOp,
-            gpu::WaitOp, func::CallOp>(op)) {
+            gpu::WaitOp, func::CallOp, nvgpu::TmaCreateDescriptorOp>(op)) {
       if (failed(flush()))
         return failure();
       continue;

@@ -88,6 +88,8 @@ void mlir::gmm::nameLaunch(gpu::LaunchOp launch, StringRef role,
     os << "_" << config.getTileM() << "x" << config.getTileN() << "x"
        << config.getTileK() << "_w" << warps[0] << "x" << warps[1] << "_s"
        << config.getStages();
+    if (config.getMmaOrDefault() == GPUMma::Wgmma)
+      os << "_wgmma";
   }
   launch->setAttr("gmm.kernel", StringAttr::get(launch.getContext(), role));
   launch.setFunctionAttr(FlatSymbolRefAttr::get(launch.getContext(), name));

@@ -19,7 +19,7 @@
 
 // -----
 
-// expected-error @+1 {{expected one of the keys target, tile, warps, stages, register_block, micro_kernel in #gmm.kernel_config}}
+// expected-error @+1 {{expected one of the keys target, tile, warps, stages, register_block, micro_kernel, mma in #gmm.kernel_config}}
 #c = #gmm.kernel_config<[1, 2, 3]>
 
 // -----
@@ -49,7 +49,7 @@
 
 // -----
 
-// expected-error @+1 {{#gmm.kernel_config: warps and stages are GPU fields, not for target = cpu}}
+// expected-error @+1 {{#gmm.kernel_config: warps, stages and mma are GPU fields, not for target = cpu}}
 #c = #gmm.kernel_config<target = cpu, warps = [2, 4]>
 
 // -----
@@ -66,6 +66,16 @@
 
 // expected-error @+1 {{unknown micro_kernel 'amx' in #gmm.kernel_config; expected fma or bf16_dot}}
 #c = #gmm.kernel_config<micro_kernel = amx>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config: warps, stages and mma are GPU fields, not for target = cpu}}
+#c = #gmm.kernel_config<target = cpu, mma = wgmma>
+
+// -----
+
+// expected-error @+1 {{unknown mma 'hmma' in #gmm.kernel_config; expected mma_sync or wgmma}}
+#c = #gmm.kernel_config<mma = hmma>
 
 // -----
 

@@ -33,6 +33,16 @@ func.func @micro_kernel() attributes {a = #gmm.kernel_config<micro_kernel = bf16
 
 // -----
 
+// The GPU's matrix instruction, with the other GPU fields or alone.
+// CHECK-LABEL: func.func @mma
+// CHECK:         a = #gmm.kernel_config<target = gpu, tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
+// CHECK-SAME:    b = #gmm.kernel_config<mma = mma_sync>
+func.func @mma() attributes {a = #gmm.kernel_config<mma = wgmma, stages = 4, target = gpu, tile = [128, 256, 64], warps = [2, 4]>, b = #gmm.kernel_config<mma = mma_sync>} {
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @partial
 // CHECK:         a = #gmm.kernel_config<tile = [64, 64, 32]>
 // CHECK-SAME:    b = #gmm.kernel_config<warps = [1, 2]>

@@ -88,6 +88,58 @@ def GMMGPUMapBlocks : Pass<"gmm-gpu-map-blocks", "::mlir::func::FuncOp"> {
   ];
 }
 
+def GMMGPUWgmmaKernel : Pass<"gmm-gpu-wgmma-kernel", "::mlir::func::FuncOp"> {
+  let summary = "Build the Hopper tile kernel (TMA, mbarriers, wgmma) of "
+                "each tile kernel configured with mma = wgmma";
+  let description = [{
+    Rewrites the block program of each tile kernel that gmm-gpu-map-blocks
+    launched with a `#gmm.kernel_config` of `mma = wgmma` (sm_90a) into the
+    Hopper kernel, warp-specialized over three warpgroups (384 threads):
+
+    - before the launch, on the host, one TMA tensor map per operand
+      (`nvgpu.tma.create.descriptor`, 128-byte swizzle, zero fill out of
+      bounds): the lhs in boxes of 128 rows x 64 k, the rhs in boxes of 64
+      k x 64 columns of one group;
+    - a ring of `stages` stages in dynamic shared memory, each with a full
+      and an empty mbarrier;
+    - warpgroup 0, the producer: one thread waits for a stage to be empty,
+      arms its full barrier with the stage's bytes
+      (`nvgpu.mbarrier.arrive.expect_tx`) and issues the TMA loads of the
+      next k step (`nvgpu.tma.async.load`: one lhs box, tile n / 64 rhs
+      boxes);
+    - warpgroups 1 and 2, the consumers, each own 64 rows of the 128-row
+      tile: they wait for a stage to be full, multiply it with
+      `nvgpu.warpgroup.mma` (wgmma m64nNk16 from shared-memory descriptors,
+      one group left in flight) and release the stage of the step before;
+    - the epilogue: once both consumers are done (a named barrier of their
+      256 threads), the f32 accumulators go to shared memory (reusing the
+      stages, rows padded by 4 elements) and from there, converted to the
+      result type, to the rows and columns of the tile that belong to the
+      visit, in 16-byte stores.
+
+    The tile kernel must have the form gmm-gpu-map-blocks gives a mode-1
+    ragged dot: a k loop from 0 in steps of tile k whose only iteration
+    argument is a zero block, contracting a `tile m x k` read of the lhs at
+    [..., row, k] with a `k x tile n` read of the rhs at [..., group, k,
+    column] (static shapes, 16-bit elements, rows of whole 16-byte chunks,
+    both reads in the memref's own order), the block then written (converted
+    or not) to one 2-D view. A tile kernel of another form (the weight
+    gradient, transposed weights, dynamic shapes, rows that TMA cannot
+    address) keeps the sm_80 kernel: its configuration becomes `mma =
+    mma_sync` with 2 stages, and the pass says why in a remark at the
+    launch.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def GMMGPUPromoteOperands : Pass<"gmm-gpu-promote-operands",
                                   "::mlir::func::FuncOp"> {
   let summary = "Stage each tile kernel's operand tiles in shared memory, "

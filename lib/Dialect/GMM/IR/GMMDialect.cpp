@@ -156,10 +156,15 @@ StringRef mlir::gmm::stringifyMicroKernel(MicroKernel kernel) {
   return kernel == MicroKernel::BF16Dot ? "bf16_dot" : "fma";
 }
 
+StringRef mlir::gmm::stringifyGPUMma(GPUMma mma) {
+  return mma == GPUMma::Wgmma ? "wgmma" : "mma_sync";
+}
+
 namespace {
 /// The keys of #gmm.kernel_config, in the order the printer writes them.
 constexpr llvm::StringLiteral kConfigKeys[] = {
-    "target", "tile", "warps", "stages", "register_block", "micro_kernel"};
+    "target",         "tile",         "warps", "stages",
+    "register_block", "micro_kernel", "mma"};
 enum ConfigKey {
   Target,
   Tile,
@@ -167,6 +172,7 @@ enum ConfigKey {
   Stages,
   RegisterBlock,
   MicroKernelKey,
+  MmaKey,
   NumConfigKeys
 };
 } // namespace
@@ -174,6 +180,7 @@ enum ConfigKey {
 Attribute KernelConfigAttr::parse(AsmParser &parser, Type) {
   std::optional<KernelTarget> target;
   std::optional<MicroKernel> microKernel;
+  std::optional<GPUMma> mma;
   SmallVector<int64_t> lists[NumConfigKeys];
   int64_t stages = 0;
   SMLoc loc = parser.getCurrentLocation();
@@ -206,15 +213,20 @@ Attribute KernelConfigAttr::parse(AsmParser &parser, Type) {
         return failure();
       microKernel = isSecond ? MicroKernel::BF16Dot : MicroKernel::FMA;
       return success();
+    case MmaKey:
+      if (parseChoice("mma", "mma_sync", "wgmma", isSecond))
+        return failure();
+      mma = isSecond ? GPUMma::Wgmma : GPUMma::MmaSync;
+      return success();
     default:
       return parseIntegerList(parser, lists[index]);
     }
   };
   if (parseKeyedFields(parser, "#gmm.kernel_config", kConfigKeys, parseValue))
     return {};
-  return parser.getChecked<KernelConfigAttr>(loc, parser.getContext(), target,
-                                             lists[Tile], lists[Warps], stages,
-                                             lists[RegisterBlock], microKernel);
+  return parser.getChecked<KernelConfigAttr>(
+      loc, parser.getContext(), target, lists[Tile], lists[Warps], stages,
+      lists[RegisterBlock], microKernel, mma);
 }
 
 void KernelConfigAttr::print(AsmPrinter &printer) const {
@@ -238,15 +250,16 @@ void KernelConfigAttr::print(AsmPrinter &printer) const {
   if (std::optional<MicroKernel> kernel = getMicroKernel())
     printer << separator()
             << "micro_kernel = " << stringifyMicroKernel(*kernel);
+  if (std::optional<GPUMma> mma = getMma())
+    printer << separator() << "mma = " << stringifyGPUMma(*mma);
   printer << '>';
 }
 
-LogicalResult
-KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         std::optional<KernelTarget> target,
-                         ArrayRef<int64_t> tile, ArrayRef<int64_t> warps,
-                         int64_t stages, ArrayRef<int64_t> registerBlock,
-                         std::optional<MicroKernel> microKernel) {
+LogicalResult KernelConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    std::optional<KernelTarget> target, ArrayRef<int64_t> tile,
+    ArrayRef<int64_t> warps, int64_t stages, ArrayRef<int64_t> registerBlock,
+    std::optional<MicroKernel> microKernel, std::optional<GPUMma> mma) {
   auto positive = [](ArrayRef<int64_t> values) {
     return llvm::all_of(values, [](int64_t v) { return v > 0; });
   };
@@ -264,8 +277,8 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       (registerBlock.size() != 2 || !positive(registerBlock)))
     return emitError() << "#gmm.kernel_config expects register_block = "
                           "[rows, lanes] of positive sizes";
-  if (target == KernelTarget::CPU && (!warps.empty() || stages))
-    return emitError() << "#gmm.kernel_config: warps and stages are GPU "
+  if (target == KernelTarget::CPU && (!warps.empty() || stages || mma))
+    return emitError() << "#gmm.kernel_config: warps, stages and mma are GPU "
                           "fields, not for target = cpu";
   if (target == KernelTarget::GPU && (!registerBlock.empty() || microKernel))
     return emitError() << "#gmm.kernel_config: register_block and "

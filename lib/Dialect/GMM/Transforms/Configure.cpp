@@ -64,6 +64,7 @@ struct GMMConfigure : public mlir::gmm::impl::GMMConfigureBase<GMMConfigure> {
     request.microN = microN;
     request.vectorBits = vectorBits;
     request.microKernel = microKernel;
+    request.mma = mma;
     request.threads = threads;
     request.chip = chip;
     // Reported at the anchor without printing the whole anchor.

@@ -328,6 +328,59 @@ std::array<int64_t, 3> defaultGPUTile(RaggedDotOp op, Type inputType,
 /// looks: the op's own configuration, the pipeline's request, the heuristic.
 enum class Source { Op, Request, Heuristic };
 
+/// The GPU tile kernel's matrix instruction: the op's, else the pipeline's
+/// `mma` option, else wgmma for the 16-bit mode-1 ragged dots on sm_90a
+/// (whose tile kernel gmm-gpu-wgmma-kernel builds) and mma_sync elsewhere.
+GPUMma pickGPUMma(RaggedDotOp op, KernelConfigAttr given,
+                  const KernelConfigRequest &request, Type inputType,
+                  Source &from, std::string &why) {
+  if (given && given.getMma()) {
+    from = Source::Op;
+    return *given.getMma();
+  }
+  if (request.mma != GPUMmaOption::Auto) {
+    from = Source::Request;
+    return request.mma == GPUMmaOption::Wgmma ? GPUMma::Wgmma : GPUMma::MmaSync;
+  }
+  from = Source::Heuristic;
+  if (!chipHasWgmma(request.chip)) {
+    why =
+        "mma.sync: no wgmma on " +
+        (request.chip.empty() ? std::string("an unnamed chip") : request.chip);
+    return GPUMma::MmaSync;
+  }
+  if (inputType.getIntOrFloatBitWidth() != 16) {
+    why = "mma.sync: wgmma takes 16-bit inputs";
+    return GPUMma::MmaSync;
+  }
+  if (op.getMode() != RaggedDotMode::NonContracting) {
+    why = "mma.sync: the wgmma kernel has mode 1 (ragged rows) only";
+    return GPUMma::MmaSync;
+  }
+  // Tile fields asked for (by the op or the options) that the wgmma kernel
+  // cannot have keep the kernel that can.
+  using namespace wgmma_shapes;
+  ArrayRef<int64_t> tile = given ? given.getTile() : ArrayRef<int64_t>();
+  ArrayRef<int64_t> warps = given ? given.getWarps() : ArrayRef<int64_t>();
+  auto asked = [](ArrayRef<int64_t> values, size_t i, int64_t option) {
+    return i < values.size() ? values[i] : option;
+  };
+  int64_t m = asked(tile, 0, request.tileM), n = asked(tile, 1, request.tileN);
+  int64_t k = asked(tile, 2, request.tileK);
+  int64_t wm = asked(warps, 0, request.warpsM);
+  int64_t wn = asked(warps, 1, request.warpsN);
+  if ((m && m != kTileM) || (k && k != kTileK) ||
+      (n && (n % kTileNStep || n > kMaxTileN)) ||
+      (wm && wm != kConsumerWarpgroups) || (wn && wn != kWarpsPerWarpgroup)) {
+    why = "mma.sync: the tile or warps asked for are not the wgmma "
+          "kernel's (128 x n x 64, n a multiple of 64 up to 256, 2 x 4 "
+          "warps)";
+    return GPUMma::MmaSync;
+  }
+  why = "wgmma: 16-bit inputs, ragged rows, on " + request.chip;
+  return GPUMma::Wgmma;
+}
+
 /// The first of the given values (the op's, the request's, the
 /// heuristic's) that is set (positive); `source` (if given) says whose.
 int64_t pick(std::initializer_list<int64_t> values, Source *source = nullptr) {
@@ -555,6 +608,8 @@ mlir::gmm::verifyTileBounds(KernelConfigAttr config,
   return success();
 }
 
+bool mlir::gmm::chipHasWgmma(StringRef chip) { return chip == "sm_90a"; }
+
 int64_t mlir::gmm::maxSharedBytesPerBlock(StringRef chip) {
   unsigned version = 0;
   if (!chip.consume_front("sm_") || chip.consumeInteger(10, version))
@@ -614,6 +669,34 @@ mlir::gmm::verifyKernelConfig(KernelConfigAttr config, Type elementType,
     return emitError() << "element type " << elementType
                        << " is not supported on the GPU (f16, bf16 and f32 "
                           "are)";
+  if (config.getMmaOrDefault() == GPUMma::Wgmma) {
+    using namespace wgmma_shapes;
+    if (!elementType.isF16() && !elementType.isBF16())
+      return describe(emitError())
+             << "wgmma takes 16-bit inputs (f16, bf16), not " << elementType;
+    if (m != kTileM || k != kTileK || n % kTileNStep || n > kMaxTileN)
+      return describe(emitError())
+             << "the wgmma kernel takes tiles of " << kTileM << " x n x "
+             << kTileK << " with n a multiple of " << kTileNStep << " up to "
+             << kMaxTileN;
+    if (config.getWarps()[0] != kConsumerWarpgroups ||
+        config.getWarps()[1] != kWarpsPerWarpgroup)
+      return describe(emitError())
+             << "the wgmma kernel has warps = [" << kConsumerWarpgroups << ", "
+             << kWarpsPerWarpgroup
+             << "]: two consumer warpgroups of four warps";
+    if (config.getStages() < kMinStages || config.getStages() > kMaxStages)
+      return describe(emitError())
+             << "the wgmma kernel stages " << kMinStages << " to " << kMaxStages
+             << " k steps at a time, not " << config.getStages();
+    int64_t bytes = sharedBytes(n, config.getStages());
+    if (bytes > maxSharedBytes)
+      return describe(emitError())
+             << "its " << config.getStages() << " stages need " << bytes
+             << " bytes of shared memory, more than the " << maxSharedBytes
+             << " a block can have on the chip";
+    return success();
+  }
   int64_t warpsM = config.getWarps()[0], warpsN = config.getWarps()[1];
   if (config.getStages() < kMinGPUStages || config.getStages() > kMaxGPUStages)
     return describe(emitError())
@@ -690,7 +773,38 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
         pick({field(givenTile, 1), request.tileN, heuristic[1]}, &tileFrom[1]),
         pick({field(givenTile, 2), request.tileK, heuristic[2]}, &tileFrom[2])};
   };
+  std::optional<GPUMma> mma;
+  std::string mmaWhy;
+  Source mmaFrom = Source::Heuristic;
   if (target == KernelTarget::GPU) {
+    mma = pickGPUMma(op, given, request, inputType, mmaFrom, mmaWhy);
+    if (*mma == GPUMma::Wgmma && !chipHasWgmma(request.chip))
+      return op.emitOpError("asks for the wgmma kernel, which needs sm_90a "
+                            "(wgmma.mma_async and setmaxnreg), not '")
+             << request.chip << "'";
+  }
+  if (target == KernelTarget::GPU && mma == GPUMma::Wgmma) {
+    using namespace wgmma_shapes;
+    std::optional<uint64_t> columns = staticRhsColumns(op);
+    int64_t heuristicN = columns && *columns <= 128 ? 128 : kMaxTileN;
+    tileWhy = heuristicN == kMaxTileN
+                  ? "wgmma: two m64n256k16 warpgroups"
+                  : "wgmma: at most 128 result columns, m64n128k16";
+    pickTile({kTileM, heuristicN, kTileK});
+    ArrayRef<int64_t> givenWarps =
+        given ? given.getWarps() : ArrayRef<int64_t>();
+    warps = {pick({field(givenWarps, 0), request.warpsM, kConsumerWarpgroups},
+                  &warpsFrom[0]),
+             pick({field(givenWarps, 1), request.warpsN, kWarpsPerWarpgroup},
+                  &warpsFrom[1])};
+    warpsWhy = "wgmma: two consumer warpgroups";
+    int64_t fitting = kMaxStages;
+    while (fitting > kMinStages &&
+           sharedBytes(tile[1], fitting) > maxSharedBytesPerBlock(request.chip))
+      --fitting;
+    stages = pick({given ? given.getStages() : 0, request.stages, fitting},
+                  &stagesFrom);
+  } else if (target == KernelTarget::GPU) {
     pickTile(defaultGPUTile(op, inputType, request.chip, tileWhy));
     ArrayRef<int64_t> givenWarps =
         given ? given.getWarps() : ArrayRef<int64_t>();
@@ -715,7 +829,7 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
                                         [](Diagnostic &) { return success(); });
         auto trial = KernelConfigAttr::get(
             ctx, target, tile, ArrayRef<int64_t>(candidate), stages, {},
-            /*microKernel=*/std::nullopt);
+            /*microKernel=*/std::nullopt, mma);
         if (succeeded(verifyKernelConfig(trial, inputType,
                                          maxSharedBytesPerBlock(request.chip),
                                          [&] { return op.emitOpError(); }))) {
@@ -810,7 +924,9 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
   auto config = KernelConfigAttr::getChecked(
       function_ref<InFlightDiagnostic()>(emitError), ctx,
       std::optional<KernelTarget>(target), ArrayRef<int64_t>(tile),
-      ArrayRef<int64_t>(warps), stages, ArrayRef<int64_t>(block), microKernel);
+      ArrayRef<int64_t>(warps), stages, ArrayRef<int64_t>(block), microKernel,
+      // mma_sync, the default, goes without saying.
+      mma == GPUMma::Wgmma ? mma : std::nullopt);
   if (!config)
     return failure();
   if (failed(verifyKernelConfig(
@@ -824,7 +940,11 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
       reasons->emplace_back(
           "warps", explainSources(warpsFrom, {"rows", "columns"}, warpsWhy));
       reasons->emplace_back(
-          "stages", explainSources(stagesFrom, {"stages"}, "the default"));
+          "stages", explainSources(stagesFrom, {"stages"},
+                                   mma == GPUMma::Wgmma
+                                       ? "the most that fit in shared memory"
+                                       : "the default"));
+      reasons->emplace_back("mma", explainSources(mmaFrom, {"mma"}, mmaWhy));
     } else {
       reasons->emplace_back(
           "register_block",

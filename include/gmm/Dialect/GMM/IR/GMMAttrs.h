@@ -37,6 +37,23 @@ StringRef stringifyMicroKernel(MicroKernel kernel);
 /// What the pipelines' `micro-kernel` option asks for: the heuristic's
 /// choice, or one micro-kernel for every ragged dot it applies to.
 enum class MicroKernelOption : uint8_t { Auto, FMA, BF16Dot };
+
+/// The GPU's matrix instruction: which tile kernel a ragged dot gets.
+enum class GPUMma : uint8_t {
+  /// The sm_80 design: warp-level mma.sync fed by ldmatrix from cp.async
+  /// stages (every chip from sm_80).
+  MmaSync,
+  /// The Hopper design: warpgroup-level wgmma.mma_async reading
+  /// TMA-staged, 128-byte-swizzled shared memory (sm_90a).
+  Wgmma
+};
+
+/// "mma_sync" or "wgmma".
+StringRef stringifyGPUMma(GPUMma mma);
+
+/// What the pipelines' `mma` option asks for: the heuristic's choice, or
+/// one matrix instruction for every ragged dot.
+enum class GPUMmaOption : uint8_t { Auto, MmaSync, Wgmma };
 } // namespace gmm
 } // namespace mlir
 

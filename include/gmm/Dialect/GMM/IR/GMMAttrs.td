@@ -98,11 +98,22 @@ def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {
       `vdpbf16ps` (AVX512-BF16, through `x86vector.avx512.dot`) adds two
       steps' products into 16 f32 lanes; it takes bf16 inputs, lanes in
       multiples of 16 and an even `k`, and a CPU with AVX512-BF16 to run.
+    - `mma` (gpu): the tile kernel's matrix instruction. `mma_sync` (the
+      default when the field is absent): the sm_80 design, warp-level
+      `mma.sync` fed by `ldmatrix` from `cp.async` stages, on `warps`
+      warps. `wgmma`: the Hopper design (sm_90a), a producer warpgroup whose
+      one thread stages both operands with TMA into a ring of `stages`
+      128-byte-swizzled shared-memory stages guarded by full and empty
+      mbarriers, and `warps[0]` consumer warpgroups that each multiply a
+      `tile[0] / warps[0]`-row slice with `wgmma.mma_async`; it takes
+      16-bit inputs, `tile = [128, n, 64]` with n a multiple of 64 up to
+      256, and `warps = [2, 4]` (two warpgroups of four warps).
 
     Examples:
 
     ```mlir
     #gmm.kernel_config<target = gpu, tile = [128, 128, 32], warps = [2, 4], stages = 2>
+    #gmm.kernel_config<target = gpu, tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
     #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16], micro_kernel = fma>
     #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = bf16_dot>
     #gmm.kernel_config<tile = [64, 64, 32]>   // a partial request, completed by gmm-configure
@@ -120,7 +131,8 @@ def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {
     ArrayRefParameter<"int64_t", "warps along rows and columns">:$warps,
     "int64_t":$stages,
     ArrayRefParameter<"int64_t", "register block rows and lanes">:$registerBlock,
-    "std::optional<::mlir::gmm::MicroKernel>":$microKernel
+    "std::optional<::mlir::gmm::MicroKernel>":$microKernel,
+    "std::optional<::mlir::gmm::GPUMma>":$mma
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -135,6 +147,10 @@ def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {
     /// The CPU's micro-kernel (fma when the field is absent).
     ::mlir::gmm::MicroKernel getMicroKernelOrDefault() const {
       return getMicroKernel().value_or(::mlir::gmm::MicroKernel::FMA);
+    }
+    /// The GPU's matrix instruction (mma_sync when the field is absent).
+    ::mlir::gmm::GPUMma getMmaOrDefault() const {
+      return getMma().value_or(::mlir::gmm::GPUMma::MmaSync);
     }
   }];
 }

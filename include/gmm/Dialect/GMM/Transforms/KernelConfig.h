@@ -171,6 +171,47 @@ inline int64_t stagedRowElements(int64_t inner, int64_t elementBytes) {
 }
 } // namespace gpu_shapes
 
+/// The Hopper (wgmma) kernel's shapes, shared by the checks and
+/// gmm-gpu-wgmma-kernel.
+namespace wgmma_shapes {
+/// Threads of a warpgroup, the unit that issues wgmma.mma_async.
+constexpr int64_t kWarpgroupThreads = 128;
+constexpr int64_t kWarpsPerWarpgroup = 4;
+/// Consumer warpgroups, each with a 64-row slice of the 128-row tile
+/// (wgmma's m64), and the producer warpgroup before them.
+constexpr int64_t kConsumerWarpgroups = 2, kWgmmaM = 64;
+constexpr int64_t kThreads = (kConsumerWarpgroups + 1) * kWarpgroupThreads;
+/// A k step is one 128-byte swizzle row of 16-bit elements.
+constexpr int64_t kTileM = kConsumerWarpgroups * kWgmmaM, kTileK = 64;
+/// The rhs is staged in boxes of 64 columns (128 bytes), wgmma's n is at
+/// most 256.
+constexpr int64_t kTileNStep = 64, kMaxTileN = 256;
+constexpr int64_t kMinStages = 2, kMaxStages = 8;
+/// The f32 epilogue's rows are padded by this many elements.
+constexpr int64_t kEpiloguePad = 4;
+/// Bytes of one stage: both operand tiles of 16-bit elements.
+constexpr int64_t stageBytes(int64_t tileN) {
+  return (kTileM * kTileK + kTileK * tileN) * 2;
+}
+/// 128-byte-swizzled stages start at a multiple of 1024 bytes of the
+/// shared window, at least kStaticGuard bytes past the start of the
+/// dynamic shared memory (the kernel's mbarriers are static shared memory,
+/// which gpu.dynamic_shared_memory's base may share): the kernel asks for
+/// this much more than it uses.
+constexpr int64_t kSwizzleAlignment = 1024, kStaticGuard = 128;
+constexpr int64_t kAlignmentSlack = kSwizzleAlignment + kStaticGuard;
+/// The kernel's dynamic shared memory: the stages, which the f32 epilogue
+/// reuses once the last k step is done, and the alignment slack.
+constexpr int64_t sharedBytes(int64_t tileN, int64_t stages) {
+  int64_t epilogue = kTileM * (tileN + kEpiloguePad) * 4;
+  int64_t staged = stages * stageBytes(tileN);
+  return (staged > epilogue ? staged : epilogue) + kAlignmentSlack;
+}
+} // namespace wgmma_shapes
+
+/// Whether `chip` has wgmma.mma_async (sm_90a).
+bool chipHasWgmma(StringRef chip);
+
 } // namespace gmm
 } // namespace mlir
 

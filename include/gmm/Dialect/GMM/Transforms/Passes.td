@@ -128,6 +128,12 @@ def GMMConfigure : Pass<"gmm-configure"> {
          f32), 2 stages, and the most warps of 2 x 4, 2 x 2, 1 x 2, 2 x 1
          and 1 x 1 that the tile splits over (2 x 4 for the default tile;
          one warp count given, the other is the heuristic's 2 or 4);
+         `mma = wgmma` (the Hopper kernel of gmm-gpu-wgmma-kernel) for the
+         16-bit mode-1 ragged dots when the chip is sm_90a and the tile and
+         warps asked for are its own, with a 128 x 256 x 64 tile (128 x 128
+         x 64 for at most 128 static columns) on 2 x 4 warps (two consumer
+         warpgroups) and the most stages (up to 8) that fit in the chip's
+         shared memory; else `mma_sync` (the field left out);
        - cpu: a register block of two vectors of lanes and as many rows as
          leave three vector registers free (6 x 16 f32 for AVX2, 14 x 32
          for AVX-512; the width is `vector-bits`, by default the host
@@ -167,7 +173,10 @@ def GMMConfigure : Pass<"gmm-configure"> {
     too large for the target, a register block taller than its tile, and
     a `bf16_dot` micro-kernel for inputs other than bf16, lanes that are
     not a multiple of 16 or an odd contraction block, and
-    for the GPU an element type without a kernel (f64), a tile that does
+    for the GPU an element type without a kernel (f64), `mma = wgmma` on
+    a chip other than sm_90a, with inputs other than f16 and bf16, or with
+    a tile, warps, stages or shared memory that the wgmma kernel cannot
+    have, a tile that does
     not split over the warps and the mma.sync (or FMA) shapes, copies that
     do not spread evenly over the block's threads, a number of stages
     outside 2 to 4, and stages whose shared memory (in either staging
@@ -232,7 +241,19 @@ def GMMConfigure : Pass<"gmm-configure"> {
                         "(others: fma)"))}]>,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "GPU: the chip (sm_80, sm_90, ...), whose limit bounds a block's "
-           "shared memory (empty: the 48 KiB every chip gives statically)">
+           "shared memory (empty: the 48 KiB every chip gives statically)">,
+    Option<"mma", "mma", "::mlir::gmm::GPUMmaOption",
+           /*default=*/"::mlir::gmm::GPUMmaOption::Auto",
+           "GPU: the tile kernel's matrix instruction",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::gmm::GPUMmaOption::Auto, "auto",
+                        "wgmma for the 16-bit mode-1 ragged dots on sm_90a, "
+                        "else mma-sync"),
+             clEnumValN(::mlir::gmm::GPUMmaOption::MmaSync, "mma-sync",
+                        "the sm_80 kernel: warp-level mma.sync"),
+             clEnumValN(::mlir::gmm::GPUMmaOption::Wgmma, "wgmma",
+                        "the Hopper kernel: TMA stages and warpgroup "
+                        "wgmma (sm_90a)"))}]>
   ];
 }
 

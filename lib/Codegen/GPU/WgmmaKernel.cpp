@@ -1,0 +1,613 @@
+//===- WgmmaKernel.cpp - the Hopper tile kernel ---------------------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// gmm-gpu-wgmma-kernel (Passes.td says what it builds): matches the block
+// program of a tile kernel configured with mma = wgmma, then replaces its k
+// loop and its block write with the warp-specialized TMA + wgmma kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmm/Codegen/GPU/Passes.h"
+#include "gmm/Codegen/GPU/Utils.h"
+#include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir {
+namespace gmm {
+#define GEN_PASS_DEF_GMMGPUWGMMAKERNEL
+#include "gmm/Codegen/GPU/Passes.h.inc"
+} // namespace gmm
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+using namespace mlir::gmm::kernel_index;
+using namespace mlir::gmm::wgmma_shapes;
+
+/// The parts of a tile kernel's block program that the Hopper kernel
+/// replaces or reads.
+struct BlockProgram {
+  scf::ForOp loop;
+  vector::TransferReadOp lhs, rhs;
+  /// The conversion of the block to the result type, or null.
+  Operation *convert = nullptr;
+  vector::TransferWriteOp write;
+  int64_t tileN = 0;
+};
+
+/// Whether `value` is defined outside `launch`'s body.
+bool isDefinedAbove(Value value, gpu::LaunchOp launch) {
+  return !launch.getBody().isAncestor(value.getParentRegion());
+}
+
+/// Why `read` cannot be staged by TMA as the operand whose index `kDim`
+/// (from the end) is the k loop's, or an empty string: a read of a static,
+/// contiguous memref from above the launch, of 16-bit elements, in the
+/// memref's own order, padded with zero, whose rows are whole 16-byte
+/// chunks and whose sizes TMA's 32-bit coordinates reach.
+std::string tmaRefusal(vector::TransferReadOp read, gpu::LaunchOp launch,
+                       scf::ForOp loop, unsigned kDim) {
+  auto type = dyn_cast<MemRefType>(read.getBase().getType());
+  if (!type || !isDefinedAbove(read.getBase(), launch))
+    return "an operand is not a memref from outside the kernel";
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return "an operand has a dynamic shape or a strided layout";
+  if (type.getRank() < 2 || type.getRank() > 5)
+    return "an operand's rank is outside TMA's 2 to 5";
+  if (type.getNumElements() == 0)
+    return "an operand is empty (a tensor map has no dimension of size 0)";
+  if (type.getElementTypeBitWidth() != 16)
+    return "the operands are not 16-bit";
+  if (!read.getPermutationMap().isMinorIdentity())
+    return "an operand is read transposed (k-major weights)";
+  if (read.getMask() || !matchPattern(read.getPadding(), m_AnyZeroFloat()))
+    return "an operand read is masked or padded with a value other than 0";
+  if ((type.getShape().back() * 2) % 16)
+    return "an operand's rows are not whole 16-byte chunks (TMA's strides)";
+  if (llvm::any_of(type.getShape(),
+                   [](int64_t size) { return size > INT32_MAX; }))
+    return "an operand has a dimension past TMA's 32-bit coordinates";
+  ValueRange indices = read.getIndices();
+  if (indices[indices.size() - 1 - kDim] != loop.getInductionVar())
+    return "an operand is not read at the k loop's step";
+  for (Value index : indices)
+    if (index != loop.getInductionVar() && !loop.isDefinedOutsideOfLoop(index))
+      return "an operand's index depends on the k loop";
+  return "";
+}
+
+/// Matches the block program of `launch`, or returns why it has another
+/// form.
+FailureOr<BlockProgram> matchBlockProgram(gpu::LaunchOp launch,
+                                          gmm::KernelConfigAttr config,
+                                          std::string &why) {
+  SmallVector<vector::ContractionOp> contracts;
+  launch.walk([&](vector::ContractionOp op) { contracts.push_back(op); });
+  auto refuse = [&](StringRef reason) -> FailureOr<BlockProgram> {
+    why = reason.str();
+    return failure();
+  };
+  if (contracts.size() != 1)
+    return refuse("the kernel has no single block contraction");
+  vector::ContractionOp contract = contracts.front();
+  BlockProgram program;
+  program.loop = dyn_cast<scf::ForOp>(contract->getParentOp());
+  scf::ForOp loop = program.loop;
+  if (!loop || loop.getNumRegionIterArgs() != 1 ||
+      contract.getAcc() != loop.getRegionIterArgs()[0] ||
+      !contract->hasOneUse() ||
+      !isa<scf::YieldOp>(*contract->getUsers().begin()))
+    return refuse("the contraction does not accumulate a k loop's block");
+  if (!matchPattern(loop.getLowerBound(), m_Zero()) ||
+      getConstantIntValue(loop.getStep()) != config.getTileK())
+    return refuse("the k loop does not run from 0 in steps of tile k");
+  if (!matchPattern(loop.getInits()[0], m_AnyZeroFloat()))
+    return refuse("the block does not start from zero (init accumulation)");
+  // Standard matmul maps: (m, k) x (k, n) -> (m, n).
+  MLIRContext *ctx = launch.getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  SmallVector<AffineMap> maps = AffineMap::inferFromExprList(
+      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}}, ctx);
+  if (contract.getIndexingMapsArray() != maps)
+    return refuse("the contraction is not a row-major matmul");
+  auto readOf = [](Value operand) -> vector::TransferReadOp {
+    if (auto ext = operand.getDefiningOp<arith::ExtFOp>())
+      operand = ext.getIn();
+    return operand.getDefiningOp<vector::TransferReadOp>();
+  };
+  program.lhs = readOf(contract.getLhs());
+  program.rhs = readOf(contract.getRhs());
+  if (!program.lhs || !program.rhs)
+    return refuse("an operand is not a transfer_read");
+  VectorType lhsType = program.lhs.getVectorType();
+  VectorType rhsType = program.rhs.getVectorType();
+  if (lhsType.getShape() != ArrayRef<int64_t>{kTileM, kTileK} ||
+      rhsType.getShape() != ArrayRef<int64_t>{kTileK, config.getTileN()})
+    return refuse("the operand blocks are not the configuration's tile");
+  program.tileN = config.getTileN();
+  if (lhsType.getElementType() != rhsType.getElementType())
+    return refuse("the operands have different element types");
+  for (auto [read, kDim] :
+       {std::make_pair(program.lhs, 0u), std::make_pair(program.rhs, 1u)}) {
+    std::string refusal = tmaRefusal(read, launch, loop, kDim);
+    if (!refusal.empty())
+      return refuse(refusal);
+  }
+  auto lhsMemref = cast<MemRefType>(program.lhs.getBase().getType());
+  auto rhsMemref = cast<MemRefType>(program.rhs.getBase().getType());
+  if (rhsMemref.getRank() < 3 ||
+      lhsMemref.getShape().back() !=
+          rhsMemref.getShape()[rhsMemref.getRank() - 2])
+    return refuse("the rhs has no group dimension or another k");
+  // The block's one use: the write, maybe through a conversion.
+  Value block = loop.getResult(0);
+  if (!block.hasOneUse())
+    return refuse("the block has more than one use");
+  Operation *user = *block.getUsers().begin();
+  if (isa<arith::TruncFOp, arith::ExtFOp>(user)) {
+    program.convert = user;
+    if (!user->hasOneUse())
+      return refuse("the converted block has more than one use");
+    user = *user->getUsers().begin();
+  }
+  if (isa<arith::AddFOp>(user))
+    return refuse("the block is added to an init (accumulation)");
+  program.write = dyn_cast<vector::TransferWriteOp>(user);
+  if (!program.write || program.write.getMask() ||
+      !program.write.getPermutationMap().isMinorIdentity())
+    return refuse("the block is not written by one unmasked transfer_write");
+  auto dest = dyn_cast<MemRefType>(program.write.getBase().getType());
+  if (!dest || dest.getRank() != 2 || !dest.getElementType().isIntOrFloat() ||
+      (dest.getElementTypeBitWidth() != 16 &&
+       dest.getElementTypeBitWidth() != 32))
+    return refuse("the block is not written to a 2-D view of f32, bf16 or "
+                  "f16");
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  if (failed(dest.getStridesAndOffset(strides, offset)) || strides[1] != 1)
+    return refuse("the result's rows are not contiguous");
+  // The epilogue stores 16-byte chunks: rows start on 16-byte boundaries
+  // (of a buffer that does).
+  if (ShapedType::isDynamic(strides[0]) ||
+      (strides[0] * dest.getElementTypeBitWidth() / 8) % 16)
+    return refuse("the result's rows are not whole 16-byte chunks");
+  if (program.write->getBlock() != loop->getBlock())
+    return refuse("the block is written in another block than the k loop's");
+  return program;
+}
+
+/// The TMA tensor map type of boxes `box` of `elementType` in shared memory.
+nvgpu::TensorMapDescriptorType
+tensorMapType(MLIRContext *ctx, ArrayRef<int64_t> box, Type elementType) {
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  return nvgpu::TensorMapDescriptorType::get(
+      ctx,
+      MemRefType::get(box, elementType, MemRefLayoutAttrInterface(), workgroup),
+      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+}
+
+/// Builds, before `launch`, the tensor map of `read`'s memref in boxes of
+/// 1 x ... x 1 x rows x cols.
+Value buildTensorMap(OpBuilder &b, gpu::LaunchOp launch,
+                     vector::TransferReadOp read, int64_t rows, int64_t cols,
+                     nvgpu::TensorMapDescriptorType &type) {
+  Location loc = read.getLoc();
+  auto memref = cast<MemRefType>(read.getBase().getType());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(launch);
+  SmallVector<int64_t> box(memref.getRank(), 1);
+  box[box.size() - 2] = rows;
+  box.back() = cols;
+  type = tensorMapType(b.getContext(), box, memref.getElementType());
+  Value unranked = memref::CastOp::create(
+      b, loc, UnrankedMemRefType::get(memref.getElementType(), Attribute()),
+      read.getBase());
+  SmallVector<Value> boxValues;
+  for (int64_t size : box)
+    boxValues.push_back(cst(b, loc, size));
+  return nvgpu::TmaCreateDescriptorOp::create(b, loc, type, unranked,
+                                              boxValues);
+}
+
+/// The TMA coordinates (innermost first) of `read`'s box at step `kOffset`
+/// of the k loop, whose index it replaces, and `innerOffset` added to the
+/// innermost one.
+SmallVector<Value> boxCoordinates(OpBuilder &b, Location loc,
+                                  vector::TransferReadOp read, Value iv,
+                                  Value kOffset, Value innerOffset) {
+  SmallVector<Value> coordinates;
+  for (Value index : llvm::reverse(read.getIndices()))
+    coordinates.push_back(index == iv ? kOffset : index);
+  if (innerOffset)
+    coordinates.front() = add(b, loc, coordinates.front(), innerOffset);
+  return coordinates;
+}
+
+/// A view of `shape` x `elementType` at `byteOffset` of the dynamic shared
+/// memory `buffer`.
+Value sharedView(OpBuilder &b, Location loc, Value buffer, Value byteOffset,
+                 ArrayRef<int64_t> shape, Type elementType) {
+  auto bufferType = cast<MemRefType>(buffer.getType());
+  auto type = MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
+                              bufferType.getMemorySpace());
+  return memref::ViewOp::create(b, loc, type, buffer, byteOffset, ValueRange());
+}
+
+/// The phase parity of k step `kt` in a ring of `stages`: (kt / stages) % 2,
+/// flipped by `flip`.
+Value phaseParity(OpBuilder &b, Location loc, Value kt, int64_t stages,
+                  bool flip) {
+  Value round = remConst(b, loc, divConst(b, loc, kt, stages), 2);
+  if (flip)
+    round = arith::XOrIOp::create(b, loc, round, cst(b, loc, 1));
+  return arith::IndexCastOp::create(b, loc, b.getI1Type(), round);
+}
+
+/// Makes the kernel take each of `maps` (tensor maps built before `launch`
+/// and used in it) as a pointer to the device memory that holds it:
+/// gpu-kernel-outlining and convert-gpu-to-nvvm know no NVGPU types, and
+/// convert-nvgpu-to-nvvm (which lowers a map to that pointer) runs after
+/// outlining in gmm's pipeline. The casts pair up once both sides are
+/// lowered. (Folding the kernel afterwards would fold the casts away.)
+void passMapsByPointer(gpu::LaunchOp launch, ArrayRef<Value> maps) {
+  OpBuilder b(launch), inKernel(launch.getContext());
+  inKernel.setInsertionPointToStart(&launch.getBody().front());
+  auto pointerType = LLVM::LLVMPointerType::get(launch.getContext());
+  for (Value map : maps) {
+    Value pointer = UnrealizedConversionCastOp::create(
+                        b, map.getLoc(), TypeRange(pointerType), map)
+                        .getResult(0);
+    Value inside =
+        UnrealizedConversionCastOp::create(inKernel, map.getLoc(),
+                                           TypeRange(map.getType()), pointer)
+            .getResult(0);
+    map.replaceUsesWithIf(inside, [&](OpOperand &use) {
+      return launch->isProperAncestor(use.getOwner());
+    });
+  }
+}
+
+/// Rewrites the block program of `launch` into the Hopper kernel; returns
+/// the tensor maps it builds before the launch.
+SmallVector<Value> buildKernel(gpu::LaunchOp launch,
+                               gmm::KernelConfigAttr config,
+                               BlockProgram &program) {
+  MLIRContext *ctx = launch.getContext();
+  OpBuilder b(ctx);
+  Location loc = program.loop.getLoc();
+  int64_t stages = config.getStages(), tileN = program.tileN;
+  int64_t rhsBoxes = tileN / kTileNStep;
+  Type elementType = program.lhs.getVectorType().getElementType();
+  int64_t lhsBoxBytes = kTileM * kTileK * 2,
+          rhsBoxBytes = kTileK * kTileNStep * 2;
+  int64_t stageLhsBytes = stages * lhsBoxBytes;
+
+  // The host's tensor maps and the launch's shape.
+  nvgpu::TensorMapDescriptorType lhsMapType, rhsMapType;
+  Value lhsMap =
+      buildTensorMap(b, launch, program.lhs, kTileM, kTileK, lhsMapType);
+  Value rhsMap =
+      buildTensorMap(b, launch, program.rhs, kTileK, kTileNStep, rhsMapType);
+  b.setInsertionPoint(launch);
+  launch.getBlockSizeXMutable().assign(cst(b, loc, kThreads));
+  launch.getDynamicSharedMemorySizeMutable().assign(
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                   sharedBytes(tileN, stages)));
+
+  // The ring's barriers, initialized by thread 0 before anyone waits.
+  scf::ForOp loop = program.loop;
+  b.setInsertionPoint(loop);
+  Value tid = launch.getThreadIds().x;
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  auto barriersType = nvgpu::MBarrierGroupType::get(ctx, workgroup, stages);
+  Value full = nvgpu::MBarrierCreateOp::create(b, loc, barriersType);
+  Value empty = nvgpu::MBarrierCreateOp::create(b, loc, barriersType);
+  Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+  Value isThread0 = cmp(b, loc, arith::CmpIPredicate::eq, tid, c0);
+  auto init = scf::IfOp::create(b, loc, isThread0, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(init.thenBlock());
+    for (int64_t s = 0; s < stages; ++s) {
+      nvgpu::MBarrierInitOp::create(b, loc, full, c1, cst(b, loc, s), Value());
+      // One arrival per consumer warpgroup releases a stage.
+      nvgpu::MBarrierInitOp::create(b, loc, empty,
+                                    cst(b, loc, kConsumerWarpgroups),
+                                    cst(b, loc, s), Value());
+    }
+    nvgpu::TmaPrefetchOp::create(b, loc, lhsMap, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, rhsMap, Value());
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  Value buffer = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  // Where the stages start: the first multiple of kSwizzleAlignment of the
+  // shared window at least kStaticGuard bytes into the buffer (TMA's and
+  // wgmma's 128-byte swizzle repeats every 1024 bytes of address).
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value start = b.createOrFold<arith::SubIOp>(
+      loc,
+      mul(b, loc,
+          divConst(
+              b, loc,
+              addConst(b, loc, address, kStaticGuard + kSwizzleAlignment - 1),
+              kSwizzleAlignment),
+          kSwizzleAlignment),
+      address);
+  // k steps: ceil(extent / tile k); the extent is 0 for a visit of no group.
+  Value steps = arith::CeilDivUIOp::create(b, loc, loop.getUpperBound(),
+                                           cst(b, loc, kTileK));
+  Value warpgroup = divConst(b, loc, tid, kWarpgroupThreads);
+  // The consumers are warpgroups 0 and 1, the producer warpgroup 2:
+  // nvgpu.warpgroup.mma.store places a thread's fragments at rows 16 x
+  // (thread id / 32) of its destination, which are the tile's rows for
+  // threads 0 to 255 only.
+  Value isProducer = cmp(b, loc, arith::CmpIPredicate::eq, warpgroup,
+                         cst(b, loc, kConsumerWarpgroups));
+  auto roles = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
+  Value iv = loop.getInductionVar();
+  auto lhsStage = [&](Value s) {
+    return add(b, loc, start, mul(b, loc, s, lhsBoxBytes));
+  };
+  auto rhsStage = [&](Value s) {
+    return add(b, loc, addConst(b, loc, start, stageLhsBytes),
+               mul(b, loc, s, rhsBoxBytes * rhsBoxes));
+  };
+
+  // The producer: the first thread of warpgroup 2 loads k step kt into stage
+  // kt % stages once its consumers have released it.
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(roles.thenBlock());
+    Value isIssuer = cmp(b, loc, arith::CmpIPredicate::eq, tid,
+                         cst(b, loc, kConsumerWarpgroups * kWarpgroupThreads));
+    auto issuer = scf::IfOp::create(b, loc, isIssuer, /*withElse=*/false);
+    b.setInsertionPointToStart(issuer.thenBlock());
+    auto produce = scf::ForOp::create(b, loc, c0, steps, c1);
+    b.setInsertionPointToStart(produce.getBody());
+    Value kt = produce.getInductionVar();
+    Value s = remConst(b, loc, kt, stages);
+    Value refill =
+        cmp(b, loc, arith::CmpIPredicate::uge, kt, cst(b, loc, stages));
+    auto wait = scf::IfOp::create(b, loc, refill, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(wait.thenBlock());
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, loc, empty, phaseParity(b, loc, kt, stages, /*flip=*/true),
+          cst(b, loc, 10000000), s);
+    }
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, full, cst(b, loc, lhsBoxBytes + rhsBoxes * rhsBoxBytes), s,
+        Value());
+    Value kOffset = mul(b, loc, kt, kTileK);
+    Value lhsView = sharedView(b, loc, buffer, lhsStage(s),
+                               lhsMapType.getTensor().getShape(), elementType);
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc, lhsView, full, lhsMap,
+        boxCoordinates(b, loc, program.lhs, iv, kOffset, Value()), s, Value(),
+        Value());
+    for (int64_t box = 0; box < rhsBoxes; ++box) {
+      Value offset = add(b, loc, rhsStage(s), cst(b, loc, box * rhsBoxBytes));
+      Value rhsView =
+          sharedView(b, loc, buffer, offset, rhsMapType.getTensor().getShape(),
+                     elementType);
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc, rhsView, full, rhsMap,
+          boxCoordinates(b, loc, program.rhs, iv, kOffset,
+                         cst(b, loc, box * kTileNStep)),
+          s, Value(), Value());
+    }
+  }
+
+  // The consumers: warpgroup c multiplies rows [64 c, 64 c + 64).
+  b.setInsertionPointToStart(roles.elseBlock());
+  Value consumer = warpgroup, consumerTid = tid;
+  auto accType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get({kWgmmaM, tileN}, b.getF32Type()));
+  auto sharedType = [&](ArrayRef<int64_t> shape) {
+    return MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
+                           workgroup);
+  };
+  auto lhsDescType = nvgpu::WarpgroupMatrixDescriptorType::get(
+      ctx, sharedType({kWgmmaM, kTileK}));
+  auto rhsDescType = nvgpu::WarpgroupMatrixDescriptorType::get(
+      ctx, sharedType({kTileK, tileN}));
+  // wgmma's descriptor of the rhs stage: its leading byte offset (from one
+  // 64-column box to the next) is read off the tensor map's type, whose
+  // box must then be the 2-D 64 x 64 one; the rhs map's own type has the
+  // leading unit dimensions of its memref. The cast only retypes the value
+  // for nvgpu.warpgroup.generate.descriptor, which reads no more than the
+  // type.
+  Value rhsDescMap =
+      UnrealizedConversionCastOp::create(
+          b, loc,
+          TypeRange(tensorMapType(ctx, {kTileK, kTileNStep}, elementType)),
+          rhsMap)
+          .getResult(0);
+  Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
+  auto consume = scf::ForOp::create(b, loc, c0, steps, c1, ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(consume.getBody());
+    Value kt = consume.getInductionVar();
+    Value s = remConst(b, loc, kt, stages);
+    nvgpu::MBarrierTryWaitParityOp::create(
+        b, loc, full, phaseParity(b, loc, kt, stages, /*flip=*/false),
+        cst(b, loc, 10000000), s);
+    Value lhsOffset =
+        add(b, loc, lhsStage(s), mul(b, loc, consumer, kWgmmaM * kTileK * 2));
+    Value lhsView =
+        sharedView(b, loc, buffer, lhsOffset, {kWgmmaM, kTileK}, elementType);
+    Value rhsView =
+        sharedView(b, loc, buffer, rhsStage(s), {kTileK, tileN}, elementType);
+    Value lhsDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, lhsDescType, lhsView, lhsMap);
+    Value rhsDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, rhsDescType, rhsView, rhsDescMap);
+    // The rhs is stored k x n (n contiguous): wgmma reads it transposed.
+    Value acc = nvgpu::WarpgroupMmaOp::create(
+        b, loc, accType, lhsDesc, rhsDesc, /*waitGroup=*/uint64_t(1),
+        /*transposeA=*/UnitAttr(), /*transposeB=*/b.getUnitAttr(),
+        consume.getRegionIterArgs()[0]);
+    // With one group left in flight, step kt - 1's reads are done: its
+    // stage goes back to the producer, one arrival per warpgroup.
+    Value released = arith::AndIOp::create(
+        b, loc, cmp(b, loc, arith::CmpIPredicate::ugt, kt, c0),
+        cmp(b, loc, arith::CmpIPredicate::eq,
+            remConst(b, loc, consumerTid, kWarpgroupThreads), c0));
+    auto release = scf::IfOp::create(b, loc, released, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(release.thenBlock());
+      Value previous =
+          remConst(b, loc, b.createOrFold<arith::SubIOp>(loc, kt, c1), stages);
+      nvgpu::MBarrierArriveOp::create(b, loc, empty, previous);
+    }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
+
+  // The epilogue. Both consumers are done with the stages (a named barrier
+  // of their threads; the producer issued nothing since their last wait)
+  // before the f32 block overwrites them.
+  Value barrierId = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+  Value consumerThreads = arith::ConstantIntOp::create(
+      b, loc, b.getI32Type(), kConsumerWarpgroups * kWarpgroupThreads);
+  auto consumerBarrier = [&] {
+    NVVM::BarrierOp::create(b, loc, Type(), barrierId, consumerThreads,
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  consumerBarrier();
+  int64_t rowElements = tileN + kEpiloguePad;
+  Value staging =
+      sharedView(b, loc, buffer, start, {kTileM, rowElements}, b.getF32Type());
+  // MLIR 22's nvgpu.warpgroup.mma.store takes a destination of the
+  // accumulator's 64 rows, but writes a thread's fragments at rows 16 x
+  // (thread id / 32) + lane / 4 (+ 8) of it, counting warps from the
+  // block's first rather than the warpgroup's: so both consumers store
+  // through the tile's first 64 rows, and warpgroup 1's land in rows 64 to
+  // 127 (docs/Lowering.md, upstream workarounds).
+  Value firstRows = memref::SubViewOp::create(
+      b, loc, staging,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(kWgmmaM), b.getIndexAttr(tileN)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  nvgpu::WarpgroupMmaStoreOp::create(b, loc, consume.getResult(0), firstRows);
+  consumerBarrier();
+
+  // Chunks of 16 bytes of the result, spread over the consumers' threads;
+  // a chunk lies wholly inside or outside the visit's columns (the result's
+  // rows are whole 16-byte chunks, and so is every tile's column offset).
+  vector::TransferWriteOp write = program.write;
+  Value dest = write.getBase();
+  auto destType = cast<MemRefType>(dest.getType());
+  Type resultType = destType.getElementType();
+  int64_t chunk = 16 / (resultType.getIntOrFloatBitWidth() / 8);
+  int64_t chunksPerRow = tileN / chunk;
+  Value rowBase = write.getIndices()[0], colBase = write.getIndices()[1];
+  // The view's sizes (of a subview: its size operands).
+  Value rowLimit = b.createOrFold<memref::DimOp>(loc, dest, 0);
+  Value colLimit = b.createOrFold<memref::DimOp>(loc, dest, 1);
+  auto copy = scf::ForOp::create(
+      b, loc, consumerTid, cst(b, loc, kTileM * chunksPerRow),
+      cst(b, loc, kConsumerWarpgroups * kWarpgroupThreads));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(copy.getBody());
+    Value index = copy.getInductionVar();
+    Value r = divConst(b, loc, index, chunksPerRow);
+    Value c = mul(b, loc, remConst(b, loc, index, chunksPerRow), chunk);
+    Value row = add(b, loc, rowBase, r), col = add(b, loc, colBase, c);
+    Value inside = arith::AndIOp::create(
+        b, loc, cmp(b, loc, arith::CmpIPredicate::slt, row, rowLimit),
+        cmp(b, loc, arith::CmpIPredicate::slt, col, colLimit));
+    auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+    b.setInsertionPointToStart(store.thenBlock());
+    Value values = vector::LoadOp::create(
+        b, loc, VectorType::get({chunk}, b.getF32Type()), staging,
+        ValueRange{r, c}, /*nontemporal=*/false, llvm::MaybeAlign(16));
+    if (program.convert) {
+      auto vectorType = VectorType::get({chunk}, resultType);
+      if (isa<arith::TruncFOp>(program.convert))
+        values = arith::TruncFOp::create(b, loc, vectorType, values);
+      else
+        values = arith::ExtFOp::create(b, loc, vectorType, values);
+    }
+    vector::StoreOp::create(b, loc, values, dest, ValueRange{row, col},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  }
+
+  write.erase();
+  if (program.convert)
+    program.convert->erase();
+  loop.erase();
+  return {lhsMap, rhsMap};
+}
+
+struct GMMGPUWgmmaKernelPass
+    : public gmm::impl::GMMGPUWgmmaKernelBase<GMMGPUWgmmaKernelPass> {
+  void runOnOperation() override {
+    for (gpu::LaunchOp launch : gmm::tileKernelsInProgress(getOperation())) {
+      FailureOr<gmm::KernelConfigAttr> config =
+          gmm::getLaunchKernelConfig(launch, getArgument());
+      if (failed(config))
+        return signalPassFailure();
+      if (config->getMmaOrDefault() != gmm::GPUMma::Wgmma)
+        continue;
+      std::string why;
+      FailureOr<BlockProgram> program = matchBlockProgram(launch, *config, why);
+      if (failed(program)) {
+        // The sm_80 kernel, in stages that it fits in.
+        auto fallback = gmm::KernelConfigAttr::get(
+            launch.getContext(), config->getTarget(), config->getTile(),
+            config->getWarps(), gmm::kMinGPUStages, {},
+            /*microKernel=*/std::nullopt, /*mma=*/std::nullopt);
+        // wgmma configurations are made for 16-bit inputs only.
+        Type inputType = FloatType(BFloat16Type::get(launch.getContext()));
+        if (failed(gmm::verifyKernelConfig(
+                fallback, inputType, gmm::kMaxSharedBytesPerBlock,
+                [&] { return launch.emitOpError(); })))
+          return signalPassFailure();
+        emitRemark(launch.getLoc(), "the wgmma kernel does not apply (")
+            << why << "): the sm_80 kernel runs it, " << fallback;
+        launch->setAttr(gmm::kKernelConfigAttrName, fallback);
+        gmm::nameLaunch(launch, "tile", fallback);
+        continue;
+      }
+      // Not folded (gmm::foldKernel): its hoisted constants reach ptxas as
+      // registers (the named barrier's id among them, which then reserves
+      // all 16 barriers) and cost 14 registers a thread.
+      passMapsByPointer(launch, buildKernel(launch, *config, *program));
+      // Built: the sm_80 passes after this one leave it alone.
+      launch->removeAttr(gmm::kKernelConfigAttrName);
+    }
+  }
+};
+
+} // namespace
