@@ -1074,12 +1074,14 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
   // distinct maps, each new one is copied as MLIR's wrappers do.
   constexpr size_t kMaxCachedMaps = 4096;
   using MapKey = std::pair<CUcontext, std::string>;
-  static std::mutex cacheMutex;
-  static std::map<MapKey, CUdeviceptr> cache;
+  // Never destroyed (as getContextMutex's mutex): JIT-compiled code may
+  // call in while the process exits.
+  static auto *cacheMutex = new std::mutex;
+  static auto *cache = new std::map<MapKey, CUdeviceptr>;
   MapKey key(scope.get(),
              std::string(reinterpret_cast<const char *>(&map), sizeof(map)));
-  std::lock_guard<std::mutex> lock(cacheMutex);
-  if (auto it = cache.find(key); it != cache.end())
+  std::lock_guard<std::mutex> lock(*cacheMutex);
+  if (auto it = cache->find(key); it != cache->end())
     return fromDevicePtr(it->second);
   CUdeviceptr deviceMap = 0;
   if (!report.check(d->cuMemAlloc(&deviceMap, sizeof(map)), "cuMemAlloc"))
@@ -1089,8 +1091,8 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
     d->cuMemFree(deviceMap);
     return nullptr;
   }
-  if (cache.size() < kMaxCachedMaps)
-    cache.emplace(std::move(key), deviceMap);
+  if (cache->size() < kMaxCachedMaps)
+    cache->emplace(std::move(key), deviceMap);
   return fromDevicePtr(deviceMap);
 }
 

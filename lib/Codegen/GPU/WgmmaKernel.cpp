@@ -124,7 +124,8 @@ FailureOr<BlockProgram> matchBlockProgram(gpu::LaunchOp launch,
   bindDims(ctx, m, n, k);
   SmallVector<AffineMap> maps = AffineMap::inferFromExprList(
       ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}}, ctx);
-  if (contract.getIndexingMapsArray() != maps)
+  if (contract.getIndexingMapsArray() != maps ||
+      contract.getKind() != vector::CombiningKind::ADD)
     return refuse("the contraction is not a row-major matmul");
   auto readOf = [](Value operand) -> vector::TransferReadOp {
     if (auto ext = operand.getDefiningOp<arith::ExtFOp>())
@@ -160,7 +161,7 @@ FailureOr<BlockProgram> matchBlockProgram(gpu::LaunchOp launch,
   if (!block.hasOneUse())
     return refuse("the block has more than one use");
   Operation *user = *block.getUsers().begin();
-  if (isa<arith::TruncFOp, arith::ExtFOp>(user)) {
+  if (isa<arith::TruncFOp>(user)) {
     program.convert = user;
     if (!user->hasOneUse())
       return refuse("the converted block has more than one use");
@@ -173,7 +174,7 @@ FailureOr<BlockProgram> matchBlockProgram(gpu::LaunchOp launch,
       !program.write.getPermutationMap().isMinorIdentity())
     return refuse("the block is not written by one unmasked transfer_write");
   auto dest = dyn_cast<MemRefType>(program.write.getBase().getType());
-  if (!dest || dest.getRank() != 2 || !dest.getElementType().isIntOrFloat() ||
+  if (!dest || dest.getRank() != 2 || !isa<FloatType>(dest.getElementType()) ||
       (dest.getElementTypeBitWidth() != 16 &&
        dest.getElementTypeBitWidth() != 32))
     return refuse("the block is not written to a 2-D view of f32, bf16 or "
@@ -336,6 +337,11 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
                                     cst(b, loc, kConsumerWarpgroups),
                                     cst(b, loc, s), Value());
     }
+    // The initialized barriers, visible to the copy engine (the async
+    // proxy) that completes their transactions.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     nvgpu::TmaPrefetchOp::create(b, loc, lhsMap, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, rhsMap, Value());
   }
@@ -521,9 +527,12 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
   nvgpu::WarpgroupMmaStoreOp::create(b, loc, consume.getResult(0), firstRows);
   consumerBarrier();
 
-  // Chunks of 16 bytes of the result, spread over the consumers' threads;
-  // a chunk lies wholly inside or outside the visit's columns (the result's
-  // rows are whole 16-byte chunks, and so is every tile's column offset).
+  // Chunks of 16 bytes of the result, spread over the consumers' threads.
+  // The tile program's views start on 16-byte boundaries and end on chunk
+  // boundaries (its rows are whole chunks, and so are its tiles), and a
+  // chunk is then one aligned 16-byte store; a view that does not (a
+  // column slice of a larger result) gets element stores, bounded by its
+  // columns.
   vector::TransferWriteOp write = program.write;
   Value dest = write.getBase();
   auto destType = cast<MemRefType>(dest.getType());
@@ -534,6 +543,13 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
   // The view's sizes (of a subview: its size operands).
   Value rowLimit = b.createOrFold<memref::DimOp>(loc, dest, 0);
   Value colLimit = b.createOrFold<memref::DimOp>(loc, dest, 1);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, dest);
+  Value destAddress =
+      add(b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dest),
+          mul(b, loc, metadata.getOffset(),
+              resultType.getIntOrFloatBitWidth() / 8));
+  Value aligned = cmp(b, loc, arith::CmpIPredicate::eq,
+                      remConst(b, loc, destAddress, 16), c0);
   auto copy = scf::ForOp::create(
       b, loc, consumerTid, cst(b, loc, kTileM * chunksPerRow),
       cst(b, loc, kConsumerWarpgroups * kWarpgroupThreads));
@@ -552,15 +568,29 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
     Value values = vector::LoadOp::create(
         b, loc, VectorType::get({chunk}, b.getF32Type()), staging,
         ValueRange{r, c}, /*nontemporal=*/false, llvm::MaybeAlign(16));
-    if (program.convert) {
-      auto vectorType = VectorType::get({chunk}, resultType);
-      if (isa<arith::TruncFOp>(program.convert))
-        values = arith::TruncFOp::create(b, loc, vectorType, values);
-      else
-        values = arith::ExtFOp::create(b, loc, vectorType, values);
-    }
+    if (program.convert)
+      values = arith::TruncFOp::create(
+          b, loc, VectorType::get({chunk}, resultType), values);
+    Value whole =
+        arith::AndIOp::create(b, loc, aligned,
+                              cmp(b, loc, arith::CmpIPredicate::sle,
+                                  addConst(b, loc, col, chunk), colLimit));
+    auto chunkStore = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+    b.setInsertionPointToStart(chunkStore.thenBlock());
     vector::StoreOp::create(b, loc, values, dest, ValueRange{row, col},
                             /*nontemporal=*/false, llvm::MaybeAlign(16));
+    b.setInsertionPointToStart(chunkStore.elseBlock());
+    for (int64_t j = 0; j < chunk; ++j) {
+      Value column = addConst(b, loc, col, j);
+      auto element = scf::IfOp::create(
+          b, loc, cmp(b, loc, arith::CmpIPredicate::slt, column, colLimit),
+          /*withElse=*/false);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(element.thenBlock());
+      memref::StoreOp::create(b, loc,
+                              vector::ExtractOp::create(b, loc, values, j),
+                              dest, ValueRange{row, column});
+    }
   }
 
   write.erase();
@@ -600,6 +630,14 @@ struct GMMGPUWgmmaKernelPass
         gmm::nameLaunch(launch, "tile", fallback);
         continue;
       }
+      // The configuration is checked again (the pass may run on IR that
+      // gmm-configure did not make): one stage deadlocks the ring, a tile
+      // of partial rhs boxes computes garbage.
+      if (failed(gmm::verifyKernelConfig(
+              *config, program->lhs.getVectorType().getElementType(),
+              gmm::kMaxSharedBytesPerBlock,
+              [&] { return launch.emitOpError(getArgument()) << ": "; })))
+        return signalPassFailure();
       // Not folded (gmm::foldKernel): its hoisted constants reach ptxas as
       // registers (the named barrier's id among them, which then reserves
       // all 16 barriers) and cost 14 registers a thread.

@@ -29,10 +29,21 @@
 // CHECK:           %[[VISIT:[a-z0-9_]+]]:3 = scf.if
 // CHECK:           %[[OUT:[a-z0-9_]+]] = memref.subview %{{.+}}[0, 0, %[[VISIT]]#0, 0] [1, 1, %[[VISIT]]#1, 192]
 // CHECK:           scf.if
-// A full and an empty mbarrier per stage; thread 0 sets them up.
+// A full and an empty mbarrier per stage; thread 0 sets them up: a full
+// barrier waits for the producer's one arrival (and the stage's bytes), an
+// empty one for one arrival per consumer warpgroup; then a fence makes
+// them visible to the copy engine.
 // CHECK:             %[[FULL:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // CHECK:             %[[EMPTY:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
-// CHECK-COUNT-4:       nvgpu.mbarrier.init %[[FULL]]
+// CHECK:               nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c1{{(_[0-9]+)?}} :
+// CHECK:               nvgpu.mbarrier.init %[[EMPTY]][%{{.+}}], %c2{{(_[0-9]+)?}} :
+// CHECK:               nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c1{{(_[0-9]+)?}} :
+// CHECK:               nvgpu.mbarrier.init %[[EMPTY]][%{{.+}}], %c2{{(_[0-9]+)?}} :
+// CHECK:               nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c1{{(_[0-9]+)?}} :
+// CHECK:               nvgpu.mbarrier.init %[[EMPTY]][%{{.+}}], %c2{{(_[0-9]+)?}} :
+// CHECK:               nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c1{{(_[0-9]+)?}} :
+// CHECK:               nvgpu.mbarrier.init %[[EMPTY]][%{{.+}}], %c2{{(_[0-9]+)?}} :
+// CHECK:               nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:               nvgpu.tma.prefetch.descriptor %[[KLMAP]]
 // CHECK:               nvgpu.tma.prefetch.descriptor %[[KRMAP]]
 // CHECK:             gpu.barrier
@@ -46,21 +57,48 @@
 // loads one lhs box and four rhs boxes (columns 0, 64, 128, 192).
 // CHECK:               %[[ISSUER:.+]] = arith.cmpi eq, %[[TX]], %c256{{(_[0-9]+)?}} : index
 // CHECK:               scf.if %[[ISSUER]] {
+// Step kt refills stage kt % 4 once its round's consumers released it:
+// from the second round on, it waits for the empty barrier's phase of the
+// round before, parity (kt / 4 - 1) % 2.
 // CHECK:                 scf.for %[[KT:.+]] = %{{.+}} to %[[STEPS]] step
-// CHECK:                   nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
-// CHECK:                   nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c49152
+// CHECK:                   %[[PS:.+]] = arith.remui %[[KT]], %c4{{(_[0-9]+)?}} : index
+// CHECK:                   %[[REFILL:.+]] = arith.cmpi uge, %[[KT]], %c4{{(_[0-9]+)?}} : index
+// CHECK:                   scf.if %[[REFILL]] {
+// CHECK:                     %[[ROUND:.+]] = arith.divui %[[KT]], %c4{{(_[0-9]+)?}} : index
+// CHECK:                     %[[PAR:.+]] = arith.remui %[[ROUND]], %c2{{(_[0-9]+)?}} : index
+// CHECK:                     %[[FLIP:.+]] = arith.xori %[[PAR]], %c1{{(_[0-9]+)?}} : index
+// CHECK:                     %[[BIT:.+]] = arith.index_cast %[[FLIP]] : index to i1
+// CHECK:                     nvgpu.mbarrier.try_wait.parity %[[EMPTY]][%[[PS]]], %[[BIT]], %{{.+}} :
+// CHECK:                   }
+// CHECK:                   nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[PS]]], %c49152
 // CHECK:                   nvgpu.tma.async.load %[[KLMAP]][%{{.+}}, %[[VISIT]]#0, %{{.+}}, %{{.+}}], %[[FULL]][%{{.+}}] to %{{.+}} : {{.+}} -> memref<1x1x128x64xbf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-4:           nvgpu.tma.async.load %[[KRMAP]][%{{.+}}, %{{.+}}, %[[VISIT]]#2, %{{.+}}], %[[FULL]]
 // CHECK:             } else {
 // The consumers, warpgroups 0 and 1: a 64 x 256 f32 accumulator each.
 // CHECK:               %[[DESCMAP:.+]] = builtin.unrealized_conversion_cast %[[KRMAP]] : {{.+}} to !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK:               %[[INIT:.+]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
-// CHECK:               %[[ACC:.+]] = scf.for %{{.+}} = %{{.+}} to %[[STEPS]] step %{{.+}} iter_args(%[[A:.+]] = %[[INIT]])
-// CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// Step kt waits for stage kt % 4's round of the full barrier, parity
+// (kt / 4) % 2.
+// CHECK:               %[[ACC:.+]] = scf.for %[[CKT:[a-z0-9_]+]] = %{{.+}} to %[[STEPS]] step %{{.+}} iter_args(%[[A:.+]] = %[[INIT]])
+// CHECK:                 %[[CS:.+]] = arith.remui %[[CKT]], %c4{{(_[0-9]+)?}} : index
+// CHECK:                 %[[CROUND:.+]] = arith.divui %[[CKT]], %c4{{(_[0-9]+)?}} : index
+// CHECK:                 %[[CPAR:.+]] = arith.remui %[[CROUND]], %c2{{(_[0-9]+)?}} : index
+// CHECK:                 %[[CBIT:.+]] = arith.index_cast %[[CPAR]] : index to i1
+// CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]][%[[CS]]], %[[CBIT]], %{{.+}} :
 // CHECK:                 %[[ADESC:.+]] = nvgpu.warpgroup.generate.descriptor %{{.+}}, %[[KLMAP]] : memref<64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK:                 %[[BDESC:.+]] = nvgpu.warpgroup.generate.descriptor %{{.+}}, %[[DESCMAP]] : memref<64x256xbf16, #gpu.address_space<workgroup>>
 // CHECK:                 %[[D:.+]] = nvgpu.warpgroup.mma %[[ADESC]], %[[BDESC]], %[[A]] {transposeB}
-// CHECK:                 nvgpu.mbarrier.arrive %[[EMPTY]]
+// With one group in flight, step kt - 1 is done: the first thread of each
+// consumer warpgroup releases its stage.
+// CHECK:                 %[[AFTER:.+]] = arith.cmpi ugt, %[[CKT]], %c0{{(_[0-9]+)?}} : index
+// CHECK:                 %[[LANE:.+]] = arith.remui %[[TX]], %c128{{(_[0-9]+)?}} : index
+// CHECK:                 %[[LEAD:.+]] = arith.cmpi eq, %[[LANE]], %c0{{(_[0-9]+)?}} : index
+// CHECK:                 %[[RELEASE:.+]] = arith.andi %[[AFTER]], %[[LEAD]] : i1
+// CHECK:                 scf.if %[[RELEASE]] {
+// CHECK:                   %[[PREV:.+]] = arith.subi %[[CKT]], %c1{{(_[0-9]+)?}} : index
+// CHECK:                   %[[PREVS:.+]] = arith.remui %[[PREV]], %c4{{(_[0-9]+)?}} : index
+// CHECK:                   nvgpu.mbarrier.arrive %[[EMPTY]][%[[PREVS]]]
+// CHECK:                 }
 // CHECK:                 scf.yield %[[D]]
 // The epilogue: f32 rows of 260 through shared memory, then 8-element
 // (16-byte) bf16 chunks of the visit's rows to the result.
@@ -70,10 +108,23 @@
 // CHECK:               %[[FIRST:.+]] = memref.subview %[[STAGING]][0, 0] [64, 256] [1, 1]
 // CHECK:               nvgpu.warpgroup.mma.store %[[ACC]], %[[FIRST]]
 // CHECK:               nvvm.barrier
-// CHECK:               scf.for
-// CHECK:                 %[[V:.+]] = vector.load %[[STAGING]][%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<128x260xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// Whole 16-byte chunks where the view starts on a 16-byte boundary and the
+// chunk ends inside its columns, else element stores bounded by them.
+// CHECK:               %{{.+}}, %[[OFFSET:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata %[[OUT]]
+// CHECK:               %[[PTR:.+]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK:               %[[BYTES:.+]] = arith.muli %[[OFFSET]], %c2{{(_[0-9]+)?}} : index
+// CHECK:               %[[ADDR:.+]] = arith.addi %[[PTR]], %[[BYTES]] : index
+// CHECK:               %[[MIS:.+]] = arith.remui %[[ADDR]], %c16{{(_[0-9]+)?}} : index
+// CHECK:               %[[ALIGNED:.+]] = arith.cmpi eq, %[[MIS]], %c0{{(_[0-9]+)?}} : index
+// CHECK:               scf.for %[[I:.+]] = %[[TX]] to %c4096{{(_[0-9]+)?}} step %c256{{(_[0-9]+)?}} {
+// CHECK:                 %[[R:.+]] = arith.divui %[[I]], %c32{{(_[0-9]+)?}} : index
+// CHECK:                 %[[V:.+]] = vector.load %[[STAGING]][%[[R]], %{{.+}}] {alignment = 16 : i64} : memref<128x260xf32, #gpu.address_space<workgroup>>, vector<8xf32>
 // CHECK:                 %[[T:.+]] = arith.truncf %[[V]] : vector<8xf32> to vector<8xbf16>
-// CHECK:                 vector.store %[[T]], %[[OUT]][%{{.+}}, %{{.+}}] {alignment = 16 : i64}
+// CHECK:                 %[[WHOLE:.+]] = arith.andi %[[ALIGNED]], %{{.+}} : i1
+// CHECK:                 scf.if %[[WHOLE]] {
+// CHECK:                   vector.store %[[T]], %[[OUT]][%{{.+}}, %{{.+}}] {alignment = 16 : i64}
+// CHECK:                 } else {
+// CHECK-COUNT-8:             memref.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] : memref<?x192xbf16
 // CHECK-NOT:       vector.contract
 // CHECK-NOT:       vector.transfer_write
 // The configuration is gone: the sm_80 passes leave the kernel alone.

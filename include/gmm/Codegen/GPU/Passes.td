@@ -102,12 +102,12 @@ def GMMGPUWgmmaKernel : Pass<"gmm-gpu-wgmma-kernel", "::mlir::func::FuncOp"> {
       k x 64 columns of one group;
     - a ring of `stages` stages in dynamic shared memory, each with a full
       and an empty mbarrier;
-    - warpgroup 0, the producer: one thread waits for a stage to be empty,
-      arms its full barrier with the stage's bytes
+    - warpgroup 2, the producer: its first thread waits for a stage to be
+      empty, arms its full barrier with the stage's bytes
       (`nvgpu.mbarrier.arrive.expect_tx`) and issues the TMA loads of the
       next k step (`nvgpu.tma.async.load`: one lhs box, tile n / 64 rhs
       boxes);
-    - warpgroups 1 and 2, the consumers, each own 64 rows of the 128-row
+    - warpgroups 0 and 1, the consumers, each own 64 rows of the 128-row
       tile: they wait for a stage to be full, multiply it with
       `nvgpu.warpgroup.mma` (wgmma m64nNk16 from shared-memory descriptors,
       one group left in flight) and release the stage of the step before;
@@ -115,7 +115,8 @@ def GMMGPUWgmmaKernel : Pass<"gmm-gpu-wgmma-kernel", "::mlir::func::FuncOp"> {
       256 threads), the f32 accumulators go to shared memory (reusing the
       stages, rows padded by 4 elements) and from there, converted to the
       result type, to the rows and columns of the tile that belong to the
-      visit, in 16-byte stores.
+      visit, in 16-byte stores (element stores for a view that does not
+      start and end on 16-byte boundaries).
 
     The tile kernel must have the form gmm-gpu-map-blocks gives a mode-1
     ragged dot: a k loop from 0 in steps of tile k whose only iteration

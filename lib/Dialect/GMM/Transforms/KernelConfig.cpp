@@ -328,9 +328,41 @@ std::array<int64_t, 3> defaultGPUTile(RaggedDotOp op, Type inputType,
 /// looks: the op's own configuration, the pipeline's request, the heuristic.
 enum class Source { Op, Request, Heuristic };
 
+/// Why the wgmma kernel cannot take `op` (the ragged dots that
+/// gmm-gpu-wgmma-kernel keeps on the sm_80 kernel, as far as the op shows
+/// it before tiling), or an empty string: 16-bit inputs, mode 1, no init,
+/// the normalized layout [..., m, k] x [..., g, k, n] with static sizes,
+/// and rows of whole 16-byte chunks (TMA's strides), none empty.
+std::string wgmmaRefusal(RaggedDotOp op, Type inputType) {
+  if (inputType.getIntOrFloatBitWidth() != 16)
+    return "wgmma takes 16-bit inputs";
+  if (op.getMode() != RaggedDotMode::NonContracting)
+    return "the wgmma kernel has mode 1 (ragged rows) only";
+  if (op.getInit())
+    return "the wgmma kernel has no init";
+  auto lhs = cast<RankedTensorType>(op.getLhs().getType());
+  auto rhs = cast<RankedTensorType>(op.getRhs().getType());
+  if (!lhs.hasStaticShape() || !rhs.hasStaticShape())
+    return "the wgmma kernel takes static shapes";
+  RaggedDotDimensionNumbersAttr dims = op.getDimensionNumbers();
+  int64_t lhsRank = lhs.getRank(), rhsRank = rhs.getRank();
+  if (rhsRank < 3 ||
+      dims.getLhsContractingDimensions() != ArrayRef<int64_t>{lhsRank - 1} ||
+      dims.getRhsContractingDimensions() != ArrayRef<int64_t>{rhsRank - 2} ||
+      dims.getRhsGroupDimensions() != ArrayRef<int64_t>{rhsRank - 3})
+    return "the wgmma kernel takes [..., m, k] x [..., g, k, n] (normalized, "
+           "weights not transposed)";
+  if ((lhs.getShape().back() * 2) % 16 || (rhs.getShape().back() * 2) % 16)
+    return "the wgmma kernel takes k and n of whole 16-byte rows (TMA's "
+           "strides)";
+  if (lhs.getNumElements() == 0 || rhs.getNumElements() == 0)
+    return "the wgmma kernel takes no empty operand";
+  return "";
+}
+
 /// The GPU tile kernel's matrix instruction: the op's, else the pipeline's
-/// `mma` option, else wgmma for the 16-bit mode-1 ragged dots on sm_90a
-/// (whose tile kernel gmm-gpu-wgmma-kernel builds) and mma_sync elsewhere.
+/// `mma` option (wgmma for the ragged dots the wgmma kernel takes), else
+/// wgmma for those ragged dots on sm_90a and mma_sync elsewhere.
 GPUMma pickGPUMma(RaggedDotOp op, KernelConfigAttr given,
                   const KernelConfigRequest &request, Type inputType,
                   Source &from, std::string &why) {
@@ -338,9 +370,18 @@ GPUMma pickGPUMma(RaggedDotOp op, KernelConfigAttr given,
     from = Source::Op;
     return *given.getMma();
   }
+  std::string refusal = wgmmaRefusal(op, inputType);
   if (request.mma != GPUMmaOption::Auto) {
     from = Source::Request;
-    return request.mma == GPUMmaOption::Wgmma ? GPUMma::Wgmma : GPUMma::MmaSync;
+    if (request.mma == GPUMmaOption::MmaSync)
+      return GPUMma::MmaSync;
+    if (refusal.empty())
+      return GPUMma::Wgmma;
+    why = "mma.sync: the pipeline's wgmma applies to the ragged dots the "
+          "wgmma kernel takes, and " +
+          refusal;
+    from = Source::Heuristic;
+    return GPUMma::MmaSync;
   }
   from = Source::Heuristic;
   if (!chipHasWgmma(request.chip)) {
@@ -349,12 +390,8 @@ GPUMma pickGPUMma(RaggedDotOp op, KernelConfigAttr given,
         (request.chip.empty() ? std::string("an unnamed chip") : request.chip);
     return GPUMma::MmaSync;
   }
-  if (inputType.getIntOrFloatBitWidth() != 16) {
-    why = "mma.sync: wgmma takes 16-bit inputs";
-    return GPUMma::MmaSync;
-  }
-  if (op.getMode() != RaggedDotMode::NonContracting) {
-    why = "mma.sync: the wgmma kernel has mode 1 (ragged rows) only";
+  if (!refusal.empty()) {
+    why = "mma.sync: " + refusal;
     return GPUMma::MmaSync;
   }
   // Tile fields asked for (by the op or the options) that the wgmma kernel
@@ -780,7 +817,7 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
     mma = pickGPUMma(op, given, request, inputType, mmaFrom, mmaWhy);
     if (*mma == GPUMma::Wgmma && !chipHasWgmma(request.chip))
       return op.emitOpError("asks for the wgmma kernel, which needs sm_90a "
-                            "(wgmma.mma_async and setmaxnreg), not '")
+                            "(wgmma.mma_async), not '")
              << request.chip << "'";
   }
   if (target == KernelTarget::GPU && mma == GPUMma::Wgmma) {

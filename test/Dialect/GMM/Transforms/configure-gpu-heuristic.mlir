@@ -9,8 +9,11 @@
 
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu chip=sm_90" | FileCheck %s --check-prefix=SM90
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu chip=sm_90a" | FileCheck %s --check-prefix=SM90A
-// The mma option overrides the heuristic on sm_90a.
+// The mma option overrides the heuristic on sm_90a; mma=wgmma applies to
+// the ragged dots the wgmma kernel takes only (16-bit mode 1, static,
+// weights not transposed), the others keep mma.sync.
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu chip=sm_90a mma=mma-sync" | FileCheck %s --check-prefix=SM90
+// RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu chip=sm_90a mma=wgmma" | FileCheck %s --check-prefix=FORCED
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu chip=sm_80" | FileCheck %s --check-prefix=OTHER
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu chip=sm_89" | FileCheck %s --check-prefix=OTHER
 // RUN: gmm-opt %s -split-input-file --gmm-configure="target=gpu" | FileCheck %s --check-prefix=OTHER
@@ -20,6 +23,8 @@
 // OTHER-LABEL: func.func @wide_bf16
 // SM90A-LABEL: func.func @wide_bf16
 // SM90A: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
+// FORCED-LABEL: func.func @wide_bf16
+// FORCED: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
 // OTHER: tile = [128, 128, 32], warps = [2, 4], stages = 2
 func.func @wide_bf16(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x1536xbf16>, %gs: tensor<4xi32>) -> tensor<512x1536xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x64xbf16>, tensor<4x64x1536xbf16>, tensor<4xi32> -> tensor<512x1536xf32>
@@ -34,6 +39,8 @@ func.func @wide_bf16(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x1536xbf16>, %g
 // OTHER-LABEL: func.func @wide_f16_weight_gradient
 // SM90A-LABEL: func.func @wide_f16_weight_gradient
 // SM90A: tile = [128, 256, 32], warps = [2, 4], stages = 2>
+// FORCED-LABEL: func.func @wide_f16_weight_gradient
+// FORCED: tile = [128, 256, 32], warps = [2, 4], stages = 2>
 // OTHER: tile = [128, 128, 32], warps = [2, 4], stages = 2
 func.func @wide_f16_weight_gradient(%x: tensor<512x64xf16>, %dy: tensor<512x256xf16>, %gs: tensor<4xi32>) -> tensor<4x64x256xf32> {
   %0 = gmm.ragged_dot %x, %dy, %gs dimension_numbers = <lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0]> : tensor<512x64xf16>, tensor<512x256xf16>, tensor<4xi32> -> tensor<4x64x256xf32>
@@ -46,8 +53,11 @@ func.func @wide_f16_weight_gradient(%x: tensor<512x64xf16>, %dy: tensor<512x256x
 // SM90-LABEL: func.func @dynamic_columns
 // SM90: tile = [128, 256, 32], warps = [2, 4], stages = 2
 // OTHER-LABEL: func.func @dynamic_columns
+// Dynamic shapes, which the wgmma kernel does not take, keep mma.sync.
 // SM90A-LABEL: func.func @dynamic_columns
-// SM90A: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
+// SM90A: tile = [128, 256, 32], warps = [2, 4], stages = 2>
+// FORCED-LABEL: func.func @dynamic_columns
+// FORCED: tile = [128, 256, 32], warps = [2, 4], stages = 2>
 // OTHER: tile = [128, 128, 32], warps = [2, 4], stages = 2
 func.func @dynamic_columns(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x?xbf16>, %gs: tensor<4xi32>) -> tensor<512x?xbf16> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x64xbf16>, tensor<4x64x?xbf16>, tensor<4xi32> -> tensor<512x?xbf16>
@@ -62,6 +72,8 @@ func.func @dynamic_columns(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x?xbf16>,
 // OTHER-LABEL: func.func @narrow_bf16
 // SM90A-LABEL: func.func @narrow_bf16
 // SM90A: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
+// FORCED-LABEL: func.func @narrow_bf16
+// FORCED: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
 // OTHER: tile = [128, 128, 32], warps = [2, 4], stages = 2
 func.func @narrow_bf16(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x192xbf16>, %gs: tensor<4xi32>) -> tensor<512x192xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x64xbf16>, tensor<4x64x192xbf16>, tensor<4xi32> -> tensor<512x192xf32>
@@ -76,6 +88,8 @@ func.func @narrow_bf16(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x192xbf16>, %
 // OTHER-LABEL: func.func @wide_f32
 // SM90A-LABEL: func.func @wide_f32
 // SM90A: tile = [128, 128, 16], warps = [2, 4], stages = 2>
+// FORCED-LABEL: func.func @wide_f32
+// FORCED: tile = [128, 128, 16], warps = [2, 4], stages = 2>
 // OTHER: tile = [128, 128, 16], warps = [2, 4], stages = 2
 func.func @wide_f32(%lhs: tensor<512x64xf32>, %rhs: tensor<4x64x1536xf32>, %gs: tensor<4xi32>) -> tensor<512x1536xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x64xf32>, tensor<4x64x1536xf32>, tensor<4xi32> -> tensor<512x1536xf32>
@@ -91,7 +105,25 @@ func.func @wide_f32(%lhs: tensor<512x64xf32>, %rhs: tensor<4x64x1536xf32>, %gs: 
 // OTHER: tile = [128, 128, 32], warps = [2, 4], stages = 2>
 // SM90A-LABEL: func.func @narrow_128
 // SM90A: tile = [128, 128, 64], warps = [2, 4], stages = 7, mma = wgmma>
+// FORCED-LABEL: func.func @narrow_128
+// FORCED: tile = [128, 128, 64], warps = [2, 4], stages = 7, mma = wgmma>
 func.func @narrow_128(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x128xbf16>, %gs: tensor<4xi32>) -> tensor<512x128xbf16> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x64xbf16>, tensor<4x64x128xbf16>, tensor<4xi32> -> tensor<512x128xbf16>
   return %0 : tensor<512x128xbf16>
+}
+
+// -----
+
+// Transposed weights ([g, n, k]) and an init keep mma.sync on sm_90a.
+// SM90A-LABEL: func.func @transposed
+// SM90A: tile = [128, 256, 32], warps = [2, 4], stages = 2>
+// SM90A-LABEL: func.func @init
+// SM90A: tile = [128, 256, 32], warps = [2, 4], stages = 2>
+func.func @transposed(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x512x64xbf16>, %gs: tensor<4xi32>) -> tensor<512x512xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x64xbf16>, tensor<4x512x64xbf16>, tensor<4xi32> -> tensor<512x512xf32>
+  return %0 : tensor<512x512xf32>
+}
+func.func @init(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x512xbf16>, %gs: tensor<4xi32>, %i: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %0 = gmm.ragged_dot %lhs, %rhs, %gs init(%i : tensor<512x512xf32>) dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x64xbf16>, tensor<4x64x512xbf16>, tensor<4xi32> -> tensor<512x512xf32>
+  return %0 : tensor<512x512xf32>
 }
