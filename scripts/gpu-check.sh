@@ -27,7 +27,8 @@
 # the working tree travels too, under 64 MiB in all), GMM_KIT_NO_BUILD=1
 # (the build is up to date: no set-up, no ninja; the test of this script).
 # Environment (run): GMM_CHECK_BENCH_SECONDS (default 110) and
-# GMM_CHECK_PEERS_SECONDS (default 110), the benchmark's time budgets.
+# GMM_CHECK_PEERS_SECONDS (default 110), the benchmark's time budgets;
+# GMM_CHECK_PROFILE=0 skips the Nsight Compute profile of the Hopper kernel.
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -207,7 +208,8 @@ run() {
   failures=0
   # The CUDA toolkit's tools (compute-sanitizer, cuobjdump) where the
   # machine has them off the PATH.
-  for dir in /usr/local/cuda/bin /usr/local/cuda/compute-sanitizer; do
+  for dir in /usr/local/cuda/bin /usr/local/cuda/compute-sanitizer \
+    /opt/nvidia/nsight-compute/*; do
     [ -d "$dir" ] && PATH="$PATH:$dir"
   done
   if [ ! -f "$kit/kit.txt" ]; then
@@ -314,6 +316,22 @@ run() {
     step "bench-gmm-$variant" 70 "$kit/bin/gmm-bench-gpu" \
       --library="$kit/lib/libgmm-bench-$variant.so" "${rows[@]}"
   done <"$kit/bench-variants.txt"
+  # Where the Hopper kernel's time goes: Nsight Compute's throughput, warp
+  # stall, scheduler and occupancy sections of its first launch on a long
+  # and a short contraction, where ncu is there (GMM_CHECK_PROFILE=0 skips
+  # it). Nothing else runs meanwhile; ncu leaves the clocks alone.
+  if [ "$sim" = 0 ] && [ "$chip" = sm_90a ] && [ "$hang" = 0 ] &&
+    [ "${GMM_CHECK_PROFILE:-1}" = 1 ] && command -v ncu >/dev/null; then
+    for shape in deepseek-up qwen3-down; do
+      step "profile-$shape" 120 ncu --clock-control none \
+        --kernel-name regex:wgmma --launch-count 1 \
+        --section SpeedOfLight --section WarpStateStats \
+        --section SchedulerStats --section Occupancy \
+        "$kit/bin/gmm-bench-gpu" --library="$kit/lib/libgmm-bench.so" \
+        "--shapes=$shape" --modes=1 --results=bf16 --distributions=uniform \
+        --repeat=1 --warmup=0 --peers=none --dense=0
+    done
+  fi
   if [ "$sim" = 0 ] && [ -f "$out/gmm.json" ]; then
     step bench-peers $((${GMM_CHECK_PEERS_SECONDS:-110} + 60)) \
       env PYTHONUNBUFFERED=1 python3 "$repo/bench/gpu/bench_peers.py" \
