@@ -158,12 +158,18 @@ FailureOr<scf::ForOp> mlir::gmm::getStagedLoop(gpu::LaunchOp launch,
 Value mlir::gmm::workgroupView(OpBuilder &b, Location loc, Value buffer,
                                int64_t byteOffset, ArrayRef<int64_t> shape,
                                Type elementType) {
+  return workgroupView(b, loc, buffer,
+                       arith::ConstantIndexOp::create(b, loc, byteOffset),
+                       shape, elementType);
+}
+
+Value mlir::gmm::workgroupView(OpBuilder &b, Location loc, Value buffer,
+                               Value byteOffset, ArrayRef<int64_t> shape,
+                               Type elementType) {
   auto type = MemRefType::get(
       shape, elementType, AffineMap(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
-  return memref::ViewOp::create(
-      b, loc, type, buffer, arith::ConstantIndexOp::create(b, loc, byteOffset),
-      ValueRange{});
+  return memref::ViewOp::create(b, loc, type, buffer, byteOffset, ValueRange{});
 }
 
 Value mlir::gmm::readStagedBlock(OpBuilder &b, Location loc, Value view,

@@ -47,7 +47,6 @@ struct BlockProgram {
   /// The conversion of the block to the result type, or null.
   Operation *convert = nullptr;
   vector::TransferWriteOp write;
-  int64_t tileN = 0;
 };
 
 /// Whether `value` is defined outside `launch`'s body.
@@ -77,7 +76,7 @@ std::string tmaRefusal(vector::TransferReadOp read, gpu::LaunchOp launch,
     return "an operand is read transposed (k-major weights)";
   if (read.getMask() || !matchPattern(read.getPadding(), m_AnyZeroFloat()))
     return "an operand read is masked or padded with a value other than 0";
-  if ((type.getShape().back() * 2) % 16)
+  if (!gmm::gpu_shapes::isWholeChunkRow(type.getShape().back(), 2))
     return "an operand's rows are not whole 16-byte chunks (TMA's strides)";
   if (llvm::any_of(type.getShape(),
                    [](int64_t size) { return size > INT32_MAX; }))
@@ -141,7 +140,6 @@ FailureOr<BlockProgram> matchBlockProgram(gpu::LaunchOp launch,
   if (lhsType.getShape() != ArrayRef<int64_t>{kTileM, kTileK} ||
       rhsType.getShape() != ArrayRef<int64_t>{kTileK, config.getTileN()})
     return refuse("the operand blocks are not the configuration's tile");
-  program.tileN = config.getTileN();
   if (lhsType.getElementType() != rhsType.getElementType())
     return refuse("the operands have different element types");
   for (auto [read, kDim] :
@@ -186,7 +184,8 @@ FailureOr<BlockProgram> matchBlockProgram(gpu::LaunchOp launch,
   // The epilogue stores 16-byte chunks: rows start on 16-byte boundaries
   // (of a buffer that does).
   if (ShapedType::isDynamic(strides[0]) ||
-      (strides[0] * dest.getElementTypeBitWidth() / 8) % 16)
+      !gmm::gpu_shapes::isWholeChunkRow(strides[0],
+                                        dest.getElementTypeBitWidth() / 8))
     return refuse("the result's rows are not whole 16-byte chunks");
   if (program.write->getBlock() != loop->getBlock())
     return refuse("the block is written in another block than the k loop's");
@@ -244,16 +243,6 @@ SmallVector<Value> boxCoordinates(OpBuilder &b, Location loc,
   return coordinates;
 }
 
-/// A view of `shape` x `elementType` at `byteOffset` of the dynamic shared
-/// memory `buffer`.
-Value sharedView(OpBuilder &b, Location loc, Value buffer, Value byteOffset,
-                 ArrayRef<int64_t> shape, Type elementType) {
-  auto bufferType = cast<MemRefType>(buffer.getType());
-  auto type = MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
-                              bufferType.getMemorySpace());
-  return memref::ViewOp::create(b, loc, type, buffer, byteOffset, ValueRange());
-}
-
 /// The phase parity of k step `kt` in a ring of `stages`: (kt / stages) % 2,
 /// flipped by `flip`.
 Value phaseParity(OpBuilder &b, Location loc, Value kt, int64_t stages,
@@ -296,7 +285,7 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
   MLIRContext *ctx = launch.getContext();
   OpBuilder b(ctx);
   Location loc = program.loop.getLoc();
-  int64_t stages = config.getStages(), tileN = program.tileN;
+  int64_t stages = config.getStages(), tileN = config.getTileN();
   int64_t rhsBoxes = tileN / kTileNStep;
   Type elementType = program.lhs.getVectorType().getElementType();
   int64_t lhsBoxBytes = kTileM * kTileK * 2,
@@ -409,11 +398,11 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
           cst(b, loc, 10000000), s);
     }
     nvgpu::MBarrierArriveExpectTxOp::create(
-        b, loc, full, cst(b, loc, lhsBoxBytes + rhsBoxes * rhsBoxBytes), s,
-        Value());
+        b, loc, full, cst(b, loc, stageBytes(tileN)), s, Value());
     Value kOffset = mul(b, loc, kt, kTileK);
-    Value lhsView = sharedView(b, loc, buffer, lhsStage(s),
-                               lhsMapType.getTensor().getShape(), elementType);
+    Value lhsView =
+        gmm::workgroupView(b, loc, buffer, lhsStage(s),
+                           lhsMapType.getTensor().getShape(), elementType);
     nvgpu::TmaAsyncLoadOp::create(
         b, loc, lhsView, full, lhsMap,
         boxCoordinates(b, loc, program.lhs, iv, kOffset, Value()), s, Value(),
@@ -421,8 +410,8 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
     for (int64_t box = 0; box < rhsBoxes; ++box) {
       Value offset = add(b, loc, rhsStage(s), cst(b, loc, box * rhsBoxBytes));
       Value rhsView =
-          sharedView(b, loc, buffer, offset, rhsMapType.getTensor().getShape(),
-                     elementType);
+          gmm::workgroupView(b, loc, buffer, offset,
+                             rhsMapType.getTensor().getShape(), elementType);
       nvgpu::TmaAsyncLoadOp::create(
           b, loc, rhsView, full, rhsMap,
           boxCoordinates(b, loc, program.rhs, iv, kOffset,
@@ -433,7 +422,7 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
 
   // The consumers: warpgroup c multiplies rows [64 c, 64 c + 64).
   b.setInsertionPointToStart(roles.elseBlock());
-  Value consumer = warpgroup, consumerTid = tid;
+  Value consumer = warpgroup;
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({kWgmmaM, tileN}, b.getF32Type()));
   auto sharedType = [&](ArrayRef<int64_t> shape) {
@@ -468,10 +457,10 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
         cst(b, loc, 10000000), s);
     Value lhsOffset =
         add(b, loc, lhsStage(s), mul(b, loc, consumer, kWgmmaM * kTileK * 2));
-    Value lhsView =
-        sharedView(b, loc, buffer, lhsOffset, {kWgmmaM, kTileK}, elementType);
-    Value rhsView =
-        sharedView(b, loc, buffer, rhsStage(s), {kTileK, tileN}, elementType);
+    Value lhsView = gmm::workgroupView(b, loc, buffer, lhsOffset,
+                                       {kWgmmaM, kTileK}, elementType);
+    Value rhsView = gmm::workgroupView(b, loc, buffer, rhsStage(s),
+                                       {kTileK, tileN}, elementType);
     Value lhsDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
         b, loc, lhsDescType, lhsView, lhsMap);
     Value rhsDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
@@ -486,7 +475,7 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
     Value released = arith::AndIOp::create(
         b, loc, cmp(b, loc, arith::CmpIPredicate::ugt, kt, c0),
         cmp(b, loc, arith::CmpIPredicate::eq,
-            remConst(b, loc, consumerTid, kWarpgroupThreads), c0));
+            remConst(b, loc, tid, kWarpgroupThreads), c0));
     auto release = scf::IfOp::create(b, loc, released, /*withElse=*/false);
     {
       OpBuilder::InsertionGuard inner(b);
@@ -511,8 +500,8 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
   };
   consumerBarrier();
   int64_t rowElements = tileN + kEpiloguePad;
-  Value staging =
-      sharedView(b, loc, buffer, start, {kTileM, rowElements}, b.getF32Type());
+  Value staging = gmm::workgroupView(b, loc, buffer, start,
+                                     {kTileM, rowElements}, b.getF32Type());
   // MLIR 22's nvgpu.warpgroup.mma.store takes a destination of the
   // accumulator's 64 rows, but writes a thread's fragments at rows 16 x
   // (thread id / 32) + lane / 4 (+ 8) of it, counting warps from the
@@ -537,7 +526,8 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
   Value dest = write.getBase();
   auto destType = cast<MemRefType>(dest.getType());
   Type resultType = destType.getElementType();
-  int64_t chunk = 16 / (resultType.getIntOrFloatBitWidth() / 8);
+  int64_t resultBytes = resultType.getIntOrFloatBitWidth() / 8;
+  int64_t chunk = gmm::gpu_shapes::kChunkBytes / resultBytes;
   int64_t chunksPerRow = tileN / chunk;
   Value rowBase = write.getIndices()[0], colBase = write.getIndices()[1];
   // The view's sizes (of a subview: its size operands).
@@ -546,13 +536,13 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, dest);
   Value destAddress =
       add(b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dest),
-          mul(b, loc, metadata.getOffset(),
-              resultType.getIntOrFloatBitWidth() / 8));
-  Value aligned = cmp(b, loc, arith::CmpIPredicate::eq,
-                      remConst(b, loc, destAddress, 16), c0);
-  auto copy = scf::ForOp::create(
-      b, loc, consumerTid, cst(b, loc, kTileM * chunksPerRow),
-      cst(b, loc, kConsumerWarpgroups * kWarpgroupThreads));
+          mul(b, loc, metadata.getOffset(), resultBytes));
+  Value aligned =
+      cmp(b, loc, arith::CmpIPredicate::eq,
+          remConst(b, loc, destAddress, gmm::gpu_shapes::kChunkBytes), c0);
+  auto copy =
+      scf::ForOp::create(b, loc, tid, cst(b, loc, kTileM * chunksPerRow),
+                         cst(b, loc, kConsumerWarpgroups * kWarpgroupThreads));
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(copy.getBody());

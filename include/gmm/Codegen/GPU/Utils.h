@@ -112,6 +112,9 @@ FailureOr<scf::ForOp> getStagedLoop(gpu::LaunchOp launch, int64_t tileM,
 Value workgroupView(OpBuilder &b, Location loc, Value buffer,
                     int64_t byteOffset, ArrayRef<int64_t> shape,
                     Type elementType);
+/// The same view at a byte offset computed in the kernel.
+Value workgroupView(OpBuilder &b, Location loc, Value buffer, Value byteOffset,
+                    ArrayRef<int64_t> shape, Type elementType);
 
 /// A [rows, cols] block (vector dims as in the contraction: rows along the
 /// tile's first dimension) of a staged operand: `view` holds the stages

@@ -352,7 +352,8 @@ std::string wgmmaRefusal(RaggedDotOp op, Type inputType) {
       dims.getRhsGroupDimensions() != ArrayRef<int64_t>{rhsRank - 3})
     return "the wgmma kernel takes [..., m, k] x [..., g, k, n] (normalized, "
            "weights not transposed)";
-  if ((lhs.getShape().back() * 2) % 16 || (rhs.getShape().back() * 2) % 16)
+  if (!gpu_shapes::isWholeChunkRow(lhs.getShape().back(), 2) ||
+      !gpu_shapes::isWholeChunkRow(rhs.getShape().back(), 2))
     return "the wgmma kernel takes k and n of whole 16-byte rows (TMA's "
            "strides)";
   if (lhs.getNumElements() == 0 || rhs.getNumElements() == 0)

@@ -151,6 +151,13 @@ constexpr int64_t epilogueStagingBytes(int64_t tileM, int64_t tileN,
   return (tileM / warpsM) * (tileN + kOutChunk) * 4;
 }
 
+/// Whether rows of `inner` elements of `elementBytes` bytes are whole
+/// 16-byte chunks: the strides TMA takes, and rows that 16-byte stores
+/// cover.
+constexpr bool isWholeChunkRow(int64_t inner, int64_t elementBytes) {
+  return (inner * elementBytes) % kChunkBytes == 0;
+}
+
 /// Whether rows of `inner` elements of `elementBytes` bytes are staged
 /// without padding, their 16-byte chunks permuted (swizzled) per row instead
 /// so that ldmatrix and cp.async hit distinct banks: 16-bit elements (read
