@@ -32,6 +32,11 @@
 // (the seeds hold modules that jax.export wrote): the import must not fail
 // without an error diagnostic, and what it imports must verify.
 //
+// Inputs that name a linalg op are skipped: gmm's pipelines take none, and
+// MLIR 22.1's linalg parsers crash on malformed ones, which would only fuzz
+// upstream MLIR (and make its bugs look like gmm's: such a crash can leave
+// no trace of the harness on the stack).
+//
 // Functions with other dialects are only parsed and verified: lowering
 // arbitrary upstream IR would fuzz upstream MLIR, not gmm, and running
 // arbitrary programs is unsafe (they may loop or allocate without bound),
@@ -508,6 +513,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > kMaxInputSize)
     return -1;
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR 22.1's linalg parsers crash on malformed input (an integer in a
+  // linalg.generic's `iterator_types` reads uninitialized memory as a size,
+  // `permutation = &1, 0]` in a linalg.transpose dereferences a null
+  // attribute), in Debian's mlir-opt as here: see the file comment.
+  if (text.contains("linalg."))
+    return -1;
 
   if (text.contains("chlo.ragged_dot"))
     importCHLO(text);

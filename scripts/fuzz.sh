@@ -77,11 +77,15 @@ done
 # called by the harness (ParsedInput), with no gmm code on the way: a bug of
 # upstream MLIR (libMLIR.so, not instrumented), which Debian's mlir-opt has
 # too, e.g. `linalg.transpose ... permutation = &1, 0]` in MLIR 22.1. The
-# first stack frame outside LLVM's installed files must be the harness's
-# parse.
+# first stack frame outside LLVM's installed files, the C and C++ runtimes
+# and the sanitizers' interceptors must be the harness's parse. The
+# interceptors (operator new[], memcpy, ...) are linked into the fuzzer
+# binary without debug information: their frames name the binary and an
+# offset, where gmm's own frames name a source line.
 upstream_parser_crash() {
   grep -E '^ +#[0-9]+ 0x' "$1" | grep -v -e '/usr/lib/llvm-22/' \
-    -e 'libc\.so' -e 'libstdc++' -e '__sanitizer' -e '__asan' -e '__ubsan' |
+    -e 'libc\.so' -e 'libstdc++' -e '__sanitizer' -e '__asan' -e '__ubsan' \
+    -e '/bin/gmm-fuzz[-a-z]*+0x[0-9a-f]*)' |
     head -1 | grep -q 'ParsedInput::ParsedInput'
 }
 

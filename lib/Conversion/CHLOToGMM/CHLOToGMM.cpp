@@ -330,6 +330,12 @@ std::optional<int64_t> toDimension(const APInt &value, bool isUnsigned) {
                     : value.getSExtValue();
 }
 
+/// The most entries a list of the dimension numbers may have. A list names
+/// distinct dimensions of one operand, so no valid list comes near it; it
+/// bounds what a splat (`dense<0> : tensor<4294967296xi64>`, a few bytes of
+/// text) would expand to.
+constexpr int64_t kMaxDimensionListLength = 4096;
+
 /// Reads one list of the dictionary form of the dimension numbers.
 FailureOr<SmallVector<int64_t>> getIntegerList(Attribute attr, StringRef key,
                                                const Reporter &report) {
@@ -339,6 +345,10 @@ FailureOr<SmallVector<int64_t>> getIntegerList(Attribute attr, StringRef key,
     if (elements.getType().getRank() > 1)
       return report() << "expects a list of integers (rank 0 or 1) for '" << key
                       << "', got " << attr;
+    if (elements.getNumElements() > kMaxDimensionListLength)
+      return report() << "has " << elements.getNumElements()
+                      << " dimensions in '" << key << "', more than the "
+                      << kMaxDimensionListLength << " a list may have";
     SmallVector<int64_t> result;
     bool isUnsigned = elements.getElementType().isUnsignedInteger();
     for (const APInt &value : elements.getValues<APInt>()) {

@@ -324,3 +324,14 @@ func.func @other_custom_call(%lhs: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = "stablehlo.custom_call"(%lhs) <{call_target_name = "Sharding"}> : (tensor<8x4xf32>) -> tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
+
+// -----
+
+// A splat of a few bytes of text may name billions of dimensions: refused by
+// its length, before any is read (the fuzzer found the import running out of
+// memory on it).
+func.func @splat_list_of_four_billion(%lhs: tensor<11x5xf32>, %rhs: tensor<3x5x7xf32>, %gs: tensor<3xi32>) -> tensor<11x7xf32> {
+  // expected-error @+1 {{'chlo.ragged_dot' op has 4294967296 dimensions in 'lhs_batching_dimensions', more than the 4096 a list may have}}
+  %0 = "chlo.ragged_dot"(%lhs, %rhs, %gs) <{precision_config = ["HIGH", "HIGH"], ragged_dot_dimension_numbers = [dense<0> : tensor<4294967296xi64>, dense<> : tensor<0xi64>, dense<1> : tensor<1xi64>, dense<1> : tensor<1xi64>, dense<0> : tensor<1xi64>, dense<0> : tensor<1xi64>]}> : (tensor<11x5xf32>, tensor<3x5x7xf32>, tensor<3xi32>) -> tensor<11x7xf32>
+  return %0 : tensor<11x7xf32>
+}
