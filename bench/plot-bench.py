@@ -5,7 +5,7 @@ f32 row (the target is 1.6).
 
     build/bin/gmm-bench-cpu --format=json > bench.json
     build/venv/bin/pip install -r bench/requirements.txt   # matplotlib, once
-    build/venv/bin/python bench/plot-bench.py bench.json bench/cpu-latest.png
+    build/venv/bin/python bench/plot-bench.py bench.json bench/results/cpu-latest.png
 """
 
 import json

@@ -48,19 +48,25 @@
 using namespace mlir;
 
 namespace {
-/// Bufferizes a tensor program (function boundaries included, identity
-/// layouts so that callers pass plain strided buffers) and inserts the
-/// deallocations.
-void addBufferization(OpPassManager &pm) {
+/// One-shot bufferization of a whole tensor program, function boundaries
+/// included, with identity layouts so that callers pass plain strided
+/// buffers.
+void addOneShotBufferize(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
   options.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(options));
+}
+
+/// Bufferizes a tensor program for the CPU (addOneShotBufferize) and inserts
+/// the deallocations.
+void addBufferization(OpPassManager &pm) {
   // A result materialized in a destination buffer (an output argument) is
   // computed there rather than copied into it.
   pm.addPass(gmm::createGMMForwardDestinations());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addPass(bufferization::createOneShotBufferizePass(options));
+  addOneShotBufferize(pm);
   // The CPU tile program writes a visit's slice of the result inside its
   // loops, under conditions (the last contraction block, a column panel
   // inside the slice or not), and canonicalization has given the slice a
@@ -78,20 +84,41 @@ void addBufferization(OpPassManager &pm) {
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-/// Lowers loops on buffers (scf, linalg, memref, arith) to the LLVM dialect.
-void addLowerToLLVM(OpPassManager &pm) {
-  pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  // bf16 conversions become integer arithmetic: no runtime helper needed.
+/// bf16 conversions become integer arithmetic: no runtime helper needed.
+arith::ArithExpandOpsPassOptions expandWithBF16() {
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
-  pm.addPass(arith::createArithExpandOpsPass(expand));
-  pm.addPass(createSCFToControlFlowPass());
+  return expand;
+}
+
+/// Lowers host code on buffers (scf, linalg, memref, arith, math, func) to
+/// the LLVM dialect. For the GPU's host code (`gpuHost`), the loop rewrites
+/// run on each function (the kernel modules are NVVM by then), and the
+/// launches, device memory and the Hopper kernels' tensor maps become mgpu*
+/// calls. The NVGPU conversion runs on the module, not on each function: it
+/// declares mgpuTensorMapEncodeTiledMemref in the module, which functions
+/// converted in parallel would race on.
+void addLowerToLLVM(OpPassManager &pm, bool gpuHost = false) {
+  OpPassManager &loops = gpuHost ? pm.nest<func::FuncOp>() : pm;
+  loops.addPass(createConvertLinalgToLoopsPass());
+  loops.addPass(memref::createExpandStridedMetadataPass());
+  loops.addPass(createLowerAffinePass());
+  loops.addPass(arith::createArithExpandOpsPass(expandWithBF16()));
+  loops.addPass(createSCFToControlFlowPass());
+  // memref's conversion comes before arith's on the GPU's host and after it
+  // on the CPU. Both are correct; each is the order its output has always
+  // been generated in (memref first folds static sizes to llvm.extractvalue
+  // where arith first leaves an alloca, which LLVM removes).
+  if (gpuHost) {
+    pm.addPass(createConvertNVGPUToNVVMPass());
+    pm.addPass(createGpuToLLVMConversionPass());
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  }
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  if (!gpuHost)
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
@@ -101,14 +128,23 @@ using gmm::CPUPipelineOptions;
 using gmm::GPUPipelineOptions;
 using gmm::KernelConfigRequest;
 using gmm::KernelTarget;
+using gmm::TiledPipelineOptions;
 
-/// What the pipeline's options ask of gmm-configure.
-KernelConfigRequest requestOf(const CPUPipelineOptions &options) {
+/// The tile sizes that either pipeline's options ask of gmm-configure.
+template <typename Options>
+KernelConfigRequest
+tileRequestOf(const TiledPipelineOptions<Options> &options) {
   KernelConfigRequest request;
-  request.target = options.tileTarget;
   request.tileM = options.tileM;
   request.tileN = options.tileN;
   request.tileK = options.tileK;
+  return request;
+}
+
+/// What the pipeline's options ask of gmm-configure.
+KernelConfigRequest requestOf(const CPUPipelineOptions &options) {
+  KernelConfigRequest request = tileRequestOf(options);
+  request.target = options.tileTarget;
   request.microM = options.microM;
   request.microN = options.microN;
   request.microKernel = options.microKernel;
@@ -118,11 +154,8 @@ KernelConfigRequest requestOf(const CPUPipelineOptions &options) {
 }
 
 KernelConfigRequest requestOf(const GPUPipelineOptions &options) {
-  KernelConfigRequest request;
+  KernelConfigRequest request = tileRequestOf(options);
   request.target = KernelTarget::GPU;
-  request.tileM = options.tileM;
-  request.tileN = options.tileN;
-  request.tileK = options.tileK;
   request.warpsM = options.warpsM;
   request.warpsN = options.warpsN;
   request.stages = options.stages;
@@ -234,11 +267,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   // Buffers without the deallocation pipeline: gmm-gpu-partition-host turns
   // the allocations into device allocations and frees them itself.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  addOneShotBufferize(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -264,9 +293,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   device.addPass(createLowerAffinePass());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
-  arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true;
-  device.addPass(arith::createArithExpandOpsPass(expand));
+  device.addPass(arith::createArithExpandOpsPass(expandWithBF16()));
   // NVGPU before the loops become branches: convert-nvgpu-to-nvvm converts
   // the types that scf loops carry (the Hopper kernel's wgmma accumulators),
   // not those of cf blocks.
@@ -283,25 +310,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   GMMAsyncHostOptions async;
   async.callerStream = options.callerStream;
   pm.addPass(createGMMAsyncHost(async));
-  OpPassManager &host = pm.nest<func::FuncOp>();
-  host.addPass(createConvertLinalgToLoopsPass());
-  host.addPass(memref::createExpandStridedMetadataPass());
-  host.addPass(createLowerAffinePass());
-  host.addPass(arith::createArithExpandOpsPass(expand));
-  host.addPass(createSCFToControlFlowPass());
-  // The Hopper kernels' tensor maps, built on the host. On the module, not
-  // each function: the lowering declares mgpuTensorMapEncodeTiledMemref in
-  // the module, which functions converted in parallel would race on.
-  pm.addPass(createConvertNVGPUToNVVMPass());
-  pm.addPass(createGpuToLLVMConversionPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  addLowerToLLVM(pm, /*gpuHost=*/true);
 
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;

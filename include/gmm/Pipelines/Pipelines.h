@@ -28,18 +28,12 @@ class OpPassManager;
 
 namespace gmm {
 
-/// Options of the tiled CPU pipeline: the same struct is `gmm-to-cpu`'s
-/// command-line options and what C++ callers set (`options.tileM = 64`).
-struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
-  CPUPipelineOptions() = default;
-  /// Copies the values (pass options themselves are not copyable).
-  CPUPipelineOptions(const CPUPipelineOptions &other) : CPUPipelineOptions() {
-    copyOptionValuesFrom(other);
-  }
-  CPUPipelineOptions &operator=(const CPUPipelineOptions &other) {
-    copyOptionValuesFrom(other);
-    return *this;
-  }
+/// The options both tiled pipelines (`Derived`: CPUPipelineOptions,
+/// GPUPipelineOptions) declare alike and hand to gmm-configure: the tile's
+/// sizes.
+template <typename Derived>
+struct TiledPipelineOptions : public PassPipelineOptions<Derived> {
+  template <typename T> using Option = ::mlir::detail::PassOptions::Option<T>;
 
   /// Tile sizes (m, n, k); 0 leaves the choice to gmm-configure's heuristic.
   Option<int64_t> tileM{*this, "tile-m",
@@ -48,9 +42,31 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   Option<int64_t> tileN{*this, "tile-n",
                         llvm::cl::desc("Columns of a tile (0: heuristic)"),
                         llvm::cl::init(0)};
-  Option<int64_t> tileK{*this, "tile-k",
-                        llvm::cl::desc("Contraction block (0: heuristic)"),
-                        llvm::cl::init(0)};
+  Option<int64_t> tileK{
+      *this, "tile-k",
+      llvm::cl::desc("Contraction block (cpu) or step (gpu) (0: heuristic)"),
+      llvm::cl::init(0)};
+
+protected:
+  TiledPipelineOptions() = default;
+  /// Copies the values (pass options themselves are not copyable).
+  void copyFrom(const TiledPipelineOptions &other) {
+    this->copyOptionValuesFrom(other);
+  }
+};
+
+/// Options of the tiled CPU pipeline: the same struct is `gmm-to-cpu`'s
+/// command-line options and what C++ callers set (`options.tileM = 64`).
+struct CPUPipelineOptions : public TiledPipelineOptions<CPUPipelineOptions> {
+  CPUPipelineOptions() = default;
+  CPUPipelineOptions(const CPUPipelineOptions &other) : CPUPipelineOptions() {
+    copyFrom(other);
+  }
+  CPUPipelineOptions &operator=(const CPUPipelineOptions &other) {
+    copyFrom(other);
+    return *this;
+  }
+
   /// The register block (rows, accumulator lanes per row); 0 leaves the
   /// choice to gmm-configure's heuristic for the host CPU's vector width.
   Option<int64_t> microM{
@@ -120,14 +136,13 @@ void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 /// Options of the GPU pipeline: the same struct is `gmm-to-ptx`'s
 /// command-line options and what C++ callers set (`options.chip = "sm_80"`).
-struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+struct GPUPipelineOptions : public TiledPipelineOptions<GPUPipelineOptions> {
   GPUPipelineOptions() = default;
-  /// Copies the values (pass options themselves are not copyable).
   GPUPipelineOptions(const GPUPipelineOptions &other) : GPUPipelineOptions() {
-    copyOptionValuesFrom(other);
+    copyFrom(other);
   }
   GPUPipelineOptions &operator=(const GPUPipelineOptions &other) {
-    copyOptionValuesFrom(other);
+    copyFrom(other);
     return *this;
   }
 
@@ -150,16 +165,6 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level"),
                             llvm::cl::init(3)};
-  /// Block tile (m, n, k); 0 leaves the choice to gmm-configure's heuristic.
-  Option<int64_t> tileM{*this, "tile-m",
-                        llvm::cl::desc("Rows of a block tile (0: heuristic)"),
-                        llvm::cl::init(0)};
-  Option<int64_t> tileN{
-      *this, "tile-n", llvm::cl::desc("Columns of a block tile (0: heuristic)"),
-      llvm::cl::init(0)};
-  Option<int64_t> tileK{*this, "tile-k",
-                        llvm::cl::desc("Contraction step (0: heuristic)"),
-                        llvm::cl::init(0)};
   /// Warps per block along the tile's rows and columns, and the k steps
   /// staged in shared memory at once; 0 leaves the choice to
   /// gmm-configure's heuristic.

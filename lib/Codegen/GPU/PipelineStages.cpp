@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Codegen/GPU/Passes.h"
+#include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -112,9 +113,12 @@ LogicalResult PipelineStages::pipeline(RewriterBase &rewriter,
                                        scf::ForOp loop) {
   auto stagesAttr =
       loop->getAttrOfType<IntegerAttr>(gmm::kPipelineStagesAttrName);
-  if (!stagesAttr || stagesAttr.getInt() < 1 || stagesAttr.getInt() > 8)
+  // One stage (copies and math in turn) up to the most any kernel stages.
+  if (!stagesAttr || stagesAttr.getInt() < 1 ||
+      stagesAttr.getInt() > gmm::kMaxStagesOfAnyKernel)
     return loop.emitOpError("gmm-gpu-pipeline-stages expects '")
-           << gmm::kPipelineStagesAttrName << "' to be an integer in [1, 8]";
+           << gmm::kPipelineStagesAttrName << "' to be an integer in [1, "
+           << gmm::kMaxStagesOfAnyKernel << "]";
   int64_t stages = stagesAttr.getInt();
   Block *body = loop.getBody();
   auto barrier = llvm::find_if(

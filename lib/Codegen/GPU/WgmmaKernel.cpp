@@ -606,7 +606,7 @@ struct GMMGPUWgmmaKernelPass
         // The sm_80 kernel, in stages that it fits in.
         auto fallback = gmm::KernelConfigAttr::get(
             launch.getContext(), config->getTarget(), config->getTile(),
-            config->getWarps(), gmm::kMinGPUStages, {},
+            config->getWarps(), gmm::stageBounds(gmm::GPUMma::MmaSync).min, {},
             /*microKernel=*/std::nullopt, /*mma=*/std::nullopt);
         // wgmma configurations are made for 16-bit inputs only.
         Type inputType = FloatType(BFloat16Type::get(launch.getContext()));

@@ -324,8 +324,7 @@ LogicalResult mlir::gmm::lowerRaggedDotToLoops(RewriterBase &rewriter,
   RaggedDotLowering lowering;
   lowering.op = op;
   lowering.mode = op.getMode();
-  lowering.accType = lhsType.getElementType().isF64() ? rewriter.getF64Type()
-                                                      : rewriter.getF32Type();
+  lowering.accType = op.getAccumulatorType();
   lowering.lhs = op.getLhs();
   lowering.rhs = op.getRhs();
   lowering.groupSizes = op.getGroupSizes();

@@ -417,6 +417,13 @@ void RaggedDotOp::build(OpBuilder &builder, OperationState &state, Value lhs,
         dimensionNumbers);
 }
 
+FloatType RaggedDotOp::getAccumulatorType() {
+  Builder b(getContext());
+  return getLhs().getType().getElementType().isF64()
+             ? FloatType(b.getF64Type())
+             : FloatType(b.getF32Type());
+}
+
 RaggedDotMode RaggedDotOp::getMode() {
   return modeOf(getDimensionNumbers(), getLhsRaggedDimension());
 }

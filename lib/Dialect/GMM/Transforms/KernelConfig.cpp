@@ -560,7 +560,7 @@ mlir::gmm::verifyKernelConfigRequest(const KernelConfigRequest &request,
         {"tile-k", request.tileK, limits.maxStep, heuristic},
         {"warps-m", request.warpsM, kMaxWarpsPerBlock, heuristic},
         {"warps-n", request.warpsN, kMaxWarpsPerBlock, heuristic},
-        {"stages", request.stages, 8, heuristic},
+        {"stages", request.stages, kMaxStagesOfAnyKernel, heuristic},
         {"micro-m", request.microM, kMaxRegisterRows, heuristic},
         {"micro-n", request.microN, kMaxRegisterLanes, heuristic},
         {"threads", request.threads, kMaxThreads,
@@ -723,9 +723,10 @@ mlir::gmm::verifyKernelConfig(KernelConfigAttr config, Type elementType,
              << "the wgmma kernel has warps = [" << kConsumerWarpgroups << ", "
              << kWarpsPerWarpgroup
              << "]: two consumer warpgroups of four warps";
-    if (config.getStages() < kMinStages || config.getStages() > kMaxStages)
+    StageBounds stages = stageBounds(GPUMma::Wgmma);
+    if (config.getStages() < stages.min || config.getStages() > stages.max)
       return describe(emitError())
-             << "the wgmma kernel stages " << kMinStages << " to " << kMaxStages
+             << "the wgmma kernel stages " << stages.min << " to " << stages.max
              << " k steps at a time, not " << config.getStages();
     int64_t bytes = sharedBytes(n, config.getStages());
     if (bytes > maxSharedBytes)
@@ -736,10 +737,11 @@ mlir::gmm::verifyKernelConfig(KernelConfigAttr config, Type elementType,
     return success();
   }
   int64_t warpsM = config.getWarps()[0], warpsN = config.getWarps()[1];
-  if (config.getStages() < kMinGPUStages || config.getStages() > kMaxGPUStages)
+  StageBounds stages = stageBounds(GPUMma::MmaSync);
+  if (config.getStages() < stages.min || config.getStages() > stages.max)
     return describe(emitError())
-           << "the GPU kernel stages " << kMinGPUStages << " to "
-           << kMaxGPUStages << " k steps at a time, not " << config.getStages();
+           << "the GPU kernel stages " << stages.min << " to " << stages.max
+           << " k steps at a time, not " << config.getStages();
   int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   int64_t chunk = kChunkBytes / elementBytes;
   bool mma = elementBytes == 2;
@@ -793,8 +795,7 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
            << ", but this pipeline compiles for the "
            << stringifyKernelTarget(target);
   Type inputType = op.getLhs().getType().getElementType();
-  Type accType = inputType.isF64() ? Type(Float64Type::get(ctx))
-                                   : Type(Float32Type::get(ctx));
+  Type accType = op.getAccumulatorType();
   auto field = [&](ArrayRef<int64_t> values, size_t i) -> int64_t {
     return given && i < values.size() ? values[i] : 0;
   };
@@ -836,8 +837,8 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
              pick({field(givenWarps, 1), request.warpsN, kWarpsPerWarpgroup},
                   &warpsFrom[1])};
     warpsWhy = "wgmma: two consumer warpgroups";
-    int64_t fitting = kMaxStages;
-    while (fitting > kMinStages &&
+    int64_t fitting = stageBounds(GPUMma::Wgmma).max;
+    while (fitting > stageBounds(GPUMma::Wgmma).min &&
            sharedBytes(tile[1], fitting) > maxSharedBytesPerBlock(request.chip))
       --fitting;
     stages = pick({given ? given.getStages() : 0, request.stages, fitting},

@@ -1642,8 +1642,7 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
 
   LogicalResult tile(RewriterBase &rewriter, RaggedDotOp op) {
     Type inputType = op.getLhs().getType().getElementType();
-    Type accType =
-        inputType.isF64() ? rewriter.getF64Type() : rewriter.getF32Type();
+    Type accType = op.getAccumulatorType();
     auto config =
         dyn_cast_or_null<KernelConfigAttr>(op->getAttr(kKernelConfigAttrName));
     if (!config)

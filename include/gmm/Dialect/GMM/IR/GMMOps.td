@@ -140,6 +140,8 @@ def GMM_RaggedDotOp : GMM_Op<"ragged_dot", [
     std::optional<int64_t> getRhsGroupDimension();
     /// Number of groups `g` in `group_sizes` (may be dynamic).
     int64_t getNumGroups();
+    /// The type products are accumulated in: f64 for f64 inputs, else f32.
+    ::mlir::FloatType getAccumulatorType();
 
     /// True when the op is in one of the normalized forms that gmm-tile
     /// accepts (what gmm-normalize produces; see its description):

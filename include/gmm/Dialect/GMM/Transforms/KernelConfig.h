@@ -83,8 +83,19 @@ int64_t maxSharedBytesPerBlock(StringRef chip);
 /// The most any chip gmm compiles for allows (sm_90's 227 KiB).
 constexpr int64_t kMaxSharedBytesPerBlock = 232448;
 
-/// The GPU kernel stages 2 to 4 k steps in shared memory (2 by default).
-constexpr int64_t kMinGPUStages = 2, kMaxGPUStages = 4, kDefaultGPUStages = 2;
+/// The k steps a GPU tile kernel stages in shared memory at once: 2 to 4
+/// for the mma.sync kernel (2 by default), 2 to 8 for the wgmma kernel
+/// (the most that fit in shared memory by default).
+struct StageBounds {
+  int64_t min, max;
+};
+constexpr StageBounds stageBounds(GPUMma mma) {
+  return mma == GPUMma::Wgmma ? StageBounds{2, 8} : StageBounds{2, 4};
+}
+constexpr int64_t kDefaultGPUStages = 2;
+/// The most stages of any kernel: the range of gmm-configure's `stages`
+/// option and of gmm-gpu-pipeline-stages' attribute.
+constexpr int64_t kMaxStagesOfAnyKernel = stageBounds(GPUMma::Wgmma).max;
 /// Shared memory a block gets without the dynamic opt-in; above it the
 /// kernel's buffer is dynamic shared memory.
 constexpr int64_t kStaticSharedBytes = 48 * 1024;
@@ -193,7 +204,6 @@ constexpr int64_t kTileM = kConsumerWarpgroups * kWgmmaM, kTileK = 64;
 /// The rhs is staged in boxes of 64 columns (128 bytes), wgmma's n is at
 /// most 256.
 constexpr int64_t kTileNStep = 64, kMaxTileN = 256;
-constexpr int64_t kMinStages = 2, kMaxStages = 8;
 /// The f32 epilogue's rows are padded by this many elements.
 constexpr int64_t kEpiloguePad = 4;
 /// Bytes of one stage: both operand tiles of 16-bit elements.
