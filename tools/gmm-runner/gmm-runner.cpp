@@ -4,10 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Runs one func.func of a .mlir file on the CPU: lowers it with a named
-// pipeline, JIT-compiles it with MLIR's ExecutionEngine, feeds it seeded
-// random values, inline values or .npy files, and prints, checks (against
-// the C++ reference of gmm.ragged_dot), saves and times its results.
+// Runs one func.func of a .mlir file on the CPU or on a CUDA GPU (real or
+// simulated, --target=cuda): lowers it with a named pipeline, JIT-compiles it
+// with MLIR's ExecutionEngine, feeds it seeded random values, inline values or
+// .npy files, and prints, checks (against the C++ reference of gmm.ragged_dot),
+// saves and times its results.
 //
 // Every user error is reported as one line "gmm-runner: error: ..." on
 // stderr with exit code 1; a parse or verify error is the first of MLIR's
@@ -335,7 +336,7 @@ bool parseCommandLine(int argc, char **argv) {
   cl::HideUnrelatedOptions(runnerCategory);
 
   const char *overview =
-      "gmm-runner: JIT-runs a function of a .mlir file on the CPU\n\n"
+      "gmm-runner: JIT-runs a function of a .mlir file on the CPU or a GPU\n\n"
       "Lowers the entry function with a pipeline, JIT-compiles it with MLIR's\n"
       "ExecutionEngine and calls it with seeded random values, inline values\n"
       "or .npy files; prints, checks, saves and times its results. Arguments\n"
@@ -349,20 +350,10 @@ bool parseCommandLine(int argc, char **argv) {
   return support::parseToolCommandLine(argc, argv, overview);
 }
 
-} // namespace
-
-/// Everything after the command line, on the stack of runOnLargeStack().
-int runAfterCommandLine();
-
-int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
-  if (!parseCommandLine(argc, argv))
-    return 1;
-  return support::finishStandardOutput(
-      "gmm-runner", support::runOnLargeStack(runAfterCommandLine));
-}
-
-int runAfterCommandLine() {
+/// --device and --sim-*: where a --target=cuda run goes, set up before
+/// anything else; --cuda-available answers and ends the run here (its exit
+/// code), as does a bad option.
+std::optional<int> selectDevice() {
   if (deviceOption != "gpu" && deviceOption != "sim")
     return reportError("unknown --device=" + deviceOption +
                        " (expected gpu or sim)");
@@ -374,80 +365,88 @@ int runAfterCommandLine() {
     if (!gmmCudaUseSimulator(simChip, simChecks, &why))
       return reportError("--device=sim: " + why);
   }
-  if (cudaAvailable) {
-    std::string why;
-    GmmCudaDeviceInfo info;
-    if (!gmmCudaAvailable(&why) || !gmmCudaGetDeviceInfo(0, info, &why)) {
-      llvm::outs() << "no: " << why << "\n";
-      return 1;
-    }
-    llvm::outs() << "yes: " << info.name << " (" << info.chip() << ")\n";
-    return 0;
+  if (!cudaAvailable)
+    return std::nullopt;
+  std::string why;
+  GmmCudaDeviceInfo info;
+  if (!gmmCudaAvailable(&why) || !gmmCudaGetDeviceInfo(0, info, &why)) {
+    llvm::outs() << "no: " << why << "\n";
+    return 1;
   }
+  llvm::outs() << "yes: " << info.name << " (" << info.chip() << ")\n";
+  return 0;
+}
 
+/// What a run is: --target, --pipeline (the target's by default) and the
+/// options that go with them, checked against each other.
+struct RunPlan {
+  bool cuda = false;
+  const PipelineInfo *pipeline = nullptr;
+  GuardPages guardPages = GuardPages::None;
+};
+
+llvm::Expected<RunPlan> planRun() {
+  RunPlan plan;
   if (targetName != "cpu" && targetName != "cuda")
-    return reportError("unknown --target=" + targetName +
-                       " (expected cpu or cuda)");
-  bool cuda = targetName == "cuda";
+    return makeError("unknown --target=" + targetName +
+                     " (expected cpu or cuda)");
+  plan.cuda = targetName == "cuda";
   // The device options choose where a GPU run goes: given to a CPU run they
   // would be ignored, and the run would pass on the CPU.
-  if (!cuda && deviceOption.getNumOccurrences())
-    return reportError("--device=" + deviceOption +
-                       " chooses the CUDA device of --target=cuda, but the "
-                       "target is " +
-                       targetName + " (add --target=cuda)");
-  if (cuda && !pipelineName.getNumOccurrences())
+  if (!plan.cuda && deviceOption.getNumOccurrences())
+    return makeError("--device=" + deviceOption +
+                     " chooses the CUDA device of --target=cuda, but the "
+                     "target is " +
+                     targetName + " (add --target=cuda)");
+  if (plan.cuda && !pipelineName.getNumOccurrences())
     pipelineName = "cuda";
   const PipelineInfo *named = lookupPipeline(pipelineName);
-  if (cuda != (named && named->cuda))
-    return reportError("--pipeline=cuda and --target=cuda go together (got "
-                       "--pipeline=" +
-                       pipelineName + " --target=" + targetName + ")");
+  if (plan.cuda != (named && named->cuda))
+    return makeError("--pipeline=cuda and --target=cuda go together (got "
+                     "--pipeline=" +
+                     pipelineName + " --target=" + targetName + ")");
   llvm::Expected<const PipelineInfo *> found = findPipeline(pipelineName);
   if (!found)
-    return reportError(found.takeError());
-  const PipelineInfo *pipeline = *found;
+    return found.takeError();
+  plan.pipeline = *found;
   if (llvm::Error error = parseNumericOptions())
-    return reportError(std::move(error));
-  GuardPages guardPages = GuardPages::None;
+    return std::move(error);
   if (guardPagesOption.getNumOccurrences()) {
     std::optional<GuardPages> mode = guardPagesOption.empty()
                                          ? GuardPages::End
                                          : parseGuardPages(guardPagesOption);
     if (!mode)
-      return reportError("--guard-pages=" + guardPagesOption +
-                         ": expected end, start or none");
-    guardPages = *mode;
+      return makeError("--guard-pages=" + guardPagesOption +
+                       ": expected end, start or none");
+    plan.guardPages = *mode;
   }
-  if (cuda && guardPages != GuardPages::None)
-    return reportError("--guard-pages guards host memory; it does not apply "
-                       "to --target=cuda");
+  if (plan.cuda && plan.guardPages != GuardPages::None)
+    return makeError("--guard-pages guards host memory; it does not apply "
+                     "to --target=cuda");
   if (groupSizesOption.getNumOccurrences() && groupSizesOption != "uniform" &&
       groupSizesOption != "skewed") {
     auto list =
         parseInts(groupSizesOption, "--group-sizes=" + groupSizesOption);
     if (!list)
-      return reportError(
+      return makeError(
           llvm::toString(list.takeError()) +
           " (expected uniform, skewed or a comma-separated list of sizes)");
   }
+  return plan;
+}
 
+/// Parses and verifies the input file; the first error is printed on one
+/// line ("file:1:14: error: ..."), as every other user error.
+OwningOpRef<ModuleOp> parseInput(MLIRContext &context) {
   std::string inputError;
   std::unique_ptr<llvm::MemoryBuffer> file =
       support::readToolInput(inputFilename, "gmm-runner", inputError);
   if (!file) {
     llvm::errs() << inputError << "\n";
-    return 1;
+    return nullptr;
   }
-
-  DialectRegistry registry;
-  registerRunnerDialects(registry);
-  MLIRContext context(registry);
-
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  // Parse and verify errors: the first one, on one line
-  // ("file:1:14: error: ..."), as every other user error.
   bool reported = false;
   ScopedDiagnosticHandler diagnostics(&context, [&](Diagnostic &diagnostic) {
     if (diagnostic.getSeverity() != DiagnosticSeverity::Error || reported)
@@ -461,19 +460,21 @@ int runAfterCommandLine() {
     return success();
   });
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module) {
-    if (!reported)
-      return reportError("cannot parse " + inputFilename);
-    return 1;
-  }
+  if (!module && !reported)
+    (void)reportError("cannot parse " + inputFilename);
+  return module;
+}
 
-  llvm::Expected<func::FuncOp> entry = lookupEntryFunction(*module, entryName);
+/// The entry's arguments, from --seed, --input, --arg, --arg-shape,
+/// --group-sizes and --group-offset, checked against the ragged dot they
+/// feed (and against what --check needs).
+llvm::Expected<ArgumentBuilder> buildArguments(ModuleOp module) {
+  llvm::Expected<func::FuncOp> entry = lookupEntryFunction(module, entryName);
   if (!entry)
-    return reportError(entry.takeError());
+    return entry.takeError();
   llvm::Expected<FunctionSignature> signature = getFunctionSignature(*entry);
   if (!signature)
-    return reportError(signature.takeError());
-
+    return signature.takeError();
   ArgumentOptions argumentOptions;
   argumentOptions.seed = seed;
   argumentOptions.inputFiles = inputFiles;
@@ -487,80 +488,196 @@ int runAfterCommandLine() {
   }
   ArgumentBuilder runner(*entry, std::move(*signature),
                          std::move(argumentOptions));
-  const FunctionSignature &sig = runner.signature;
   if (llvm::Error error = runner.collectSources())
-    return reportError(std::move(error));
+    return std::move(error);
   if (llvm::Error error = runner.resolveShapes())
-    return reportError(std::move(error));
+    return std::move(error);
   if (llvm::Error error = runner.fillArguments())
-    return reportError(std::move(error));
+    return std::move(error);
   if (checkResults) {
     if (!runner.binding)
-      return reportError("--check needs a gmm.ragged_dot: " +
-                         runner.bindingError);
+      return makeError("--check needs a gmm.ragged_dot: " +
+                       runner.bindingError);
     if (llvm::Error error = checkReferenceBinding(*runner.binding))
-      return reportError("--check: " + llvm::toString(std::move(error)));
+      return makeError("--check: " + llvm::toString(std::move(error)));
   }
   // Compiled code trusts that the dynamic sizes agree with each other.
   if (runner.binding)
     if (llvm::Error error =
             checkRaggedDotShapes(*runner.binding, runner.arguments))
-      return reportError(std::move(error));
+      return std::move(error);
+  return std::move(runner);
+}
 
-  // The outputs as --print numbers them: results, then memref arguments.
+/// --output and --expect, read before the (possibly long) run: the output
+/// files' indices and names, and the expected values as the outputs' types.
+struct OutputRequests {
+  std::vector<std::pair<unsigned, std::string>> files;
+  std::vector<std::pair<unsigned, HostTensor>> expectations;
+};
+
+/// `outputSpecs` are the outputs as --print numbers them: results, then
+/// memref arguments.
+llvm::Expected<OutputRequests>
+readOutputRequests(ArrayRef<const TensorSpec *> outputSpecs) {
+  OutputRequests requests;
+  size_t numOutputs = outputSpecs.size();
+  for (const std::string &value : outputFiles) {
+    auto split =
+        splitIndexed("output", value, "IDX:FILE.npy", numOutputs, "output");
+    if (!split)
+      return split.takeError();
+    if (split->second.empty())
+      return makeError("--output=" + value + ": no file name after ':'");
+    requests.files.emplace_back(split->first, split->second.str());
+  }
+  for (const std::string &value : expectFiles) {
+    auto split =
+        splitIndexed("expect", value, "IDX:FILE.npy", numOutputs, "output");
+    if (!split)
+      return split.takeError();
+    llvm::Expected<HostTensor> expected =
+        readNpy(split->second, outputSpecs[split->first]->type);
+    if (!expected)
+      return expected.takeError();
+    requests.expectations.emplace_back(split->first, std::move(*expected));
+  }
+  return requests;
+}
+
+/// --print: each output under its label (results first, then the memref
+/// arguments after the call).
+void printOutputs(const FunctionSignature &sig, ArrayRef<HostTensor> results,
+                  const FormatOptions &format) {
+  std::vector<std::string> labels;
+  for (auto [i, spec] : llvm::enumerate(sig.results))
+    labels.push_back(
+        llvm::formatv("result {0}: {1}", i, spec.describe(results[i].shape))
+            .str());
+  for (auto [i, spec] : llvm::enumerate(sig.arguments)) {
+    if (!spec.isMemRef)
+      continue;
+    size_t index = labels.size();
+    labels.push_back(llvm::formatv("result {0} (memref argument {1}): {2}",
+                                   index, i,
+                                   spec.describe(results[index].shape))
+                         .str());
+  }
+  for (auto [label, tensor] : llvm::zip(labels, results))
+    llvm::outs() << label << "\n" << formatTensor(tensor, format) << "\n";
+}
+
+/// --check and --expect: prints each outcome; whether all passed.
+llvm::Expected<bool> checkOutputs(const ArgumentBuilder &runner,
+                                  ArrayRef<HostTensor> results,
+                                  const OutputRequests &requests) {
+  bool passed = true;
+  if (checkResults) {
+    auto outcome =
+        checkAgainstReference(*runner.binding, runner.arguments, results);
+    if (!outcome)
+      return outcome.takeError();
+    llvm::outs() << outcome->line << "\n";
+    passed &= outcome->passed;
+  }
+  for (const auto &[index, expected] : requests.expectations) {
+    auto outcome =
+        checkAgainstExpected(runner.binding ? &*runner.binding : nullptr,
+                             runner.arguments, results, index, expected);
+    if (!outcome)
+      return makeError("--expect: " + llvm::toString(outcome.takeError()));
+    llvm::outs() << outcome->line << "\n";
+    passed &= outcome->passed;
+  }
+  return passed;
+}
+
+/// --repeat: times that many calls and prints the median (and the useful
+/// GFLOP/s of a ragged dot); the simulated GPU measures no GPU time.
+llvm::Error timeCalls(JitFunction &function, const ArgumentBuilder &runner,
+                      ArrayRef<HostTensor> results, bool cuda) {
+  std::vector<double> times;
+  for (unsigned run = 0; run < repeat; ++run) {
+    double seconds = 0;
+    auto timed = function.call(runner.arguments, &seconds);
+    if (!timed)
+      return timed.takeError();
+    times.push_back(seconds);
+  }
+  GmmCudaDeviceInfo device;
+  if (cuda && gmmCudaGetDeviceInfo(0, device) && device.simulated) {
+    llvm::outs() << "time: not measured: " << repeat
+                 << (repeat == 1 ? " run" : " runs")
+                 << " on the simulated GPU, which measures no GPU time\n";
+    return llvm::Error::success();
+  }
+  std::sort(times.begin(), times.end());
+  size_t mid = times.size() / 2;
+  double median =
+      times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  llvm::outs() << "time: median " << formatMilliseconds(median) << " ms over "
+               << repeat << (repeat == 1 ? " run" : " runs");
+  std::optional<double> flops;
+  if (runner.binding)
+    flops = countUsefulFlops(*runner.binding, runner.arguments, results);
+  if (flops && median > 0)
+    llvm::outs() << llvm::formatv(" ({0:F2} GFLOP/s)", *flops / median * 1e-9);
+  if (pipelineName == "cpu")
+    llvm::outs() << " on " << getNumThreads() << " threads";
+  if (cuda)
+    llvm::outs() << " on the GPU";
+  llvm::outs() << "\n";
+  return llvm::Error::success();
+}
+
+/// Everything after the command line, on the stack of runOnLargeStack().
+int runAfterCommandLine() {
+  if (std::optional<int> exitCode = selectDevice())
+    return *exitCode;
+  llvm::Expected<RunPlan> plan = planRun();
+  if (!plan)
+    return reportError(plan.takeError());
+
+  DialectRegistry registry;
+  registerRunnerDialects(registry);
+  MLIRContext context(registry);
+  OwningOpRef<ModuleOp> module = parseInput(context);
+  if (!module)
+    return 1;
+  llvm::Expected<ArgumentBuilder> runner = buildArguments(*module);
+  if (!runner)
+    return reportError(runner.takeError());
+  const FunctionSignature &sig = runner->signature;
+
   std::vector<const TensorSpec *> outputSpecs;
   for (const TensorSpec &spec : sig.results)
     outputSpecs.push_back(&spec);
   for (const TensorSpec &spec : sig.arguments)
     if (spec.isMemRef)
       outputSpecs.push_back(&spec);
-  size_t numOutputs = outputSpecs.size();
-
-  // Output files are checked before the (possibly long) run.
-  std::vector<std::pair<unsigned, std::string>> outputs;
-  for (const std::string &value : outputFiles) {
-    auto split =
-        splitIndexed("output", value, "IDX:FILE.npy", numOutputs, "output");
-    if (!split)
-      return reportError(split.takeError());
-    if (split->second.empty())
-      return reportError("--output=" + value + ": no file name after ':'");
-    outputs.emplace_back(split->first, split->second.str());
-  }
-  // Expected values are read before the run too, as the output's type.
-  std::vector<std::pair<unsigned, HostTensor>> expectations;
-  for (const std::string &value : expectFiles) {
-    auto split =
-        splitIndexed("expect", value, "IDX:FILE.npy", numOutputs, "output");
-    if (!split)
-      return reportError(split.takeError());
-    llvm::Expected<HostTensor> expected =
-        readNpy(split->second, outputSpecs[split->first]->type);
-    if (!expected)
-      return reportError(expected.takeError());
-    expectations.emplace_back(split->first, std::move(*expected));
-  }
+  llvm::Expected<OutputRequests> requests = readOutputRequests(outputSpecs);
+  if (!requests)
+    return reportError(requests.takeError());
 
   FormatOptions format;
   format.precision = printPrecision;
-  if (printInputs) {
-    for (auto [i, tensor] : llvm::enumerate(runner.arguments))
+  if (printInputs)
+    for (auto [i, tensor] : llvm::enumerate(runner->arguments))
       llvm::outs() << "input " << i << ": "
                    << sig.arguments[i].describe(tensor.shape) << "\n"
                    << formatTensor(tensor, format) << "\n";
-  }
 
   JitOptions jitOptions;
-  jitOptions.guardPages = guardPages;
-  jitOptions.cuda = cuda;
+  jitOptions.guardPages = plan->guardPages;
+  jitOptions.cuda = plan->cuda;
   jitOptions.configurePassManager = [](PassManager &pm) {
     return applyPassManagerCLOptions(pm);
   };
   std::optional<KernelConfigRecorder> configs;
   if (printConfig)
     configs.emplace(context);
-  auto function =
-      JitFunction::compile(*module, sig.name, pipeline->build, jitOptions);
+  auto function = JitFunction::compile(*module, sig.name, plan->pipeline->build,
+                                       jitOptions);
   if (!function)
     return reportError(function.takeError());
   if (configs) {
@@ -572,92 +689,31 @@ int runAfterCommandLine() {
     configs.reset();
   }
 
-  auto results = (*function)->call(runner.arguments);
+  auto results = (*function)->call(runner->arguments);
   if (!results)
     return reportError(results.takeError());
-
-  // Labels: results first, then the memref arguments after the call.
-  std::vector<std::string> labels;
-  for (auto [i, spec] : llvm::enumerate(sig.results))
-    labels.push_back(
-        llvm::formatv("result {0}: {1}", i, spec.describe((*results)[i].shape))
-            .str());
-  for (auto [i, spec] : llvm::enumerate(sig.arguments)) {
-    if (!spec.isMemRef)
-      continue;
-    size_t index = labels.size();
-    labels.push_back(llvm::formatv("result {0} (memref argument {1}): {2}",
-                                   index, i,
-                                   spec.describe((*results)[index].shape))
-                         .str());
-  }
   if (printResults)
-    for (auto [label, tensor] : llvm::zip(labels, *results))
-      llvm::outs() << label << "\n" << formatTensor(tensor, format) << "\n";
-
-  for (const auto &[index, path] : outputs)
+    printOutputs(sig, *results, format);
+  for (const auto &[index, path] : requests->files)
     if (llvm::Error error = writeNpy(path, (*results)[index]))
       return reportError(std::move(error));
-
-  int exitCode = 0;
-  if (checkResults) {
-    auto outcome =
-        checkAgainstReference(*runner.binding, runner.arguments, *results);
-    if (!outcome)
-      return reportError(outcome.takeError());
-    llvm::outs() << outcome->line << "\n";
-    if (!outcome->passed)
-      exitCode = 1;
-  }
-
-  for (const auto &[index, expected] : expectations) {
-    auto outcome =
-        checkAgainstExpected(runner.binding ? &*runner.binding : nullptr,
-                             runner.arguments, *results, index, expected);
-    if (!outcome)
-      return reportError("--expect: " + llvm::toString(outcome.takeError()));
-    llvm::outs() << outcome->line << "\n";
-    if (!outcome->passed)
-      exitCode = 1;
-  }
-
-  if (repeat > 0) {
-    std::vector<double> times;
-    for (unsigned run = 0; run < repeat; ++run) {
-      double seconds = 0;
-      auto timed = (*function)->call(runner.arguments, &seconds);
-      if (!timed)
-        return reportError(timed.takeError());
-      times.push_back(seconds);
-    }
-    // The simulated GPU runs the kernels on the CPU: its times are not GPU
-    // times, so there are none to report.
-    GmmCudaDeviceInfo device;
-    if (cuda && gmmCudaGetDeviceInfo(0, device) && device.simulated) {
-      llvm::outs() << "time: not measured: " << repeat
-                   << (repeat == 1 ? " run" : " runs")
-                   << " on the simulated GPU, which measures no GPU time\n";
-      llvm::outs().flush();
-      return exitCode;
-    }
-    std::sort(times.begin(), times.end());
-    size_t mid = times.size() / 2;
-    double median =
-        times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
-    llvm::outs() << "time: median " << formatMilliseconds(median) << " ms over "
-                 << repeat << (repeat == 1 ? " run" : " runs");
-    std::optional<double> flops;
-    if (runner.binding)
-      flops = countUsefulFlops(*runner.binding, runner.arguments, *results);
-    if (flops && median > 0)
-      llvm::outs() << llvm::formatv(" ({0:F2} GFLOP/s)",
-                                    *flops / median * 1e-9);
-    if (pipelineName == "cpu")
-      llvm::outs() << " on " << getNumThreads() << " threads";
-    if (cuda)
-      llvm::outs() << " on the GPU";
-    llvm::outs() << "\n";
-  }
+  llvm::Expected<bool> passed = checkOutputs(*runner, *results, *requests);
+  if (!passed)
+    return reportError(passed.takeError());
+  if (repeat > 0)
+    if (llvm::Error error =
+            timeCalls(**function, *runner, *results, plan->cuda))
+      return reportError(std::move(error));
   llvm::outs().flush();
-  return exitCode;
+  return *passed ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  if (!parseCommandLine(argc, argv))
+    return 1;
+  return support::finishStandardOutput(
+      "gmm-runner", support::runOnLargeStack(runAfterCommandLine));
 }

@@ -1,4 +1,4 @@
-//===- JitRunner.h - JIT-compile and call a function on the CPU -*- C++ -*-===//
+//===- JitRunner.h - JIT-compile and call a function ------------*- C++ -*-===//
 //
 // Part of the gmm project: ragged dot (grouped matmul) for MLIR.
 //
@@ -6,7 +6,9 @@
 //
 // Compiles one func.func of a module with a pass pipeline that ends in the
 // LLVM dialect, JIT-compiles it with mlir::ExecutionEngine and calls it with
-// HostTensors.
+// HostTensors, on the CPU or (JitOptions::cuda) with its kernels on a CUDA
+// device, real or simulated. lib/Runner/RunnerInternals.h says which file
+// does which part.
 //
 // Calling convention. The entry gets `llvm.emit_c_interface`, and
 // `_mlir_ciface_<name>` is called through ExecutionEngine::invokePacked:
