@@ -16,22 +16,22 @@
 // CHECK-LABEL: func.func @bf16(
 // CHECK-DAG:     %[[ZERO:[a-z0-9_]+]] = arith.constant dense<0.000000e+00> : vector<16x8xf32>
 // CHECK:         gpu.launch {{.+}} threads(%[[TX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in {{.+}} workgroup(%[[SMEM:[a-z0-9]+]] : memref<4608xi8, #gpu.address_space<workgroup>>) {
-// CHECK-NEXT:      %[[WARP:[a-z0-9_]+]] = arith.divui %[[TX]], %c32 : index
-// CHECK-NEXT:      %[[WM:[a-z0-9_]+]] = arith.divui %[[WARP]], %c2 : index
-// CHECK-NEXT:      %[[WN:[a-z0-9_]+]] = arith.remui %[[WARP]], %c2 : index
-// CHECK-NEXT:      %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]]
+// CHECK-DAG:       %[[WARP:[a-z0-9_]+]] = arith.divui %[[TX]], %c32 : index
+// CHECK-DAG:       %[[WM:[a-z0-9_]+]] = arith.divui %[[WARP]], %c2 : index
+// CHECK-DAG:       %[[WN:[a-z0-9_]+]] = arith.remui %[[WARP]], %c2 : index
+// CHECK:           %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]]
 // CHECK-NEXT:      %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]]
 // CHECK-NEXT:      %[[ACC:[a-z0-9_]+]]:4 = scf.for %[[J:[a-z0-9]+]] = %c0 to %{{.+}} step %c1 iter_args(%[[A0:[a-z0-9]+]] = %[[ZERO]], %[[A1:[a-z0-9]+]] = %[[ZERO]], %[[A2:[a-z0-9]+]] = %[[ZERO]], %[[A3:[a-z0-9]+]] = %[[ZERO]]) -> (vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>) {
-// CHECK-NEXT:        %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2 : index
-// CHECK-NEXT:        gpu.barrier
-// CHECK-NEXT:        %[[ROW:[a-z0-9_]+]] = arith.muli %[[WM]], %c32 : index
-// CHECK-NEXT:        %[[COL:[a-z0-9_]+]] = arith.muli %[[WN]], %c16 : index
-// CHECK-NEXT:        %[[X0:[a-z0-9_]+]] = vector.transfer_read %[[A]][%[[S]], %[[ROW]], %c0], %{{.+}} {in_bounds = [true, true]} : memref<2x32x16xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
-// CHECK-NEXT:        %[[ROW1:[a-z0-9_]+]] = arith.addi %[[ROW]], %c16 : index
-// CHECK-NEXT:        %[[X1:[a-z0-9_]+]] = vector.transfer_read %[[A]][%[[S]], %[[ROW1]], %c0], %{{.+}} {in_bounds = [true, true]} : memref<2x32x16xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
+// CHECK-DAG:         %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2 : index
+// CHECK:             gpu.barrier
+// CHECK-DAG:         %[[ROW:[a-z0-9_]+]] = arith.muli %[[WM]], %c32 : index
+// CHECK-DAG:         %[[COL:[a-z0-9_]+]] = arith.muli %[[WN]], %c16 : index
+// CHECK:             %[[X0:[a-z0-9_]+]] = vector.transfer_read %[[A]][%[[S]], %[[ROW]], %c0], %{{.+}} {in_bounds = [true, true]} : memref<2x32x16xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
+// CHECK-DAG:         %[[ROW1:[a-z0-9_]+]] = arith.addi %[[ROW]], %c16 : index
+// CHECK:             %[[X1:[a-z0-9_]+]] = vector.transfer_read %[[A]][%[[S]], %[[ROW1]], %c0], %{{.+}} {in_bounds = [true, true]} : memref<2x32x16xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
 // CHECK-NEXT:        %[[Y0:[a-z0-9_]+]] = vector.transfer_read %[[B]][%[[S]], %c0, %[[COL]]], %{{.+}} {in_bounds = [true, true]} : memref<2x16x32xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
-// CHECK-NEXT:        %[[COL1:[a-z0-9_]+]] = arith.addi %[[COL]], %c8 : index
-// CHECK-NEXT:        %[[Y1:[a-z0-9_]+]] = vector.transfer_read %[[B]][%[[S]], %c0, %[[COL1]]], %{{.+}} {in_bounds = [true, true]} : memref<2x16x32xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
+// CHECK-DAG:         %[[COL1:[a-z0-9_]+]] = arith.addi %[[COL]], %c8 : index
+// CHECK:             %[[Y1:[a-z0-9_]+]] = vector.transfer_read %[[B]][%[[S]], %c0, %[[COL1]]], %{{.+}} {in_bounds = [true, true]} : memref<2x16x32xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
 // CHECK-NEXT:        %[[R0:[a-z0-9_]+]] = vector.contract {{.+}} %[[X0]], %[[Y0]], %[[A0]] : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
 // CHECK-NEXT:        %[[R1:[a-z0-9_]+]] = vector.contract {{.+}} %[[X0]], %[[Y1]], %[[A1]] : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
 // CHECK-NEXT:        %[[R2:[a-z0-9_]+]] = vector.contract {{.+}} %[[X1]], %[[Y0]], %[[A2]] : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
@@ -41,15 +41,15 @@
 // CHECK-NEXT:      } {gmm.pipeline_stages = 2 : i64}
 // CHECK-NOT:       vector<32x32xf32>
 // CHECK:           %[[C:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0][] : memref<4608xi8, #gpu.address_space<workgroup>> to memref<32x36xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:      %[[WCOL:[a-z0-9_]+]] = arith.muli %[[WN]], %c16 : index
-// CHECK-NEXT:      %[[FIRST:[a-z0-9_]+]] = arith.cmpi eq, %[[WM]], %c0 : index
-// CHECK-NEXT:      scf.if %[[FIRST]] {
+// CHECK-DAG:       %[[WCOL:[a-z0-9_]+]] = arith.muli %[[WN]], %c16 : index
+// CHECK-DAG:       %[[FIRST:[a-z0-9_]+]] = arith.cmpi eq, %[[WM]], %c0 : index
+// CHECK:           scf.if %[[FIRST]] {
 // CHECK-NEXT:        vector.transfer_write %[[ACC]]#0, %[[C]][%c0, %[[WCOL]]] {in_bounds = [true, true]} : vector<16x8xf32>, memref<32x36xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:        %[[WCOL1:[a-z0-9_]+]] = arith.addi %[[WCOL]], %c8 : index
-// CHECK-NEXT:        vector.transfer_write %[[ACC]]#1, %[[C]][%c0, %[[WCOL1]]] {in_bounds = [true, true]}
+// CHECK-DAG:         %[[WCOL1:[a-z0-9_]+]] = arith.addi %[[WCOL]], %c8 : index
+// CHECK:             vector.transfer_write %[[ACC]]#1, %[[C]][%c0, %[[WCOL1]]] {in_bounds = [true, true]}
 // CHECK-NEXT:        vector.transfer_write %[[ACC]]#2, %[[C]][%c16, %[[WCOL]]] {in_bounds = [true, true]}
-// CHECK-NEXT:        %[[WCOL2:[a-z0-9_]+]] = arith.addi %[[WCOL]], %c8 : index
-// CHECK-NEXT:        vector.transfer_write %[[ACC]]#3, %[[C]][%c16, %[[WCOL2]]] {in_bounds = [true, true]}
+// CHECK-DAG:         %[[WCOL2:[a-z0-9_]+]] = arith.addi %[[WCOL]], %c8 : index
+// CHECK:             vector.transfer_write %[[ACC]]#3, %[[C]][%c16, %[[WCOL2]]] {in_bounds = [true, true]}
 // CHECK-NEXT:      }
 // CHECK-NEXT:      gpu.barrier
 // What follows the staging is left as it is.
@@ -105,30 +105,30 @@ func.func @bf16(%steps: index, %out: memref<64x32xf32>) {
 // CHECK-LABEL: func.func @f32_two_warp_rows(
 // CHECK-DAG:     %[[ZERO:[a-z0-9_]+]] = arith.constant dense<0.000000e+00> : vector<4x2xf32>
 // CHECK:         gpu.launch {{.+}} threads(%[[TX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in {{.+}} workgroup(%[[SMEM:[a-z0-9]+]] : memref<9728xi8, #gpu.address_space<workgroup>>) {
-// CHECK-NEXT:      %[[WARP:[a-z0-9_]+]] = arith.divui %[[TX]], %c32 : index
-// CHECK-NEXT:      %[[LANE:[a-z0-9_]+]] = arith.remui %[[TX]], %c32 : index
-// CHECK-NEXT:      %[[WM:[a-z0-9_]+]] = arith.divui %[[WARP]], %c2 : index
-// CHECK-NEXT:      %[[WN:[a-z0-9_]+]] = arith.remui %[[WARP]], %c2 : index
-// CHECK-NEXT:      %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]]
+// CHECK-DAG:       %[[WARP:[a-z0-9_]+]] = arith.divui %[[TX]], %c32 : index
+// CHECK-DAG:       %[[LANE:[a-z0-9_]+]] = arith.remui %[[TX]], %c32 : index
+// CHECK-DAG:       %[[WM:[a-z0-9_]+]] = arith.divui %[[WARP]], %c2 : index
+// CHECK-DAG:       %[[WN:[a-z0-9_]+]] = arith.remui %[[WARP]], %c2 : index
+// CHECK:           %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]]
 // CHECK-NEXT:      %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]]
 // CHECK-NEXT:      %[[ACC:[a-z0-9_]+]] = scf.for %[[J:[a-z0-9]+]] = %c0 to %{{.+}} step %c1{{(_[0-9]+)?}} iter_args(%[[A0:[a-z0-9]+]] = %[[ZERO]]) -> (vector<4x2xf32>) {
-// CHECK-NEXT:        %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2 : index
-// CHECK-NEXT:        gpu.barrier
-// CHECK-NEXT:        %[[ROW:[a-z0-9_]+]] = arith.muli %[[WM]], %c16 : index
-// CHECK-NEXT:        %[[COL:[a-z0-9_]+]] = arith.muli %[[WN]], %c16 : index
-// CHECK-NEXT:        %[[LR:[a-z0-9_]+]] = arith.divui %[[LANE]], %c8 : index
-// CHECK-NEXT:        %[[LC:[a-z0-9_]+]] = arith.remui %[[LANE]], %c8 : index
-// CHECK-NEXT:        %[[LR4:[a-z0-9_]+]] = arith.muli %[[LR]], %c4 : index
-// CHECK-NEXT:        %[[R0:[a-z0-9_]+]] = arith.addi %[[ROW]], %[[LR4]] : index
-// CHECK-NEXT:        %[[LC2:[a-z0-9_]+]] = arith.muli %[[LC]], %c2 : index
-// CHECK-NEXT:        %[[C0:[a-z0-9_]+]] = arith.addi %[[COL]], %[[LC2]] : index
-// CHECK-NEXT:        %[[E0:[a-z0-9_]+]] = memref.load %[[A]][%[[S]], %[[R0]], %c0] : memref<2x32x20xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:        %[[R1:[a-z0-9_]+]] = arith.addi %[[R0]], %c1 : index
-// CHECK-NEXT:        %[[E1:[a-z0-9_]+]] = memref.load %[[A]][%[[S]], %[[R1]], %c0]
-// CHECK-NEXT:        %[[R2:[a-z0-9_]+]] = arith.addi %[[R0]], %c2 : index
-// CHECK-NEXT:        %[[E2:[a-z0-9_]+]] = memref.load %[[A]][%[[S]], %[[R2]], %c0]
-// CHECK-NEXT:        %[[R3:[a-z0-9_]+]] = arith.addi %[[R0]], %c3 : index
-// CHECK-NEXT:        %[[E3:[a-z0-9_]+]] = memref.load %[[A]][%[[S]], %[[R3]], %c0]
+// CHECK-DAG:         %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2 : index
+// CHECK:             gpu.barrier
+// CHECK-DAG:         %[[ROW:[a-z0-9_]+]] = arith.muli %[[WM]], %c16 : index
+// CHECK-DAG:         %[[COL:[a-z0-9_]+]] = arith.muli %[[WN]], %c16 : index
+// CHECK-DAG:         %[[LR:[a-z0-9_]+]] = arith.divui %[[LANE]], %c8 : index
+// CHECK-DAG:         %[[LC:[a-z0-9_]+]] = arith.remui %[[LANE]], %c8 : index
+// CHECK-DAG:         %[[LR4:[a-z0-9_]+]] = arith.muli %[[LR]], %c4 : index
+// CHECK-DAG:         %[[R0:[a-z0-9_]+]] = arith.addi %[[ROW]], %[[LR4]] : index
+// CHECK-DAG:         %[[LC2:[a-z0-9_]+]] = arith.muli %[[LC]], %c2 : index
+// CHECK-DAG:         %[[C0:[a-z0-9_]+]] = arith.addi %[[COL]], %[[LC2]] : index
+// CHECK:             %[[E0:[a-z0-9_]+]] = memref.load %[[A]][%[[S]], %[[R0]], %c0] : memref<2x32x20xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG:         %[[R1:[a-z0-9_]+]] = arith.addi %[[R0]], %c1 : index
+// CHECK:             %[[E1:[a-z0-9_]+]] = memref.load %[[A]][%[[S]], %[[R1]], %c0]
+// CHECK-DAG:         %[[R2:[a-z0-9_]+]] = arith.addi %[[R0]], %c2 : index
+// CHECK:             %[[E2:[a-z0-9_]+]] = memref.load %[[A]][%[[S]], %[[R2]], %c0]
+// CHECK-DAG:         %[[R3:[a-z0-9_]+]] = arith.addi %[[R0]], %c3 : index
+// CHECK:             %[[E3:[a-z0-9_]+]] = memref.load %[[A]][%[[S]], %[[R3]], %c0]
 // CHECK-NEXT:        %[[COLUMN:[a-z0-9_]+]] = vector.from_elements %[[E0]], %[[E1]], %[[E2]], %[[E3]] : vector<4xf32>
 // CHECK-NEXT:        %[[LINE:[a-z0-9_]+]] = vector.load %[[B]][%[[S]], %c0, %[[C0]]] : memref<2x16x36xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK-NEXT:        %[[P0:[a-z0-9_]+]] = vector.outerproduct %[[COLUMN]], %[[LINE]], %[[A0]] {kind = #vector.kind<add>} : vector<4xf32>, vector<2xf32>
@@ -137,19 +137,19 @@ func.func @bf16(%steps: index, %out: memref<64x32xf32>) {
 // CHECK-NEXT:        scf.yield %{{.+}} : vector<4x2xf32>
 // CHECK-NEXT:      } {gmm.pipeline_stages = 2 : i64}
 // CHECK-NEXT:      %[[C:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0][] : memref<9728xi8, #gpu.address_space<workgroup>> to memref<16x36xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:      %[[WCOL:[a-z0-9_]+]] = arith.muli %[[WN]], %c16 : index
-// CHECK-NEXT:      %[[TOP:[a-z0-9_]+]] = arith.cmpi eq, %[[WM]], %c0 : index
-// CHECK-NEXT:      scf.if %[[TOP]] {
-// CHECK-NEXT:        %[[LR:[a-z0-9_]+]] = arith.divui %[[LANE]], %c8 : index
-// CHECK-NEXT:        %[[LC:[a-z0-9_]+]] = arith.remui %[[LANE]], %c8 : index
-// CHECK-NEXT:        %[[LR4:[a-z0-9_]+]] = arith.muli %[[LR]], %c4 : index
-// CHECK-NEXT:        %[[LC2:[a-z0-9_]+]] = arith.muli %[[LC]], %c2 : index
-// CHECK-NEXT:        %[[WC:[a-z0-9_]+]] = arith.addi %[[WCOL]], %[[LC2]] : index
-// CHECK-NEXT:        vector.transfer_write %[[ACC]], %[[C]][%[[LR4]], %[[WC]]] {in_bounds = [true, true]} : vector<4x2xf32>, memref<16x36xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG:       %[[WCOL:[a-z0-9_]+]] = arith.muli %[[WN]], %c16 : index
+// CHECK-DAG:       %[[TOP:[a-z0-9_]+]] = arith.cmpi eq, %[[WM]], %c0 : index
+// CHECK:           scf.if %[[TOP]] {
+// CHECK-DAG:         %[[LR:[a-z0-9_]+]] = arith.divui %[[LANE]], %c8 : index
+// CHECK-DAG:         %[[LC:[a-z0-9_]+]] = arith.remui %[[LANE]], %c8 : index
+// CHECK-DAG:         %[[LR4:[a-z0-9_]+]] = arith.muli %[[LR]], %c4 : index
+// CHECK-DAG:         %[[LC2:[a-z0-9_]+]] = arith.muli %[[LC]], %c2 : index
+// CHECK-DAG:         %[[WC:[a-z0-9_]+]] = arith.addi %[[WCOL]], %[[LC2]] : index
+// CHECK:             vector.transfer_write %[[ACC]], %[[C]][%[[LR4]], %[[WC]]] {in_bounds = [true, true]} : vector<4x2xf32>, memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:      }
 // CHECK-NEXT:      gpu.barrier
-// CHECK-NEXT:      %[[BOTTOM:[a-z0-9_]+]] = arith.cmpi eq, %[[WM]], %c1{{(_[0-9]+)?}} : index
-// CHECK-NEXT:      scf.if %[[BOTTOM]] {
+// CHECK-DAG:       %[[BOTTOM:[a-z0-9_]+]] = arith.cmpi eq, %[[WM]], %c1{{(_[0-9]+)?}} : index
+// CHECK:           scf.if %[[BOTTOM]] {
 // CHECK:             vector.transfer_write %[[ACC]], %[[C]][%{{.+}}, %{{.+}}] {in_bounds = [true, true]} : vector<4x2xf32>, memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:      }
 // CHECK-NEXT:      gpu.barrier

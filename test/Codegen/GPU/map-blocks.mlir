@@ -18,9 +18,9 @@
 // CHECK:           gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %[[C1]], %{{.+}} = %[[C1]]) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %[[NT]], %{{.+}} = %[[C1]], %{{.+}} = %[[C1]]) function(@bf16_tile_32x32x16_w1x2_s2) {
 // The visit (last dimension) is the block id modulo its 3 iterations, the
 // n-tile the quotient; the body follows unchanged, contraction included.
-// CHECK-NEXT:        %[[VISIT:.+]] = arith.remui %[[BX]], %[[THREE]] : index
-// CHECK-NEXT:        %{{.+}} = arith.divui %[[BX]], %[[THREE]] : index
-// CHECK-NEXT:        arith.cmpi ult, %[[VISIT]], %{{.+}} : index
+// CHECK-DAG:         %[[VISIT:.+]] = arith.remui %[[BX]], %[[THREE]] : index
+// CHECK-DAG:         %{{.+}} = arith.divui %[[BX]], %[[THREE]] : index
+// CHECK:             arith.cmpi ult, %[[VISIT]], %{{.+}} : index
 // CHECK:             scf.for
 // CHECK:               vector.contract
 // CHECK:             vector.transfer_write
@@ -147,13 +147,13 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
 // CHECK:         %[[ANY:.+]] = arith.cmpi ne, %[[GRID]], %{{.+}} : index
 // CHECK-NEXT:    scf.if %[[ANY]] {
 // CHECK:           gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:[a-z0-9]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %{{c128.*}},
-// CHECK-NEXT:        %[[BASE:.+]] = arith.muli %[[BX]], %[[C128]] : index
-// CHECK-NEXT:        %[[ID:.+]] = arith.addi %[[BASE]], %[[TX]] : index
-// CHECK-NEXT:        %[[IN:.+]] = arith.cmpi ult, %[[ID]], %[[COUNT]] : index
-// CHECK-NEXT:        scf.if %[[IN]] {
-// CHECK-NEXT:          %[[J:.+]] = arith.remui %[[ID]], %[[N]] : index
-// CHECK-NEXT:          %[[I:.+]] = arith.divui %[[ID]], %[[N]] : index
-// CHECK-NEXT:          memref.store %[[J]], %[[OUT]][%[[I]], %[[J]]] : memref<6x?xindex>
+// CHECK-DAG:         %[[BASE:.+]] = arith.muli %[[BX]], %[[C128]] : index
+// CHECK-DAG:         %[[ID:.+]] = arith.addi %[[BASE]], %[[TX]] : index
+// CHECK-DAG:         %[[IN:.+]] = arith.cmpi ult, %[[ID]], %[[COUNT]] : index
+// CHECK:             scf.if %[[IN]] {
+// CHECK-DAG:           %[[J:.+]] = arith.remui %[[ID]], %[[N]] : index
+// CHECK-DAG:           %[[I:.+]] = arith.divui %[[ID]], %[[N]] : index
+// CHECK:               memref.store %[[J]], %[[OUT]][%[[I]], %[[J]]] : memref<6x?xindex>
 // CHECK-NEXT:        }
 // CHECK-NEXT:        gpu.terminator
 // CHECK-NEXT:      } {gmm.kernel = "metadata"}

@@ -19,32 +19,32 @@
 // CHECK-DAG:     %[[C3:.+]] = arith.constant 3 : index
 // CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
 // CHECK:         %[[SMEM:.+]] = memref.alloc() : memref<3x16x16xbf16, #gpu.address_space<workgroup>>
-// CHECK-NEXT:    %[[ANY0:.+]] = arith.cmpi sgt, %[[TRIPS]], %[[C0]] : index
-// CHECK-NEXT:    %[[N0:.+]] = arith.select %[[ANY0]], %[[TRIPS]], %[[C0]] : index
-// CHECK-NEXT:    %[[T0:.+]] = nvgpu.device_async_copy %[[SRC]][%[[TID]], %[[C0]]], %[[SMEM]][%[[C0]], %[[TID]], %[[C0]]], 8, %[[N0]] {bypassL1}
+// CHECK-DAG:     %[[ANY0:.+]] = arith.cmpi sgt, %[[TRIPS]], %[[C0]] : index
+// CHECK-DAG:     %[[N0:.+]] = arith.select %[[ANY0]], %[[TRIPS]], %[[C0]] : index
+// CHECK:         %[[T0:.+]] = nvgpu.device_async_copy %[[SRC]][%[[TID]], %[[C0]]], %[[SMEM]][%[[C0]], %[[TID]], %[[C0]]], 8, %[[N0]] {bypassL1}
 // CHECK-NEXT:    nvgpu.device_async_create_group %[[T0]]
-// CHECK-NEXT:    %[[ANY1:.+]] = arith.cmpi sgt, %[[TRIPS]], %[[C1]] : index
-// CHECK-NEXT:    %[[LEFT1:.+]] = arith.subi %[[TRIPS]], %[[C1]] : index
-// CHECK-NEXT:    %[[N1:.+]] = arith.select %[[ANY1]], %[[LEFT1]], %[[C0]] : index
-// CHECK-NEXT:    %[[T1:.+]] = nvgpu.device_async_copy %[[SRC]][%[[TID]], %[[C16]]], %[[SMEM]][%[[C1]], %[[TID]], %[[C0]]], 8, %[[N1]] {bypassL1}
+// CHECK-DAG:     %[[ANY1:.+]] = arith.cmpi sgt, %[[TRIPS]], %[[C1]] : index
+// CHECK-DAG:     %[[LEFT1:.+]] = arith.subi %[[TRIPS]], %[[C1]] : index
+// CHECK-DAG:     %[[N1:.+]] = arith.select %[[ANY1]], %[[LEFT1]], %[[C0]] : index
+// CHECK:         %[[T1:.+]] = nvgpu.device_async_copy %[[SRC]][%[[TID]], %[[C16]]], %[[SMEM]][%[[C1]], %[[TID]], %[[C0]]], 8, %[[N1]] {bypassL1}
 // CHECK-NEXT:    nvgpu.device_async_create_group %[[T1]]
 // CHECK-NOT:     nvgpu.device_async_wait
 // CHECK-NEXT:    %[[R:.+]] = scf.for %[[J:.+]] = %[[C0]] to %[[TRIPS]] step %[[C1]] iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<8xf32>) {
-// CHECK-NEXT:      %[[LAST:.+]] = arith.subi %[[TRIPS]], %[[C2]] : index
-// CHECK-NEXT:      %[[MORE:.+]] = arith.cmpi slt, %[[J]], %[[LAST]] : index
-// CHECK-NEXT:      %[[NEXT:.+]] = arith.addi %[[J]], %[[C2]] : index
-// CHECK-NEXT:      %[[NS:.+]] = arith.remui %[[NEXT]], %[[C3]] : index
-// CHECK-NEXT:      %[[NEXT2:.+]] = arith.addi %[[J]], %[[C2]] : index
-// CHECK-NEXT:      %[[K:.+]] = arith.muli %[[NEXT2]], %[[C16]] : index
-// CHECK-NEXT:      %[[NEXT3:.+]] = arith.addi %[[J]], %[[C2]] : index
-// CHECK-NEXT:      %[[N:.+]] = arith.subi %[[TRIPS]], %[[NEXT3]] : index
-// CHECK-NEXT:      %[[NP:.+]] = arith.select %[[MORE]], %[[N]], %[[C0]] : index
-// CHECK-NEXT:      %[[T:.+]] = nvgpu.device_async_copy %[[SRC]][%[[TID]], %[[K]]], %[[SMEM]][%[[NS]], %[[TID]], %[[C0]]], 8, %[[NP]] {bypassL1}
+// CHECK-DAG:       %[[LAST:.+]] = arith.subi %[[TRIPS]], %[[C2]] : index
+// CHECK-DAG:       %[[MORE:.+]] = arith.cmpi slt, %[[J]], %[[LAST]] : index
+// CHECK-DAG:       %[[NEXT:.+]] = arith.addi %[[J]], %[[C2]] : index
+// CHECK-DAG:       %[[NS:.+]] = arith.remui %[[NEXT]], %[[C3]] : index
+// CHECK-DAG:       %[[NEXT2:.+]] = arith.addi %[[J]], %[[C2]] : index
+// CHECK-DAG:       %[[K:.+]] = arith.muli %[[NEXT2]], %[[C16]] : index
+// CHECK-DAG:       %[[NEXT3:.+]] = arith.addi %[[J]], %[[C2]] : index
+// CHECK-DAG:       %[[N:.+]] = arith.subi %[[TRIPS]], %[[NEXT3]] : index
+// CHECK-DAG:       %[[NP:.+]] = arith.select %[[MORE]], %[[N]], %[[C0]] : index
+// CHECK:           %[[T:.+]] = nvgpu.device_async_copy %[[SRC]][%[[TID]], %[[K]]], %[[SMEM]][%[[NS]], %[[TID]], %[[C0]]], 8, %[[NP]] {bypassL1}
 // CHECK-NEXT:      %[[G:.+]] = nvgpu.device_async_create_group %[[T]]
 // CHECK-NEXT:      nvgpu.device_async_wait %[[G]] {numGroups = 2 : i32}
 // CHECK-NEXT:      gpu.barrier
-// CHECK-NEXT:      %[[S:.+]] = arith.remui %[[J]], %[[C3]] : index
-// CHECK-NEXT:      %[[V:.+]] = vector.load %[[SMEM]][%[[S]], %[[TID]], %[[C0]]]
+// CHECK-DAG:       %[[S:.+]] = arith.remui %[[J]], %[[C3]] : index
+// CHECK:           %[[V:.+]] = vector.load %[[SMEM]][%[[S]], %[[TID]], %[[C0]]]
 // CHECK-NEXT:      %[[E:.+]] = arith.extf %[[V]]
 // CHECK-NEXT:      %[[A:.+]] = arith.addf %[[ACC]], %[[E]] : vector<8xf32>
 // CHECK-NEXT:      gpu.barrier
@@ -122,8 +122,8 @@ func.func @two_groups(%src: memref<64x32xbf16>, %trips: index, %tid: index) {
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
 // CHECK-DAG:     %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[SMEM:.+]] = memref.alloc()
-// CHECK-NEXT:    %[[ANY:.+]] = arith.cmpi sgt, %[[TRIPS]], %[[C0]] : index
-// CHECK-NEXT:    %[[X0:.+]] = scf.if %[[ANY]] -> (f32) {
+// CHECK-DAG:     %[[ANY:.+]] = arith.cmpi sgt, %[[TRIPS]], %[[C0]] : index
+// CHECK:         %[[X0:.+]] = scf.if %[[ANY]] -> (f32) {
 // CHECK-NEXT:      %[[L0:.+]] = memref.load %[[SRC]][%[[TID]], %[[C0]]] : memref<64x32xf32>
 // CHECK-NEXT:      scf.yield %[[L0]] : f32
 // CHECK-NEXT:    } else {
@@ -133,16 +133,16 @@ func.func @two_groups(%src: memref<64x32xbf16>, %trips: index, %tid: index) {
 // CHECK-NEXT:      memref.store %[[X0]], %[[SMEM]][%[[C0]], %[[TID]]]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    scf.for %[[J:.+]] = %[[C0]] to %[[TRIPS]] step %[[C1]] iter_args(%{{.+}}) -> (f32) {
-// CHECK-NEXT:      %[[LAST:.+]] = arith.subi %[[TRIPS]], %[[C1]] : index
-// CHECK-NEXT:      %[[MORE:.+]] = arith.cmpi slt, %[[J]], %[[LAST]] : index
+// CHECK-DAG:       %[[LAST:.+]] = arith.subi %[[TRIPS]], %[[C1]] : index
+// CHECK-DAG:       %[[MORE:.+]] = arith.cmpi slt, %[[J]], %[[LAST]] : index
 // CHECK:           %[[X:.+]] = scf.if %[[MORE]] -> (f32) {
 // CHECK-NEXT:        memref.load %[[SRC]]
 // CHECK:           scf.if %[[MORE]] {
 // CHECK-NEXT:        memref.store %[[X]], %[[SMEM]]
 // CHECK-NEXT:      }
 // CHECK-NEXT:      gpu.barrier
-// CHECK-NEXT:      %[[S:.+]] = arith.remui %[[J]], %c2{{(_[0-9]+)?}} : index
-// CHECK-NEXT:      memref.load %[[SMEM]][%[[S]], %[[TID]]]
+// CHECK-DAG:       %[[S:.+]] = arith.remui %[[J]], %c2{{(_[0-9]+)?}} : index
+// CHECK:           memref.load %[[SMEM]][%[[S]], %[[TID]]]
 func.func @elementwise(%src: memref<64x32xf32>, %trips: index, %tid: index) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

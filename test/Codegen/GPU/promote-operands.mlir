@@ -17,7 +17,7 @@
 // CHECK:         gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in ({{.+}}) threads(%[[TX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in ({{.+}}) workgroup(%[[SMEM:[a-z0-9]+]] : memref<4608xi8, #gpu.address_space<workgroup>>) {
 // CHECK:             %[[ROWS:[a-z0-9_]+]]:3 = scf.if
 // CHECK:             %[[BLOCKOUT:[a-z0-9_]+]] = memref.subview
-// CHECK-NEXT:        %[[NONEMPTY:[a-z0-9_]+]] = arith.cmpi sgt, %[[ROWS]]#1, %c0{{(_[0-9]+)?}} : index
+// CHECK:             %[[NONEMPTY:[a-z0-9_]+]] = arith.cmpi sgt, %[[ROWS]]#1, %c0{{(_[0-9]+)?}} : index
 // CHECK-NEXT:        scf.if %[[NONEMPTY]] {
 // CHECK-NEXT:          %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<4608xi8, #gpu.address_space<workgroup>> to memref<2x32x16xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c2048{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<4608xi8, #gpu.address_space<workgroup>> to memref<2x16x32xbf16, #gpu.address_space<workgroup>>
@@ -27,26 +27,26 @@
 // group's k range) and a transfer_write into the stage (gmm-gpu-async-copies
 // makes them cp.async), then a barrier, the math, a barrier.
 // CHECK-NEXT:          %[[BLOCK:[a-z0-9_]+]] = scf.for %[[J:[a-z0-9]+]] = %[[LB:c0(_[0-9]+)?]] to %c2{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} iter_args(%[[ACC:[a-z0-9]+]] = %[[ZERO]]) -> (vector<32x32xf32>) {
-// CHECK-NEXT:            %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[K:[a-z0-9_]+]] = arith.muli %[[J]], %c16{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[K:[a-z0-9_]+]] = arith.muli %[[J]], %c16{{(_[0-9]+)?}} : index
 // One chunk of the lhs per thread: row tid / 2, chunk tid % 2 of the step's
 // 16 columns; the elements left in the row (32 - k - 8 * (tid % 2), at
 // most 8), none past row 64, and the address 0 when nothing is read.
-// CHECK-NEXT:            %[[AR:[a-z0-9_]+]] = arith.divui %[[TX]], %c2{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AQ:[a-z0-9_]+]] = arith.remui %[[TX]], %c2{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AC:[a-z0-9_]+]] = arith.muli %[[AQ]], %c8{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AROW:[a-z0-9_]+]] = arith.addi %[[ROWS]]#0, %[[AR]] : index
-// CHECK-NEXT:            %[[ACOL:[a-z0-9_]+]] = arith.addi %[[K]], %[[AC]] : index
-// CHECK-NEXT:            %[[ALEFT:[a-z0-9_]+]] = arith.subi %c32{{(_[0-9]+)?}}, %[[ACOL]] : index
-// CHECK-NEXT:            %[[APOS:[a-z0-9_]+]] = arith.maxsi %[[ALEFT]], %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AMIN:[a-z0-9_]+]] = arith.minsi %[[APOS]], %c8{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AIN:[a-z0-9_]+]] = arith.cmpi slt, %[[AROW]], %c64{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AN:[a-z0-9_]+]] = arith.select %[[AIN]], %[[AMIN]], %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AANY:[a-z0-9_]+]] = arith.cmpi sgt, %[[AN]], %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AI:[a-z0-9_]+]] = arith.select %[[AANY]], %[[AROW]], %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AJ:[a-z0-9_]+]] = arith.select %[[AANY]], %[[ACOL]], %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AM:[a-z0-9_]+]] = vector.create_mask %[[AN]] : vector<8xi1>
-// CHECK-NEXT:            %[[AV:[a-z0-9_]+]] = vector.transfer_read %[[LHS]][%c0{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}, %[[AI]], %[[AJ]]], %{{.+}}, %[[AM]] {in_bounds = [true]} : memref<1x1x64x32xbf16>, vector<8xbf16>
+// CHECK-DAG:             %[[AR:[a-z0-9_]+]] = arith.divui %[[TX]], %c2{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AQ:[a-z0-9_]+]] = arith.remui %[[TX]], %c2{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AC:[a-z0-9_]+]] = arith.muli %[[AQ]], %c8{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AROW:[a-z0-9_]+]] = arith.addi %[[ROWS]]#0, %[[AR]] : index
+// CHECK-DAG:             %[[ACOL:[a-z0-9_]+]] = arith.addi %[[K]], %[[AC]] : index
+// CHECK-DAG:             %[[ALEFT:[a-z0-9_]+]] = arith.subi %c32{{(_[0-9]+)?}}, %[[ACOL]] : index
+// CHECK-DAG:             %[[APOS:[a-z0-9_]+]] = arith.maxsi %[[ALEFT]], %c0{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AMIN:[a-z0-9_]+]] = arith.minsi %[[APOS]], %c8{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AIN:[a-z0-9_]+]] = arith.cmpi slt, %[[AROW]], %c64{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AN:[a-z0-9_]+]] = arith.select %[[AIN]], %[[AMIN]], %c0{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AANY:[a-z0-9_]+]] = arith.cmpi sgt, %[[AN]], %c0{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AI:[a-z0-9_]+]] = arith.select %[[AANY]], %[[AROW]], %c0{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AJ:[a-z0-9_]+]] = arith.select %[[AANY]], %[[ACOL]], %c0{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AM:[a-z0-9_]+]] = vector.create_mask %[[AN]] : vector<8xi1>
+// CHECK:                 %[[AV:[a-z0-9_]+]] = vector.transfer_read %[[LHS]][%c0{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}, %[[AI]], %[[AJ]]], %{{.+}}, %[[AM]] {in_bounds = [true]} : memref<1x1x64x32xbf16>, vector<8xbf16>
 // CHECK-NEXT:            vector.transfer_write %[[AV]], %[[A]][%[[S]], %[[AR]], %[[AC]]] {in_bounds = [true]} : vector<8xbf16>, memref<2x32x16xbf16, #gpu.address_space<workgroup>>
 // The rhs: row tid / 4 of the step's 16 rows of the visit's group.
 // CHECK:                 %[[BM:[a-z0-9_]+]] = vector.create_mask %{{.+}} : vector<8xi1>

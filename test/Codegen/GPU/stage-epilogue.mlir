@@ -26,11 +26,11 @@
 // CHECK-NEXT:      %[[TOP:[a-z0-9_]+]] = vector.extract_strided_slice %[[BLOCK]] {offsets = [0, 0], sizes = [16, 32], strides = [1, 1]} : vector<32x32xf32> to vector<16x32xf32>
 // CHECK-NEXT:      vector.transfer_write %[[TOP]], %[[C]][%[[C0]], %[[C0]]] {in_bounds = [true, true]} : vector<16x32xf32>, memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:      gpu.barrier
-// CHECK-NEXT:      %[[R:[a-z0-9_]+]] = arith.divui %[[TX]], %c8 : index
-// CHECK-NEXT:      %[[Q:[a-z0-9_]+]] = arith.remui %[[TX]], %c8 : index
-// CHECK-NEXT:      %[[COL:[a-z0-9_]+]] = arith.muli %[[Q]], %c4 : index
-// CHECK-NEXT:      %[[IN:[a-z0-9_]+]] = arith.cmpi slt, %[[R]], %[[ROWS]] : index
-// CHECK-NEXT:      scf.if %[[IN]] {
+// CHECK-DAG:       %[[R:[a-z0-9_]+]] = arith.divui %[[TX]], %c8 : index
+// CHECK-DAG:       %[[Q:[a-z0-9_]+]] = arith.remui %[[TX]], %c8 : index
+// CHECK-DAG:       %[[COL:[a-z0-9_]+]] = arith.muli %[[Q]], %c4 : index
+// CHECK-DAG:       %[[IN:[a-z0-9_]+]] = arith.cmpi slt, %[[R]], %[[ROWS]] : index
+// CHECK:           scf.if %[[IN]] {
 // CHECK-NEXT:        %[[X:[a-z0-9_]+]] = vector.transfer_read %[[C]][%[[R]], %[[COL]]], %{{.+}} {in_bounds = [true, true]} : memref<16x36xf32, #gpu.address_space<workgroup>>, vector<1x4xf32>
 // CHECK-NEXT:        %[[OLD:[a-z0-9_]+]] = vector.transfer_read %[[VISIT]][%[[R]], %[[COL]]], %[[PAD]] : memref<?x32xbf16, strided<[32, 1], offset: ?>>, vector<1x4xbf16>
 // CHECK-NEXT:        %[[OLDF:[a-z0-9_]+]] = arith.extf %[[OLD]] : vector<1x4xbf16> to vector<1x4xf32>
@@ -43,12 +43,12 @@
 // CHECK-NEXT:      %[[BOTTOM:[a-z0-9_]+]] = vector.extract_strided_slice %[[BLOCK]] {offsets = [16, 0], sizes = [16, 32], strides = [1, 1]} : vector<32x32xf32> to vector<16x32xf32>
 // CHECK-NEXT:      vector.transfer_write %[[BOTTOM]], %[[C]][%[[C0]], %[[C0]]] {in_bounds = [true, true]}
 // CHECK-NEXT:      gpu.barrier
-// CHECK-NEXT:      %[[R2:[a-z0-9_]+]] = arith.divui %[[TX]], %c8 : index
-// CHECK-NEXT:      %[[Q2:[a-z0-9_]+]] = arith.remui %[[TX]], %c8 : index
-// CHECK-NEXT:      %[[COL2:[a-z0-9_]+]] = arith.muli %[[Q2]], %c4 : index
-// CHECK-NEXT:      %[[ROW2:[a-z0-9_]+]] = arith.addi %[[R2]], %c16 : index
-// CHECK-NEXT:      %[[IN2:[a-z0-9_]+]] = arith.cmpi slt, %[[ROW2]], %[[ROWS]] : index
-// CHECK-NEXT:      scf.if %[[IN2]] {
+// CHECK-DAG:       %[[R2:[a-z0-9_]+]] = arith.divui %[[TX]], %c8 : index
+// CHECK-DAG:       %[[Q2:[a-z0-9_]+]] = arith.remui %[[TX]], %c8 : index
+// CHECK-DAG:       %[[COL2:[a-z0-9_]+]] = arith.muli %[[Q2]], %c4 : index
+// CHECK-DAG:       %[[ROW2:[a-z0-9_]+]] = arith.addi %[[R2]], %c16 : index
+// CHECK-DAG:       %[[IN2:[a-z0-9_]+]] = arith.cmpi slt, %[[ROW2]], %[[ROWS]] : index
+// CHECK:           scf.if %[[IN2]] {
 // CHECK-NEXT:        vector.transfer_read %[[C]][%[[R2]], %[[COL2]]]
 // CHECK-NEXT:        vector.transfer_read %[[VISIT]][%[[ROW2]], %[[COL2]]]
 // CHECK-NEXT:        arith.extf
@@ -95,9 +95,9 @@ func.func @two_warp_rows(%steps: index, %rows: index, %out: memref<64x32xbf16>) 
 // CHECK:           memref.view %{{.+}} to memref<8x36xf32, #gpu.address_space<workgroup>>
 // CHECK:           vector.extract_strided_slice %{{.+}} {offsets = [0, 0], sizes = [8, 32], strides = [1, 1]} : vector<32x32xf32> to vector<8x32xf32>
 // CHECK:           %[[IN:[a-z0-9_]+]] = arith.cmpi slt, %{{.+}}, %{{.+}} : index
-// CHECK-NEXT:      %[[FEW:[a-z0-9_]+]] = arith.cmpi ult, %[[TX]], %c64 : index
-// CHECK-NEXT:      %[[BOTH:[a-z0-9_]+]] = arith.andi %[[IN]], %[[FEW]] : i1
-// CHECK-NEXT:      scf.if %[[BOTH]] {
+// CHECK-DAG:       %[[FEW:[a-z0-9_]+]] = arith.cmpi ult, %[[TX]], %c64 : index
+// CHECK-DAG:       %[[BOTH:[a-z0-9_]+]] = arith.andi %[[IN]], %[[FEW]] : i1
+// CHECK:           scf.if %[[BOTH]] {
 // CHECK-NEXT:        %[[X:[a-z0-9_]+]] = vector.transfer_read %{{.+}} : memref<8x36xf32, #gpu.address_space<workgroup>>, vector<1x4xf32>
 // CHECK-NEXT:        vector.transfer_write %[[X]], %{{.+}} : vector<1x4xf32>, memref<?x32xf32, strided<[32, 1], offset: ?>>
 // CHECK-NEXT:      }

@@ -14,19 +14,19 @@
 // row coming from outside it) and every access XORs its column with it.
 // CHECK:         gpu.launch
 // CHECK-NEXT:      %[[C1:.+]] = arith.constant 1 : index
-// CHECK-NEXT:      %[[L:.+]] = arith.shrui %[[R]], %[[C1]] : index
-// CHECK-NEXT:      %[[C3:.+]] = arith.constant 3 : index
-// CHECK-NEXT:      %[[K:.+]] = arith.andi %[[L]], %[[C3]] : index
-// CHECK-NEXT:      %[[C3B:.+]] = arith.constant 3 : index
-// CHECK-NEXT:      %[[O:.+]] = arith.shli %[[K]], %[[C3B]] : index
-// CHECK-NEXT:      %[[V:.+]] = memref.view %{{.+}}[%{{.+}}][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<2x32x32xbf16, #gpu.address_space<workgroup>>
+// CHECK-DAG:       %[[L:.+]] = arith.shrui %[[R]], %[[C1]] : index
+// CHECK:           %[[C3:.+]] = arith.constant 3 : index
+// CHECK-DAG:       %[[K:.+]] = arith.andi %[[L]], %[[C3]] : index
+// CHECK:           %[[C3B:.+]] = arith.constant 3 : index
+// CHECK-DAG:       %[[O:.+]] = arith.shli %[[K]], %[[C3B]] : index
+// CHECK:           %[[V:.+]] = memref.view %{{.+}}[%{{.+}}][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<2x32x32xbf16, #gpu.address_space<workgroup>>
 // The cp.async destination, the element-wise store and the ldmatrix.
-// CHECK-NEXT:      %[[X1:.+]] = arith.xori %[[COL]], %[[O]] : index
-// CHECK-NEXT:      nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[V]][%{{.+}}, %[[R]], %[[X1]]], 8
-// CHECK-NEXT:      %[[X2:.+]] = arith.xori %[[COL]], %[[O]] : index
-// CHECK-NEXT:      memref.store %{{.+}}, %[[V]][%{{.+}}, %[[R]], %[[X2]]]
-// CHECK-NEXT:      %[[X3:.+]] = arith.xori %[[COL]], %[[O]] : index
-// CHECK-NEXT:      nvgpu.ldmatrix %[[V]][%{{.+}}, %[[R]], %[[X3]]] {numTiles = 4 : i32, transpose = false}
+// CHECK-DAG:       %[[X1:.+]] = arith.xori %[[COL]], %[[O]] : index
+// CHECK:           nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[V]][%{{.+}}, %[[R]], %[[X1]]], 8
+// CHECK-DAG:       %[[X2:.+]] = arith.xori %[[COL]], %[[O]] : index
+// CHECK:           memref.store %{{.+}}, %[[V]][%{{.+}}, %[[R]], %[[X2]]]
+// CHECK-DAG:       %[[X3:.+]] = arith.xori %[[COL]], %[[O]] : index
+// CHECK:           nvgpu.ldmatrix %[[V]][%{{.+}}, %[[R]], %[[X3]]] {numTiles = 4 : i32, transpose = false}
 // The unmarked view is not permuted, and no mark is left.
 // CHECK-NOT:       arith.xori
 // CHECK-NOT:       gmm.swizzle
@@ -57,9 +57,9 @@ func.func @rows_of_four_chunks(%src: memref<64x64xbf16>, %r: index, %col: index,
 // CHECK-SAME:      %[[R:[a-z0-9]+]]: index
 // CHECK-NOT:     arith.shrui
 // CHECK:         %[[C7:.+]] = arith.constant 7 : index
-// CHECK-NEXT:    %[[K:.+]] = arith.andi %[[R]], %[[C7]] : index
-// CHECK-NEXT:    %[[C3:.+]] = arith.constant 3 : index
-// CHECK-NEXT:    %[[O:.+]] = arith.shli %[[K]], %[[C3]] : index
+// CHECK-DAG:     %[[K:.+]] = arith.andi %[[R]], %[[C7]] : index
+// CHECK:         %[[C3:.+]] = arith.constant 3 : index
+// CHECK-DAG:     %[[O:.+]] = arith.shli %[[K]], %[[C3]] : index
 // CHECK:         %[[X:.+]] = arith.xori %{{.+}}, %[[O]] : index
 // CHECK-NEXT:    nvgpu.ldmatrix %{{.+}}[%{{.+}}, %[[R]], %[[X]]] {numTiles = 2 : i32, transpose = true}
 func.func @rows_of_sixteen_chunks(%r: index, %col: index) {

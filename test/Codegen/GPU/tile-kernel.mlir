@@ -56,8 +56,8 @@
 // CHECK-NEXT:          memref.load %[[GROUPS]][%[[VISIT]]] : memref<3xindex>
 // CHECK-NEXT:          memref.load %[[TILES]][%[[VISIT]]] : memref<3xindex>
 // CHECK:             %[[BLOCK:[a-z0-9_]+]] = memref.subview %[[OUT]][0, 0, %[[ROWS]]#0, 0] [1, 1, %[[ROWS]]#1, 32] [1, 1, 1, 1] : memref<1x1x64x32xf32> to memref<?x32xf32, strided<[32, 1], offset: ?>>
-// CHECK-NEXT:        %[[NONEMPTY:[a-z0-9_]+]] = arith.cmpi sgt, %[[ROWS]]#1, %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:        scf.if %[[NONEMPTY]] {
+// CHECK-DAG:         %[[NONEMPTY:[a-z0-9_]+]] = arith.cmpi sgt, %[[ROWS]]#1, %c0{{(_[0-9]+)?}} : index
+// CHECK:             scf.if %[[NONEMPTY]] {
 // CHECK-NEXT:          %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<4608xi8, #gpu.address_space<workgroup>> to memref<2x32x16xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c2048{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<4608xi8, #gpu.address_space<workgroup>> to memref<2x16x32xbf16, #gpu.address_space<workgroup>>
 // The contraction loop, unpipelined and marked for gmm-gpu-pipeline-stages:
@@ -66,26 +66,26 @@
 // group's k range) and a transfer_write into the stage (gmm-gpu-async-copies
 // makes them cp.async), then a barrier, the math, a barrier.
 // CHECK-NEXT:          %[[ACC:[a-z0-9_]+]]:4 = scf.for %[[J:[a-z0-9]+]] = %c0{{(_[0-9]+)?}} to %c2{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} iter_args(%[[ACC0:[a-z0-9]+]] = %[[ZERO:[a-z0-9_]+]], %[[ACC1:[a-z0-9]+]] = %[[ZERO]], %[[ACC2:[a-z0-9]+]] = %[[ZERO]], %[[ACC3:[a-z0-9]+]] = %[[ZERO]]) -> (vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>) {
-// CHECK-NEXT:            %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[K:[a-z0-9_]+]] = arith.muli %[[J]], %c16{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[K:[a-z0-9_]+]] = arith.muli %[[J]], %c16{{(_[0-9]+)?}} : index
 // One chunk of the lhs per thread: row tid / 2, chunk tid % 2 of the step's
 // 16 columns; the elements left in the row (32 - k - 8 * (tid % 2), at
 // most 8), none past row 64, and the address 0 when nothing is read.
-// CHECK-NEXT:            %[[AR:[a-z0-9_]+]] = arith.divui %[[TX]], %c2{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AQ:[a-z0-9_]+]] = arith.remui %[[TX]], %c2{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AC:[a-z0-9_]+]] = arith.muli %[[AQ]], %c8{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AROW:[a-z0-9_]+]] = arith.addi %[[ROWS]]#0, %[[AR]] : index
-// CHECK-NEXT:            %[[ACOL:[a-z0-9_]+]] = arith.addi %[[K]], %[[AC]] : index
-// CHECK-NEXT:            %[[ALEFT:[a-z0-9_]+]] = arith.subi %c32{{(_[0-9]+)?}}, %[[ACOL]] : index
-// CHECK-NEXT:            %[[APOS:[a-z0-9_]+]] = arith.maxsi %[[ALEFT]], %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AMIN:[a-z0-9_]+]] = arith.minsi %[[APOS]], %c8{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AIN:[a-z0-9_]+]] = arith.cmpi slt, %[[AROW]], %c64{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AN:[a-z0-9_]+]] = arith.select %[[AIN]], %[[AMIN]], %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AANY:[a-z0-9_]+]] = arith.cmpi sgt, %[[AN]], %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AI:[a-z0-9_]+]] = arith.select %[[AANY]], %[[AROW]], %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AJ:[a-z0-9_]+]] = arith.select %[[AANY]], %[[ACOL]], %c0{{(_[0-9]+)?}} : index
-// CHECK-NEXT:            %[[AM:[a-z0-9_]+]] = vector.create_mask %[[AN]] : vector<8xi1>
-// CHECK-NEXT:            %[[AV:[a-z0-9_]+]] = vector.transfer_read %[[LHS]][%c0{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}, %[[AI]], %[[AJ]]], %{{.+}}, %[[AM]] {in_bounds = [true]} : memref<1x1x64x32xbf16>, vector<8xbf16>
+// CHECK-DAG:             %[[AR:[a-z0-9_]+]] = arith.divui %[[TX]], %c2{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AQ:[a-z0-9_]+]] = arith.remui %[[TX]], %c2{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AC:[a-z0-9_]+]] = arith.muli %[[AQ]], %c8{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AROW:[a-z0-9_]+]] = arith.addi %[[ROWS]]#0, %[[AR]] : index
+// CHECK-DAG:             %[[ACOL:[a-z0-9_]+]] = arith.addi %[[K]], %[[AC]] : index
+// CHECK-DAG:             %[[ALEFT:[a-z0-9_]+]] = arith.subi %c32{{(_[0-9]+)?}}, %[[ACOL]] : index
+// CHECK-DAG:             %[[APOS:[a-z0-9_]+]] = arith.maxsi %[[ALEFT]], %c0{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AMIN:[a-z0-9_]+]] = arith.minsi %[[APOS]], %c8{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AIN:[a-z0-9_]+]] = arith.cmpi slt, %[[AROW]], %c64{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AN:[a-z0-9_]+]] = arith.select %[[AIN]], %[[AMIN]], %c0{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AANY:[a-z0-9_]+]] = arith.cmpi sgt, %[[AN]], %c0{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AI:[a-z0-9_]+]] = arith.select %[[AANY]], %[[AROW]], %c0{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AJ:[a-z0-9_]+]] = arith.select %[[AANY]], %[[ACOL]], %c0{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[AM:[a-z0-9_]+]] = vector.create_mask %[[AN]] : vector<8xi1>
+// CHECK:                 %[[AV:[a-z0-9_]+]] = vector.transfer_read %[[LHS]][%c0{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}}, %[[AI]], %[[AJ]]], %{{.+}}, %[[AM]] {in_bounds = [true]} : memref<1x1x64x32xbf16>, vector<8xbf16>
 // CHECK-NEXT:            vector.transfer_write %[[AV]], %[[A]][%[[S]], %[[AR]], %[[AC]]] {in_bounds = [true]} : vector<8xbf16>, memref<2x32x16xbf16, #gpu.address_space<workgroup>>
 // The rhs: row tid / 4 of the step's 16 rows of the visit's group.
 // CHECK:                 %[[BM:[a-z0-9_]+]] = vector.create_mask %{{.+}} : vector<8xi1>
@@ -271,7 +271,7 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
 // CHECK-NEXT:          %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c5120{{(_[0-9]+)?}}][] : memref<9728xi8, #gpu.address_space<workgroup>> to memref<2x16x36xf32, #gpu.address_space<workgroup>>
 // 4-element (16-byte) f32 chunks, staged the same way.
 // CHECK-NEXT:          %[[ACC:[a-z0-9_]+]] = scf.for %[[J:[a-z0-9]+]] = %c0{{(_[0-9]+)?}} to %c2{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} iter_args(%[[ACC0:[a-z0-9]+]] = %{{[a-z0-9_]+}}) -> (vector<4x2xf32>) {
-// CHECK-NEXT:            %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2{{(_[0-9]+)?}} : index
+// CHECK-DAG:             %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c2{{(_[0-9]+)?}} : index
 // CHECK:                 %[[AV:[a-z0-9_]+]] = vector.transfer_read %[[LHS]][{{.+}}], %{{.+}}, %{{.+}} {in_bounds = [true]} : memref<1x1x64x32xf32>, vector<4xf32>
 // CHECK-NEXT:            vector.transfer_write %[[AV]], %[[A]][%[[S]], %{{.+}}, %{{.+}}] {in_bounds = [true]} : vector<4xf32>, memref<2x32x20xf32, #gpu.address_space<workgroup>>
 // CHECK:                 %[[BV:[a-z0-9_]+]] = vector.transfer_read %[[RHS]][{{.+}}], %{{.+}}, %{{.+}} {in_bounds = [true]} : memref<1x2x32x32xf32>, vector<4xf32>
@@ -300,7 +300,7 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
 // CHECK:                 vector.transfer_write %[[ACC]], %[[C]][%{{.+}}, %{{.+}}] {in_bounds = [true, true]} : vector<4x2xf32>, memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          }
 // CHECK-NEXT:          gpu.barrier
-// CHECK-NEXT:          %[[R0:[a-z0-9_]+]] = arith.divui %[[TX]], %c8{{(_[0-9]+)?}} : index
+// CHECK-DAG:           %[[R0:[a-z0-9_]+]] = arith.divui %[[TX]], %c8{{(_[0-9]+)?}} : index
 // CHECK:               %[[IN0:[a-z0-9_]+]] = arith.cmpi slt, %[[R0]], %[[ROWS]]#1 : index
 // CHECK-NEXT:          scf.if %[[IN0]] {
 // CHECK-NEXT:            %[[X0:[a-z0-9_]+]] = vector.transfer_read %[[C]][%[[R0]], %[[C0:[a-z0-9_]+]]], %{{.+}} {in_bounds = [true, true]} : memref<16x36xf32, #gpu.address_space<workgroup>>, vector<1x4xf32>
@@ -310,15 +310,15 @@ func.func @bf16(%arg0: memref<64x32xbf16>, %arg1: memref<2x32x32xbf16>, %arg2: m
 // CHECK-NEXT:          }
 // CHECK-NEXT:          gpu.barrier
 // Warp row 1: rows 16-31 of the tile.
-// CHECK-NEXT:          %[[PH1:[a-z0-9_]+]] = arith.cmpi eq, %[[WM]], %c1{{(_[0-9]+)?}} : index
-// CHECK-NEXT:          scf.if %[[PH1]] {
+// CHECK-DAG:           %[[PH1:[a-z0-9_]+]] = arith.cmpi eq, %[[WM]], %c1{{(_[0-9]+)?}} : index
+// CHECK:               scf.if %[[PH1]] {
 // CHECK:                 vector.transfer_write %[[ACC]], %[[C]][%{{.+}}, %{{.+}}] {in_bounds = [true, true]} : vector<4x2xf32>, memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          }
 // CHECK-NEXT:          gpu.barrier
-// CHECK-NEXT:          %[[R1:[a-z0-9_]+]] = arith.divui %[[TX]], %c8{{(_[0-9]+)?}} : index
+// CHECK-DAG:           %[[R1:[a-z0-9_]+]] = arith.divui %[[TX]], %c8{{(_[0-9]+)?}} : index
 // CHECK:               %[[ROW1:[a-z0-9_]+]] = arith.addi %[[R1]], %c16{{(_[0-9]+)?}} : index
-// CHECK-NEXT:          %[[IN1:[a-z0-9_]+]] = arith.cmpi slt, %[[ROW1]], %[[ROWS]]#1 : index
-// CHECK-NEXT:          scf.if %[[IN1]] {
+// CHECK-DAG:           %[[IN1:[a-z0-9_]+]] = arith.cmpi slt, %[[ROW1]], %[[ROWS]]#1 : index
+// CHECK:               scf.if %[[IN1]] {
 // CHECK-NEXT:            %[[X1:[a-z0-9_]+]] = vector.transfer_read %[[C]][%[[R1]], %[[C1:[a-z0-9_]+]]]
 // CHECK-NEXT:            %[[I1:[a-z0-9_]+]] = vector.transfer_read %[[BLOCK]][%[[ROW1]], %[[C1]]]
 // CHECK-NEXT:            %[[Y1:[a-z0-9_]+]] = arith.addf %[[X1]], %[[I1]] : vector<1x4xf32>
@@ -450,7 +450,7 @@ func.func @f32_init(%arg0: memref<64x32xf32>, %arg1: memref<2x32x32xf32>, %arg2:
 // CHECK:             %[[A:[a-z0-9_]+]] = memref.view %[[SMEM]][%c0{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<6144xi8, #gpu.address_space<workgroup>> to memref<3x32x16xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:        %[[B:[a-z0-9_]+]] = memref.view %[[SMEM]][%c3072{{(_[0-9]+)?}}][] {gmm.swizzle} : memref<6144xi8, #gpu.address_space<workgroup>> to memref<3x16x32xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:        %[[ACC:[a-z0-9_]+]]:4 = scf.for %[[J:[a-z0-9]+]] = %c0{{(_[0-9]+)?}} to %c4{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} iter_args({{.+}}) -> (vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>, vector<16x8xf32>) {
-// CHECK-NEXT:          %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c3{{(_[0-9]+)?}} : index
+// CHECK-DAG:           %[[S:[a-z0-9_]+]] = arith.remui %[[J]], %c3{{(_[0-9]+)?}} : index
 // CHECK:               vector.transfer_write %{{.+}}, %[[A]][%[[S]], {{.+}} : vector<8xbf16>, memref<3x32x16xbf16, #gpu.address_space<workgroup>>
 // CHECK:               vector.transfer_write %{{.+}}, %[[B]][%[[S]], {{.+}} : vector<8xbf16>, memref<3x16x32xbf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          gpu.barrier

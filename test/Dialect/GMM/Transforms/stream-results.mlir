@@ -26,18 +26,18 @@
 // CHECK-NEXT:      %[[PTR:.+]] = memref.extract_aligned_pointer_as_index %[[VIEW]]
 // CHECK:           %[[SCRATCH:.+]] = memref.alloc() : memref<16xf32>
 // CHECK-NEXT:      vector.transfer_write %{{.+}}, %[[SCRATCH]][%{{.+}}] {in_bounds = [true]}
-// CHECK-NEXT:      %[[ROW:.+]] = arith.muli %[[C0:.+]], %[[STRIDES]]#0 : index
-// CHECK-NEXT:      %[[AT0:.+]] = arith.addi %[[OFFSET]], %[[ROW]] : index
-// CHECK-NEXT:      %[[COL:.+]] = arith.muli %[[J:.+]], %[[STRIDES]]#1 : index
-// CHECK-NEXT:      %[[AT:.+]] = arith.addi %[[AT0]], %[[COL]] : index
-// CHECK-NEXT:      %[[C4:.+]] = arith.constant 4 : index
-// CHECK-NEXT:      %[[BYTES:.+]] = arith.muli %[[AT]], %[[C4]] : index
-// CHECK-NEXT:      %[[ADDR:.+]] = arith.addi %[[PTR]], %[[BYTES]] : index
-// CHECK-NEXT:      %[[C63:.+]] = arith.constant 63 : index
-// CHECK-NEXT:      %[[LOW:.+]] = arith.andi %[[ADDR]], %[[C63]] : index
-// CHECK-NEXT:      %[[ZERO:.+]] = arith.constant 0 : index
-// CHECK-NEXT:      %[[ALIGNED:.+]] = arith.cmpi eq, %[[LOW]], %[[ZERO]] : index
-// CHECK-NEXT:      scf.if %[[ALIGNED]] {
+// CHECK-DAG:       %[[ROW:.+]] = arith.muli %[[C0:.+]], %[[STRIDES]]#0 : index
+// CHECK-DAG:       %[[AT0:.+]] = arith.addi %[[OFFSET]], %[[ROW]] : index
+// CHECK-DAG:       %[[COL:.+]] = arith.muli %[[J:.+]], %[[STRIDES]]#1 : index
+// CHECK-DAG:       %[[AT:.+]] = arith.addi %[[AT0]], %[[COL]] : index
+// CHECK:           %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG:       %[[BYTES:.+]] = arith.muli %[[AT]], %[[C4]] : index
+// CHECK-DAG:       %[[ADDR:.+]] = arith.addi %[[PTR]], %[[BYTES]] : index
+// CHECK:           %[[C63:.+]] = arith.constant 63 : index
+// CHECK-DAG:       %[[LOW:.+]] = arith.andi %[[ADDR]], %[[C63]] : index
+// CHECK:           %[[ZERO:.+]] = arith.constant 0 : index
+// CHECK-DAG:       %[[ALIGNED:.+]] = arith.cmpi eq, %[[LOW]], %[[ZERO]] : index
+// CHECK:           scf.if %[[ALIGNED]] {
 // CHECK-NEXT:        vector.store %[[V:.+]], %[[VIEW]][%[[C0]], %[[J]]] {alignment = 64 : i64, nontemporal = true} : memref<1x128xf32, strided<[128, 1], offset: ?>>, vector<16xf32>
 // CHECK-NEXT:      } else {
 // CHECK-NEXT:        vector.store %[[V]], %[[VIEW]][%[[C0]], %[[J]]] : memref<1x128xf32, strided<[128, 1], offset: ?>>, vector<16xf32>

@@ -87,35 +87,35 @@
 // blocks when they fit in a panel (else as one more whole panel); or, when
 // that computes fewer rows (7 or 8 rows: 4 + 4 rather than 6 + 4), the last
 // whole panel's rows join the 4-row blocks.
-// CHECK-NEXT:          %[[PANELS:.+]] = arith.ceildivui %[[R]]#1, %[[C6]]
-// CHECK-NEXT:          %[[FULL:.+]] = arith.divui %[[R]]#1, %[[C6]]
-// CHECK-NEXT:          %[[REM:.+]] = arith.remui %[[R]]#1, %[[C6]]
-// CHECK-NEXT:          %[[BLOCKS:.+]] = arith.ceildivui %[[REM]], %[[C4]]
-// CHECK-NEXT:          %[[TAILROWS:.+]] = arith.muli %[[BLOCKS]], %[[C4]]
-// CHECK-NEXT:          %[[FITS:.+]] = arith.cmpi ule, %[[TAILROWS]], %[[C6]]
-// CHECK-NEXT:          %[[EXTRA:.+]] = arith.select %[[FITS]], %[[TAILROWS]], %[[C6]]
-// CHECK-NEXT:          %[[REM6:.+]] = arith.addi %[[REM]], %[[C6]]
-// CHECK-NEXT:          %[[STOLEN:.+]] = arith.ceildivui %[[REM6]], %[[C4]]
-// CHECK-NEXT:          %[[ANYFULL:.+]] = arith.cmpi ne, %[[FULL]], %c0
-// CHECK-NEXT:          %[[STOLENROWS:.+]] = arith.muli %[[STOLEN]], %[[C4]]
-// CHECK-NEXT:          %[[KEPTROWS:.+]] = arith.addi %[[EXTRA]], %[[C6]]
-// CHECK-NEXT:          %[[FEWER:.+]] = arith.cmpi ult, %[[STOLENROWS]], %[[KEPTROWS]]
-// CHECK-NEXT:          %[[STEAL:.+]] = arith.andi %[[ANYFULL]], %[[FEWER]]
-// CHECK-NEXT:          %[[KEPT:.+]] = arith.select %[[FITS]], %[[BLOCKS]], %c0
-// CHECK-NEXT:          %[[TAIL:.+]] = arith.select %[[STEAL]], %[[STOLEN]], %[[KEPT]]
-// CHECK-NEXT:          %[[LESS:.+]] = arith.subi %[[FULL]], %c1
-// CHECK-NEXT:          %[[NOSTEAL:.+]] = arith.select %[[FITS]], %[[FULL]], %[[PANELS]]
-// CHECK-NEXT:          %[[WHOLE:.+]] = arith.select %[[STEAL]], %[[LESS]], %[[NOSTEAL]]
+// CHECK-DAG:           %[[PANELS:.+]] = arith.ceildivui %[[R]]#1, %[[C6]]
+// CHECK-DAG:           %[[FULL:.+]] = arith.divui %[[R]]#1, %[[C6]]
+// CHECK-DAG:           %[[REM:.+]] = arith.remui %[[R]]#1, %[[C6]]
+// CHECK-DAG:           %[[BLOCKS:.+]] = arith.ceildivui %[[REM]], %[[C4]]
+// CHECK-DAG:           %[[TAILROWS:.+]] = arith.muli %[[BLOCKS]], %[[C4]]
+// CHECK-DAG:           %[[FITS:.+]] = arith.cmpi ule, %[[TAILROWS]], %[[C6]]
+// CHECK-DAG:           %[[EXTRA:.+]] = arith.select %[[FITS]], %[[TAILROWS]], %[[C6]]
+// CHECK-DAG:           %[[REM6:.+]] = arith.addi %[[REM]], %[[C6]]
+// CHECK-DAG:           %[[STOLEN:.+]] = arith.ceildivui %[[REM6]], %[[C4]]
+// CHECK-DAG:           %[[ANYFULL:.+]] = arith.cmpi ne, %[[FULL]], %c0
+// CHECK-DAG:           %[[STOLENROWS:.+]] = arith.muli %[[STOLEN]], %[[C4]]
+// CHECK-DAG:           %[[KEPTROWS:.+]] = arith.addi %[[EXTRA]], %[[C6]]
+// CHECK-DAG:           %[[FEWER:.+]] = arith.cmpi ult, %[[STOLENROWS]], %[[KEPTROWS]]
+// CHECK-DAG:           %[[STEAL:.+]] = arith.andi %[[ANYFULL]], %[[FEWER]]
+// CHECK-DAG:           %[[KEPT:.+]] = arith.select %[[FITS]], %[[BLOCKS]], %c0
+// CHECK-DAG:           %[[TAIL:.+]] = arith.select %[[STEAL]], %[[STOLEN]], %[[KEPT]]
+// CHECK-DAG:           %[[LESS:.+]] = arith.subi %[[FULL]], %c1
+// CHECK-DAG:           %[[NOSTEAL:.+]] = arith.select %[[FITS]], %[[FULL]], %[[PANELS]]
+// CHECK-DAG:           %[[WHOLE:.+]] = arith.select %[[STEAL]], %[[LESS]], %[[NOSTEAL]]
 // The last contraction block, when it has at most 64 steps (the writes of
 // the result bound it), runs its register blocks rows first: each row panel
 // across the column panels, then each 4-row block across them; the nest
 // that runs columns first then runs no iterations, and the other way round
 // in the other blocks.
-// CHECK-NEXT:          %[[FEW:.+]] = arith.cmpi ule, %[[COUNT]], %c64
-// CHECK-NEXT:          %[[ROWSFIRST:.+]] = arith.andi %[[LASTK]], %[[FEW]]
-// CHECK-NEXT:          %[[RPANELS:.+]] = arith.select %[[ROWSFIRST]], %[[WHOLE]], %c0
-// CHECK-NEXT:          %[[RTAILS:.+]] = arith.select %[[ROWSFIRST]], %[[TAIL]], %c0
-// CHECK-NEXT:          %[[RDONE:.+]]:2 = scf.for %{{.+}} = %c0 to %[[RPANELS]] step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<2x12x16xf32>, tensor<?x?xf32>)
+// CHECK-DAG:           %[[FEW:.+]] = arith.cmpi ule, %[[COUNT]], %c64
+// CHECK-DAG:           %[[ROWSFIRST:.+]] = arith.andi %[[LASTK]], %[[FEW]]
+// CHECK-DAG:           %[[RPANELS:.+]] = arith.select %[[ROWSFIRST]], %[[WHOLE]], %c0
+// CHECK-DAG:           %[[RTAILS:.+]] = arith.select %[[ROWSFIRST]], %[[TAIL]], %c0
+// CHECK:               %[[RDONE:.+]]:2 = scf.for %{{.+}} = %c0 to %[[RPANELS]] step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<2x12x16xf32>, tensor<?x?xf32>)
 // CHECK-NEXT:            scf.for %{{.+}} = %c0 to %[[CP]] step %{{.+}} iter_args
 // CHECK:                 scf.if %[[LASTK]] -> (tensor<2x12x16xf32>, tensor<?x?xf32>) {
 // CHECK:               %[[TDONE:.+]]:2 = scf.for %{{.+}} = %c0 to %[[RTAILS]] step %{{.+}} iter_args(%{{.+}} = %[[RDONE]]#0, %{{.+}} = %[[RDONE]]#1) -> (tensor<2x12x16xf32>, tensor<?x?xf32>)
@@ -123,10 +123,10 @@
 // CHECK:               %[[CPANELS:.+]] = arith.select %[[ROWSFIRST]], %c0, %[[CP]]
 // The column panels carry the accumulators and the visit's slice.
 // CHECK-NEXT:          scf.for %[[JP2:.+]] = %{{.+}} to %[[CPANELS]] step %{{.+}} iter_args(%[[ACCJ:.+]] = %[[TDONE]]#0, %[[OUTJ:.+]] = %[[TDONE]]#1) -> (tensor<2x12x16xf32>, tensor<?x?xf32>)
-// CHECK-NEXT:            %[[ANYWHOLE:.+]] = arith.cmpi ne, %[[WHOLE]], %c0
+// CHECK-DAG:             %[[ANYWHOLE:.+]] = arith.cmpi ne, %[[WHOLE]], %c0
 // The accumulators are stored column panel by column panel: row r of
 // column panel JP2 is [JP2, r, 0].
-// CHECK-NEXT:            scf.if %[[ANYWHOLE]] -> (tensor<2x12x16xf32>, tensor<?x?xf32>) {
+// CHECK:                 scf.if %[[ANYWHOLE]] -> (tensor<2x12x16xf32>, tensor<?x?xf32>) {
 // CHECK-NEXT:              %[[START:.+]]:6 = scf.if %[[FIRSTK]] -> (vector<16xf32>,
 // CHECK-NEXT:                scf.yield %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]], %[[ZV]] :
 // CHECK-NEXT:              } else {
@@ -147,10 +147,10 @@
 // slice are dropped: its lanes unmasked when the column panel lies inside
 // the slice, masked when it crosses the slice's last column.
 // CHECK:                   scf.if %[[LASTK]] -> (tensor<2x12x16xf32>, tensor<?x?xf32>) {
-// CHECK-NEXT:                %[[OCOL:.+]] = arith.muli %[[JP2]], %[[C16]]
-// CHECK-NEXT:                %[[OEND:.+]] = arith.addi %[[OCOL]], %[[C16]]
-// CHECK-NEXT:                %[[INSIDE:.+]] = arith.cmpi sle, %[[OEND]], %[[COLS]]
-// CHECK-NEXT:                scf.if %[[INSIDE]] -> (tensor<?x?xf32>) {
+// CHECK-DAG:                 %[[OCOL:.+]] = arith.muli %[[JP2]], %[[C16]]
+// CHECK-DAG:                 %[[OEND:.+]] = arith.addi %[[OCOL]], %[[C16]]
+// CHECK-DAG:                 %[[INSIDE:.+]] = arith.cmpi sle, %[[OEND]], %[[COLS]]
+// CHECK:                     scf.if %[[INSIDE]] -> (tensor<?x?xf32>) {
 // CHECK:                       vector.transfer_write %{{.+}}, %[[OUTJ]][%c0{{(_[0-9]+)?}}, %[[OCOL]]] {in_bounds = [false, true]} : vector<6x16xf32>, tensor<?x?xf32>
 // CHECK:                     } else {
 // CHECK:                       vector.transfer_write %{{.+}}, %[[OUTJ]][%c0{{(_[0-9]+)?}}, %[[OCOL]]] : vector<6x16xf32>, tensor<?x?xf32>
@@ -170,17 +170,17 @@
 // The 4-row blocks, rows 4t .. 4t + 3 after the WHOLE panels: row i of
 // the block is lhs row panel WHOLE + (4t + i) / 6, row (4t + i) % 6.
 // CHECK:                   scf.for %[[T:.+]] = %c0{{(_[0-9]+)?}} to %[[TAIL]]
-// CHECK-NEXT:                %[[FIRST:.+]] = arith.muli %[[T]], %[[C4]]
-// CHECK-NEXT:                %[[BASE:.+]] = arith.muli %[[WHOLE]], %[[C6]]
-// CHECK-NEXT:                %[[TROW:.+]] = arith.addi %[[BASE]], %[[FIRST]]
-// CHECK-NEXT:                %[[P0:.+]] = arith.divui %[[FIRST]], %[[C6]]
-// CHECK-NEXT:                %[[IP0:.+]] = arith.addi %[[WHOLE]], %[[P0]]
-// CHECK-NEXT:                %[[I0:.+]] = arith.remui %[[FIRST]], %[[C6]]
-// CHECK-NEXT:                %[[TROW1:.+]] = arith.addi %[[TROW]], %c1
-// CHECK-NEXT:                %[[FIRST1:.+]] = arith.addi %[[FIRST]], %c1
-// CHECK-NEXT:                %[[P1:.+]] = arith.divui %[[FIRST1]], %[[C6]]
-// CHECK-NEXT:                %[[IP1:.+]] = arith.addi %[[WHOLE]], %[[P1]]
-// CHECK-NEXT:                %[[I1:.+]] = arith.remui %[[FIRST1]], %[[C6]]
+// CHECK-DAG:                 %[[FIRST:.+]] = arith.muli %[[T]], %[[C4]]
+// CHECK-DAG:                 %[[BASE:.+]] = arith.muli %[[WHOLE]], %[[C6]]
+// CHECK-DAG:                 %[[TROW:.+]] = arith.addi %[[BASE]], %[[FIRST]]
+// CHECK-DAG:                 %[[P0:.+]] = arith.divui %[[FIRST]], %[[C6]]
+// CHECK-DAG:                 %[[IP0:.+]] = arith.addi %[[WHOLE]], %[[P0]]
+// CHECK-DAG:                 %[[I0:.+]] = arith.remui %[[FIRST]], %[[C6]]
+// CHECK-DAG:                 %[[TROW1:.+]] = arith.addi %[[TROW]], %c1
+// CHECK-DAG:                 %[[FIRST1:.+]] = arith.addi %[[FIRST]], %c1
+// CHECK-DAG:                 %[[P1:.+]] = arith.divui %[[FIRST1]], %[[C6]]
+// CHECK-DAG:                 %[[IP1:.+]] = arith.addi %[[WHOLE]], %[[P1]]
+// CHECK-DAG:                 %[[I1:.+]] = arith.remui %[[FIRST1]], %[[C6]]
 // CHECK-COUNT-4:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<2x12x16xf32>, vector<16xf32>
 // CHECK:                     scf.for %{{.+}} = %{{.+}} to %[[UNROLLED]] step %[[C4]]
 // CHECK-NOT:                   memref.prefetch
@@ -285,8 +285,8 @@ func.func @mode1(%lhs: tensor<1x1x60x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK:           %[[W:.+]] = vector.transfer_read %[[RHS]]{{.*}} {permutation_map = #{{.*}}} : tensor<2x4x6x5xbf16>, vector<16xbf16>
 // CHECK-NEXT:      %[[WBITS:.+]] = arith.bitcast %[[W]] : vector<16xbf16> to vector<16xi16>
 // CHECK-NEXT:      %[[WWIDE:.+]] = arith.extui %[[WBITS]] : vector<16xi16> to vector<16xi32>
-// CHECK-NEXT:      %[[WHIGH:.+]] = arith.shli %[[WWIDE]], %[[SIXTEEN]] : vector<16xi32>
-// CHECK-NEXT:      arith.bitcast %[[WHIGH]] : vector<16xi32> to vector<16xf32>
+// CHECK-DAG:       %[[WHIGH:.+]] = arith.shli %[[WWIDE]], %[[SIXTEEN]] : vector<16xi32>
+// CHECK:           arith.bitcast %[[WHIGH]] : vector<16xi32> to vector<16xf32>
 // CHECK:           memref.prefetch %[[LHSBUF]]
 // CHECK-NEXT:      arith.addi
 // CHECK-NEXT:      arith.cmpi sle
@@ -298,8 +298,8 @@ func.func @mode1(%lhs: tensor<1x1x60x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: 
 // CHECK-NEXT:        %[[AM:.+]] = vector.transfer_read %[[LHS]]{{.*}} : tensor<2x3x7x5xbf16>, vector<16xbf16>
 // CHECK-NEXT:        %[[ABITS:.+]] = arith.bitcast %[[AM]] : vector<16xbf16> to vector<16xi16>
 // CHECK-NEXT:        %[[AMWIDE:.+]] = arith.extui %[[ABITS]] : vector<16xi16> to vector<16xi32>
-// CHECK-NEXT:        %[[AHIGH:.+]] = arith.shli %[[AMWIDE]], %[[SIXTEEN]] : vector<16xi32>
-// CHECK-NEXT:        %[[AF32:.+]] = arith.bitcast %[[AHIGH]] : vector<16xi32> to vector<16xf32>
+// CHECK-DAG:         %[[AHIGH:.+]] = arith.shli %[[AMWIDE]], %[[SIXTEEN]] : vector<16xi32>
+// CHECK:             %[[AF32:.+]] = arith.bitcast %[[AHIGH]] : vector<16xi32> to vector<16xf32>
 // CHECK-NEXT:        scf.yield %[[AF32]] : vector<16xf32>
 // CHECK:           vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x4x16xf32>
 // Nothing of the rhs is prefetched, so no row panel is peeled off for
