@@ -97,7 +97,8 @@ arith::ArithExpandOpsPassOptions expandWithBF16() {
 /// launches, device memory and the Hopper kernels' tensor maps become mgpu*
 /// calls. The NVGPU conversion runs on the module, not on each function: it
 /// declares mgpuTensorMapEncodeTiledMemref in the module, which functions
-/// converted in parallel would race on.
+/// converted in parallel would race on (MLIR 22; it can run per function
+/// once upstream declares the function without that race).
 void addLowerToLLVM(OpPassManager &pm, bool gpuHost = false) {
   OpPassManager &loops = gpuHost ? pm.nest<func::FuncOp>() : pm;
   loops.addPass(createConvertLinalgToLoopsPass());
@@ -196,7 +197,9 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   // GPU-shaped program's whole-tile transfers (a test of the tile program
   // on the CPU) become loops over rows instead: unrolled, each masked row
   // would merge the whole tile in a phi, and LLVM 22's x86 backend takes
-  // close to a minute on such phis of bf16 vectors without AVX512-BF16.
+  // close to a minute on such phis of bf16 vectors without AVX512-BF16
+  // (these transfers can be unrolled too once a later LLVM handles such phis
+  // quickly).
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll(options.tileTarget != KernelTarget::GPU);
   pm.addPass(createConvertVectorToSCFPass(transfers));
@@ -294,9 +297,9 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   device.addPass(arith::createArithExpandOpsPass(expandWithBF16()));
-  // NVGPU before the loops become branches: convert-nvgpu-to-nvvm converts
-  // the types that scf loops carry (the Hopper kernel's wgmma accumulators),
-  // not those of cf blocks.
+  // NVGPU before the loops become branches: MLIR 22's convert-nvgpu-to-nvvm
+  // converts the types that scf loops carry (the Hopper kernel's wgmma
+  // accumulators), not those of cf blocks; the order is free once it does.
   device.addPass(createGMMLowerBF16MmaSync());
   device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(createSCFToControlFlowPass());

@@ -15,7 +15,7 @@ def ConvertGMMToLoops : Pass<"convert-gmm-to-loops"> {
     The reference lowering: every `gmm.ragged_dot` (any mode, batch
     dimensions, batched group sizes, group offset, init, any supported element
     type, static or dynamic shapes) becomes a nest of `scf.for` loops over the
-    result elements that computes DESIGN.md's semantics literally:
+    result elements that computes docs/Semantics.md's semantics literally:
 
     - mode 1: each result row finds its group by scanning the clamped group
       bounds; a row in no computed group keeps `init` (or zero), otherwise the

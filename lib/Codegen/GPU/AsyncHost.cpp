@@ -4,35 +4,23 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gmm-gpu-partition-host leaves the host's side of a ragged dot as synchronous
-// gpu ops: device allocations, memsets, copies, frees and kernel launches. As
-// they are, gpu-to-llvm gives each one a stream of its own, created,
-// synchronized and destroyed around it. This pass makes them asynchronous
-// and chains them on one token, so that gpu-to-llvm puts all of a
-// function's device work on one stream (created at its first gpu op) and
-// the host waits once, before it returns.
+// gmm-async-host: the host's synchronous gpu ops become async ops on one
+// token chain per function, hence one stream (the caller's with
+// caller-stream). See the pass description in
+// include/gmm/Codegen/GPU/Passes.td.
 //
-// - A gpu op that implements gpu::AsyncOpInterface and has no token yet is
-//   rebuilt with a token result and the chain's token as its dependency.
-// - scf.if and scf.for bodies with nothing in them that waits (no host side
-//   effect; a wait would end the stream the ops after them still use)
-//   continue the chain of the enclosing block from the token they start
-//   with; no token leaves them (gpu-to-llvm takes
-//   a token that arrives through a block argument for an event, not a
-//   stream), so the ops after them depend on the token from before: the
-//   ops inside are on the same stream and thus ordered before them anyway.
-// - Any other op with side effects (a call, a host memory access) first
-//   waits for the chain, which then starts again; so does any other op
-//   with gpu ops in its regions (an scf.if or scf.for with host side
-//   effects in its bodies included), whose blocks get chains of their own.
-//   Side-effect-free ops and cf.assert (a run-time check on host values) do
-//   not wait.
-// - A block waits for its chain before its terminator, unless it is a
-//   body continuing an outer chain.
-// - With caller-stream, every chain starts from the function's last
-//   argument (the caller's stream, as a token) and nothing waits; a call of
-//   a function of the module passes the stream on; other host work that
-//   would need a wait is an error.
+// Why not upstream's gpu-async-region (AsyncRegionRewriter.cpp, MLIR 22):
+// it starts a chain (a stream) in every block and waits at the block's end,
+// so each scf.for iteration and scf.if branch that launches a kernel
+// creates a stream and synchronizes, after a wait before the loop or
+// branch; it waits before every op with side effects, cf.assert included;
+// and its chains start from a new stream, never from one the caller passes.
+// This pass is deletable once upstream's continues a chain through scf
+// bodies and can start it from a function argument.
+//
+// Each op of a block gets a Role (roleOf); Chainer::chain threads the token
+// through a block, into the bodies of a Join op with the same token and into
+// the blocks of a Separate op with chains of their own.
 //
 //===----------------------------------------------------------------------===//
 

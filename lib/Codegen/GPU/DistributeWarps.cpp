@@ -5,17 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // gmm-gpu-distribute-warps, the last of the three passes that build a tile
-// kernel (after gmm-gpu-promote-operands and gmm-gpu-stage-epilogue): the
-// block-level math of the staged contraction loop is shared among the
-// configuration's warps. The loop's block accumulator becomes each warp's
-// (for f16 and bf16 inputs: 16 x 8 mma fragments of its warp tile,
-// accumulated by m16n8k16 vector.contracts of staged sub-blocks, which
-// gmm-gpu-vector-to-mma-sync turns into nvgpu.ldmatrix and
-// nvgpu.mma.sync) or each lane's (f32: a block of the warp tile,
-// accumulated by vector.outerproducts of a staged column and row, which
-// gmm-gpu-lower-kernel-vectors turns into FMAs); the epilogue's staging of
-// a warp row of the block becomes those warps' writes of their fragments.
-// The kernel configuration is then spent and removed from the launch.
+// kernel: the block-level math of the staged contraction loop becomes each
+// warp's mma fragments (16-bit inputs) or each lane's FMA outer products
+// (f32). See the pass description in include/gmm/Codegen/GPU/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,12 +4,21 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// MLIR 22's convert-nvgpu-to-nvvm infers an mma operand's PTX type from its
-// element type (NVVM::MmaOp::inferOperandMMAType) and has no case for bf16,
-// although nvgpu.mma.sync verifies bf16 operands and nvvm.mma.sync takes
-// them with explicit PTX types. This pass fills that gap: it lowers a bf16
-// nvgpu.mma.sync to nvvm.mma.sync on the fragments' 32-bit registers and
-// leaves every other nvgpu.mma.sync to convert-nvgpu-to-nvvm.
+// gmm-lower-bf16-mma-sync: a bf16 nvgpu.mma.sync becomes nvvm.mma.sync on
+// the fragments' 32-bit registers; every other nvgpu.mma.sync is left to
+// convert-nvgpu-to-nvvm. See the pass description in
+// include/gmm/Codegen/GPU/Passes.td.
+//
+// An upstream workaround. MLIR 22's convert-nvgpu-to-nvvm takes the PTX
+// type of mma.sync's A and B operands from getNvvmMmaType
+// (mlir/lib/Conversion/NVGPUToNVVM/NVGPUToNVVM.cpp), which has no case for
+// bf16 ("failed to deduce operand PTX types"), although nvgpu.mma.sync
+// verifies bf16 operands and nvvm.mma.sync takes them with explicit PTX
+// types. Later MLIR deduces bf16 there: llvm/llvm-project#194203,
+// "[mlir][NVGPUToNVVM] Support BF16 mma.sync lowering" (merged April 2026,
+// after the 22 branch; 22.1.8 still fails). Delete this pass, and its place
+// in gmm-to-ptx's gpu.module pipeline, on the LLVM upgrade that has it,
+// comparing the bf16 kernels' PTX before and after.
 //
 //===----------------------------------------------------------------------===//
 

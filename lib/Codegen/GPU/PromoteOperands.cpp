@@ -5,19 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // gmm-gpu-promote-operands, the first of the three passes that build a tile
-// kernel out of the block program gmm-gpu-map-blocks launched (then
-// gmm-gpu-stage-epilogue and gmm-gpu-distribute-warps): the contraction loop
-// of the visit is rebuilt around shared memory. Both operand tiles get the
-// configuration's 2 to 4 stages in one workgroup buffer (a workgroup
-// attribution of the launch, or dynamic shared memory above 48 KiB; sized for
-// the epilogue's staging too), and step j is copied into stage j % stages
-// (16-byte masked vector transfers spread over the block's threads, zeros
-// past the operands' ends and masks) before a barrier and the block
-// contraction of the stage, then a barrier. The loop is built unpipelined
-// and marked: gmm-gpu-async-copies makes the copies cp.async and
-// gmm-gpu-pipeline-stages overlaps the copies of steps j + 1 .. j + stages - 1
-// with the math of step j. The math stays one block-level vector.contract
-// of the staged tiles for gmm-gpu-distribute-warps to share among the warps.
+// kernel: the visit's contraction loop is rebuilt around multi-buffered
+// shared-memory stages, unpipelined, its math still one block-level
+// vector.contract. See the pass description in
+// include/gmm/Codegen/GPU/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 

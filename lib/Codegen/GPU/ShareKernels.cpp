@@ -4,19 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gpu-kernel-outlining gives every gpu.launch a gpu.module of its own, so a
-// program with 32 identical ragged dots (one per layer of a model) carries
-// 32 copies of each kernel, and everything after outlining (NVVM lowering,
-// LLVM's NVPTX backend) runs 32 times. This pass keeps one gpu.module per
-// class of structurally equal modules and points every gpu.launch_func at
-// it.
-//
-// Two modules are equal when they have the same attributes (targets
-// included) apart from their names and, op by op, the same ops: for each
-// symbol in the module (the kernels) the same attributes apart from the
-// symbol name and equivalent regions (OperationEquivalence, locations
-// ignored); for every other op full equivalence. A module that is used by
-// anything other than gpu.launch_func is left alone.
+// gmm-share-kernels: one gpu.module per class of structurally equal kernel
+// modules, every gpu.launch_func pointed at it. See the pass description in
+// include/gmm/Codegen/GPU/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 

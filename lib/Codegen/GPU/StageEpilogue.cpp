@@ -5,17 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // gmm-gpu-stage-epilogue, the second of the three passes that build a tile
-// kernel (after gmm-gpu-promote-operands, before gmm-gpu-distribute-warps):
-// the block write of the tile program (the accumulated block, through its
-// elementwise epilogue: add init, convert to the result type, then a 2-D
-// transfer_write of the visit's rows) goes through shared memory, one warp
-// row of the tile at a time. For each warp row, the block writes those rows
-// of its accumulators into the workgroup buffer (a block-level
-// vector.transfer_write of a slice of the staged loop's result, which
-// gmm-gpu-distribute-warps turns into each warp's fragments), then every
-// thread replays the tile program's epilogue on 4-element row chunks and
-// writes them masked, so rows of other groups and columns past n are never
-// written.
+// kernel: the block write goes through shared memory a warp row at a time,
+// and every thread replays the tile program's epilogue on row chunks. See
+// the pass description in include/gmm/Codegen/GPU/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,10 +5,22 @@
 //===----------------------------------------------------------------------===//
 //
 // gmm-gpu-vector-to-mma-sync: upstream's vector-to-nvgpu conversion of the
-// 16-bit warp contractions of each gpu.launch, with the three MLIR 22 gaps
-// around it filled here: bf16 fragments (presentBF16AsF16 / restoreBF16),
-// scalar index arithmetic taken for matrix ops (hideIndexArith), and the
-// register order of a transposed A operand (reorderTransposedMatrixALoads).
+// 16-bit warp contractions of each gpu.launch (see the pass description in
+// include/gmm/Codegen/GPU/Passes.td), with three MLIR 22 gaps around it
+// filled here, each an upstream workaround to delete on the LLVM upgrade
+// that closes its gap:
+// - bf16 fragments, the f16 stand-ins (presentBF16AsF16 / restoreBF16):
+//   nvgpu::getMmaSyncRegisterType (mlir/lib/Dialect/NVGPU/Utils/
+//   MMAUtils.cpp) knows f16 but not bf16. No upstream change for it was
+//   found; llvm/llvm-project#194203 adds bf16 to convert-nvgpu-to-nvvm only
+//   (see LowerBF16MmaSync.cpp).
+// - scalar index arithmetic taken for matrix ops (hideIndexArith): the
+//   conversion takes every arith op with an mma counterpart under its root
+//   for a matrix op. Deletable once it leaves scalars alone.
+// - the register order of a transposed A operand
+//   (reorderTransposedMatrixALoads): its ldmatrix.x4.trans delivers the
+//   blocks k-major. Deletable once upstream orders them for mma.sync, which
+//   the transposed-lhs differential runs on the simulated GPU would show.
 //
 //===----------------------------------------------------------------------===//
 

@@ -258,7 +258,9 @@ Value phaseParity(OpBuilder &b, Location loc, Value kt, int64_t stages,
 /// gpu-kernel-outlining and convert-gpu-to-nvvm know no NVGPU types, and
 /// convert-nvgpu-to-nvvm (which lowers a map to that pointer) runs after
 /// outlining in gmm's pipeline. The casts pair up once both sides are
-/// lowered. (Folding the kernel afterwards would fold the casts away.)
+/// lowered. (Folding the kernel afterwards would fold the casts away.) An
+/// MLIR 22 workaround: the maps can be passed as they are once outlining
+/// and convert-gpu-to-nvvm know the NVGPU types.
 void passMapsByPointer(gpu::LaunchOp launch, ArrayRef<Value> maps) {
   OpBuilder b(launch), inKernel(launch.getContext());
   inKernel.setInsertionPointToStart(&launch.getBody().front());
@@ -438,7 +440,8 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
   // box must then be the 2-D 64 x 64 one; the rhs map's own type has the
   // leading unit dimensions of its memref. The cast only retypes the value
   // for nvgpu.warpgroup.generate.descriptor, which reads no more than the
-  // type.
+  // type (an MLIR 22 workaround, to drop once generate.descriptor takes
+  // the offset right from a map whose box has leading unit dimensions).
   Value rhsDescMap =
       UnrealizedConversionCastOp::create(
           b, loc,
@@ -507,7 +510,9 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
   // (thread id / 32) + lane / 4 (+ 8) of it, counting warps from the
   // block's first rather than the warpgroup's: so both consumers store
   // through the tile's first 64 rows, and warpgroup 1's land in rows 64 to
-  // 127 (docs/Lowering.md, upstream workarounds).
+  // 127 (docs/Lowering.md, upstream workarounds). When upstream counts
+  // warps within the warpgroup, test/Codegen/GPU/upstream-mma-store.mlir
+  // fails: then give each consumer its own 64 rows here.
   Value firstRows = memref::SubViewOp::create(
       b, loc, staging,
       ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},

@@ -332,7 +332,8 @@ def GMMGPUVectorToMmaSync : Pass<"gmm-gpu-vector-to-mma-sync"> {
     `populatePrepareVectorToMMAPatterns`), which turns m16n8k16
     contractions of `vector.transfer_read`s from workgroup memory into
     `nvgpu.ldmatrix` and `nvgpu.mma.sync`. Three MLIR 22 gaps are filled
-    around that call, each in one place:
+    around that call, each in one place and each a workaround to delete on
+    the LLVM upgrade that closes it:
 
     - the conversion sizes fragments with `nvgpu::getMmaSyncRegisterType`,
       which knows f16 but not bf16 (the registers are the same, two 16-bit
@@ -602,6 +603,14 @@ def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::ModuleOp"> {
     memory access) is an error: a caller's stream cannot be waited for with
     `gpu.wait`, which `gpu-to-llvm` lowers to an event wait on anything but
     a stream it created.
+
+    Upstream's `gpu-async-region` threads tokens the same way within a block
+    but is not used: it starts a new chain (stream) in every block and waits
+    at the block's end, so every `scf.for` iteration and `scf.if` branch with
+    a launch creates a stream and synchronizes (and the host waits before
+    the loop or branch); it waits before `cf.assert`; and it cannot start
+    from a caller's stream. This pass can go once upstream's continues a
+    chain through `scf` bodies and starts it from a function argument.
   }];
   let options = [
     Option<"callerStream", "caller-stream", "bool", /*default=*/"false",
@@ -616,10 +625,13 @@ def GMMLowerBF16MmaSync : Pass<"gmm-lower-bf16-mma-sync"> {
   let description = [{
     `nvgpu.mma.sync` accepts bf16 operands, but MLIR 22's
     `convert-nvgpu-to-nvvm` cannot lower them: it infers the PTX type of an
-    operand from its element type and knows f16, tf32 and the integer types
-    but not bf16 ("failed to deduce operand PTX types"). This pass, run
-    before `convert-nvgpu-to-nvvm`, lowers every `nvgpu.mma.sync` with bf16
-    A and B operands (and an f32 accumulator, the only one PTX has for
+    A or B operand from its element type (`getNvvmMmaType`) and knows f16,
+    tf32 and the integer types but not bf16 ("failed to deduce operand PTX
+    types"). Later MLIR deduces bf16 there (llvm/llvm-project#194203,
+    "[mlir][NVGPUToNVVM] Support BF16 mma.sync lowering"); this pass is a
+    workaround, to delete on the LLVM upgrade that has it. It runs before
+    `convert-nvgpu-to-nvvm` and lowers every `nvgpu.mma.sync` with bf16 A
+    and B operands (and an f32 accumulator, the only one PTX has for
     bf16) to `nvvm.mma.sync` typed bf16: each row of an A or B fragment
     (two bf16) is one 32-bit register, each accumulator element one f32.
     Other `nvgpu.mma.sync` ops are left to `convert-nvgpu-to-nvvm`.

@@ -38,13 +38,10 @@ int64_t mlir::gmm::hostVectorBits() {
 }
 
 std::optional<bool> mlir::gmm::bf16DotIsFastOn(StringRef cpu) {
-  // Measured with gmm-bench-cpu's peak lines (vdpbf16ps zmm against
-  // vfmadd231ps zmm, in flops): Zen 4 469 against 234 GFLOP/s on two
-  // threads, its bf16 rows 1.4-1.9 times as fast with bf16_dot as with fma
-  // (bench/README.md); Zen 5 bf16 rows 2-17% faster with bf16_dot;
-  // a Sapphire-Rapids-class Xeon 168 against 340, gmm's bf16 rows at 0.68
-  // times its f32 rows with bf16_dot (issue #39). Emerald and Granite
-  // Rapids share Sapphire Rapids' cores' BF16 unit.
+  // The cores where vdpbf16ps does more flops than vfmadd231ps (Zen 4 and
+  // 5) and where it does fewer (Sapphire Rapids, issue #39); Emerald and
+  // Granite Rapids share Sapphire Rapids' cores' BF16 unit. Measurements:
+  // bench/README.md, "Why the heuristics are what they are".
   return llvm::StringSwitch<std::optional<bool>>(cpu)
       .Cases({"znver4", "znver5"}, true)
       .Cases({"sapphirerapids", "emeraldrapids", "graniterapids",
@@ -129,23 +126,17 @@ std::array<int64_t, 2> defaultRegisterBlock(Type accType, int64_t vectorBits) {
 /// in mode 1, each staying in the L2 cache) and 32 register columns: the
 /// packed rhs block (tile_k x tile_n, 512 KiB of f32 on AVX2) is then packed
 /// once for 384 rows rather than 96, and each row block's packed lhs serves
-/// 512 columns rather than 128 (on a Zen 3, one thread, 8 groups of 1024 x
-/// 1024 x 1024: 530 to 480-493 ms). Mode 2 takes them too, whatever its
+/// 512 columns rather than 128. Mode 2 takes them too, whatever its
 /// groups' rows: its last contraction block writes the result directly, so
 /// a group of at most 256 rows never touches the visit's 768 KiB of
-/// accumulators (Qwen3-like mode 2, 32 rows per group, two threads of a Zen
-/// 3: 472-512 ms with visits of 96 x 128, 414-423 ms with these). With
-/// AVX-512, a visit of 32 register rows (two row blocks of 16) by 16
-/// register columns, 448 x 512: the packed rhs block (512 KiB) serves twice
-/// the rows, and each row block's packed lhs twice the columns, of the 224 x
-/// 256 visits before (on a Zen 5, 1 MiB of L2 per core, two threads:
-/// g8-m8192 mode 1 412 to 435-458 GFLOP/s, mode 2 404-423 to 465-470,
-/// deepseek mode 1 353-361 to 386-394, qwen3 mode 1 244-260 to 294-303;
-/// the bf16 rows 2-17% faster; one thread, g8-m8192 mode 1 77.8 to 72.9
-/// ms; 224 x 1024 took 71.2 ms on one thread but 43-44 ms against 38 on
-/// two). A decode-like op's visits
-/// (`fewRowsWidth` non-zero, see fewRowsVisitWidth) are that wide, with
-/// contraction blocks of 64 f32 (32 f64) elements.
+/// accumulators. With AVX-512, a visit of 32 register rows (two row blocks
+/// of 16) by 16 register columns, 448 x 512: the packed rhs block (512 KiB)
+/// serves twice the rows, and each row block's packed lhs twice the
+/// columns, of a visit of 224 x 256. Larger visits pack each operand fewer
+/// times; measurements: bench/README.md, "Why the heuristics are what they
+/// are". A decode-like op's visits (`fewRowsWidth` non-zero, see
+/// fewRowsVisitWidth) are that wide, with contraction blocks of 64 f32 (32
+/// f64) elements.
 std::array<int64_t, 3> defaultCPUTile(Type accType,
                                       std::array<int64_t, 2> block,
                                       int64_t vectorBits,
@@ -211,18 +202,14 @@ std::optional<uint64_t> staticRhsColumns(RaggedDotOp op) {
 /// only a few lhs rows, so that packing it is a good part of their time. A
 /// visit then spans the rhs's whole rows (its columns rounded up to `lanes`,
 /// up to kFewRowsMaxWidth), which the packing reads contiguously, and its
-/// packed contraction blocks of 64 rows stay in the L2 cache (decode-like,
-/// 64 groups of 8 rows, 512 x 2048 x 1536, one thread of a Zen 3: 196 ms
-/// with 384 x 512 x 256 visits, 170 ms with 384 x 1536 x 64; skewed sizes
-/// 173 and 153 ms).
+/// packed contraction blocks of 64 rows stay in the L2 cache.
 ///
 /// Such visits are few, one per group and 2048 columns: where they are
 /// fewer than `threads`, they are narrowed to give each thread one, down to
 /// kFewRowsMinWidth columns; below that the op is not decode-like, and the
-/// usual tile's narrower visits are more (32 groups of 8 rows, 256 x 7168 x
-/// 2048, two threads of a Zen 3: 189 ms with visits of 2048 columns, 219
-/// with 1024, 231 with the usual 512 x 256; what a thread without a visit
-/// loses is all of its share).
+/// usual tile's narrower visits are more (what a thread without a visit
+/// loses is all of its share, narrower visits a few percent). Measurements:
+/// bench/README.md, "Why the heuristics are what they are".
 int64_t fewRowsVisitWidth(RaggedDotOp op, int64_t lanes, int64_t threads) {
   if (op.getMode() != RaggedDotMode::NonContracting)
     return 0;
@@ -260,13 +247,11 @@ constexpr int64_t kLargeVisitsPerThread = 4;
 /// tile's: a visit packs the rhs block of every contraction block once for
 /// its rows and each row block's lhs once for its columns, so that a group
 /// of 1024 rows in visits of 448 x 512 packs the rhs three times (448, 448
-/// and 128 rows) and every lhs row twice. On a Zen 5 (AVX-512), 8 groups of
-/// 1024 x 1024 x 1024: one thread 73-77.5 ms to 70.5-73 ms, two threads
-/// 39-40 ms to 36.6-38.3 ms; 8 groups of 256 rows, two threads, 11.2-11.9
-/// ms to 10.7-11.0. Only where the shapes are static and the visits, at
-/// least one per group up to the rows and at least the rows over `rows`,
-/// are kLargeVisitsPerThread per thread: fewer, larger visits leave threads
-/// idle sooner.
+/// and 128 rows) and every lhs row twice (measurements: bench/README.md,
+/// "Why the heuristics are what they are"). Only where the shapes are
+/// static and the visits, at least one per group up to the rows and at
+/// least the rows over `rows`, are kLargeVisitsPerThread per thread: fewer,
+/// larger visits leave threads idle sooner.
 bool takesLargeVisits(RaggedDotOp op, int64_t rows, int64_t cols,
                       int64_t threads) {
   if (op.getMode() != RaggedDotMode::NonContracting || rows <= 0 || cols <= 0)
@@ -296,14 +281,12 @@ bool takesLargeVisits(RaggedDotOp op, int64_t rows, int64_t cols,
 ///
 /// On sm_90 (the H100 and H200), 16-bit operands and at least 256 columns
 /// (or an unknown number) take 128 x 256 x 32 instead: 64 x 64 warp tiles
-/// (ptxas: 254 registers, no spills) and 66.5 KiB of dynamic shared memory.
-/// Measured on an H200 with the mma.sync kernel (bench/README.md, "Second
-/// run on a GPU"), it was 1.4-1.6 times the 128 x 128 tile on every shape
-/// (qwen3, deepseek-v3, mixtral; uniform and skewed sizes), where 256 x 128
-/// on 4 x 2 warps was 1.3-1.5 times, a third stage changed nothing and 128
-/// x 128 x 64 was 1.2-1.3 times. Narrower results keep 128 x 128: half of a
-/// 256-column tile would be masked off. sm_80, sm_86 and sm_89 keep 128 x
-/// 128 until a measurement there says otherwise.
+/// (ptxas: 254 registers, no spills) and 66.5 KiB of dynamic shared memory:
+/// on an H200 it was the fastest of the tiles tried with the mma.sync
+/// kernel (measurements: bench/README.md, "Why the heuristics are what they
+/// are"). Narrower results keep 128 x 128: half of a 256-column tile would
+/// be masked off. sm_80, sm_86 and sm_89 keep 128 x 128 until a measurement
+/// there says otherwise.
 std::array<int64_t, 3> defaultGPUTile(RaggedDotOp op, Type inputType,
                                       StringRef chip, std::string &why) {
   if (inputType.getIntOrFloatBitWidth() > 16) {

@@ -4,16 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Rewrites a gmm.ragged_dot with arbitrary dimension numbers into one of the
-// normalized forms of RaggedDotOp::isNormalized, which is all that gmm-tile
-// has to handle:
-//
-//   mode 1: lhs [B, X, M, K], rhs [B, G, K, N] or [B, G, N, K],
-//           group_sizes [B, X, g], result [B, X, M, N];
-//   mode 2: lhs [B, Kr, Kc, M] or [B, M, Kr, Kc],
-//           rhs [B, Kr, Kc, N] or [B, N, Kr, Kc],
-//           group_sizes [B, g], result [G, B, M, N];
-//   mode 3: mode 1 with one group (X = 1, G = 1) whose size is the row count.
+// gmm-normalize: a gmm.ragged_dot with arbitrary dimension numbers becomes
+// one in a normalized form of RaggedDotOp::isNormalized, which is all that
+// gmm-tile has to handle. The forms, and what is not normalized, are in the
+// pass description in include/gmm/Dialect/GMM/Transforms/Passes.td.
 //
 // Every normalized dimension is a *group* of original dimensions (possibly
 // empty: a unit dimension). An operand is brought into its normalized shape
@@ -28,13 +22,9 @@
 // they are broadcast (linalg.broadcast) where the normalized form needs rows
 // that the original shares.
 //
-// Not normalized (the op is left unchanged, and later pipelines lower it
-// with the reference lowering):
-//   - mode 2 whose group_sizes prefix contains contracting dimensions (sizes
-//     that vary along another contracting dimension): no layout of the
-//     normalized mode-2 form expresses a partition that changes along Kc.
-//     A prefix contracting dimension of static size 1 does not vary, and is
-//     accepted.
+// A mode 2 op whose group_sizes prefix holds contracting dimensions is not
+// normalized: no layout of the normalized mode-2 form expresses a partition
+// that changes along Kc.
 //
 //===----------------------------------------------------------------------===//
 
@@ -259,7 +249,8 @@ public:
   /// tensor.expand_shape, except when a group expands into more than one
   /// dynamic dimension: MLIR 22's expand-strided-metadata crashes on the
   /// bufferized form of those, so they become a tensor.reshape whose shape
-  /// operand holds the sizes.
+  /// operand holds the sizes (a plain expand_shape once upstream's handles
+  /// them).
   Value expandShape(RankedTensorType type, Value value,
                     ArrayRef<ReassociationIndices> reassociation,
                     ArrayRef<OpFoldResult> sizes) {
@@ -681,7 +672,8 @@ FailureOr<RaggedDotOp> mlir::gmm::normalizeRaggedDot(RewriterBase &rewriter,
   // An operand with a static zero dimension makes every reshape group that
   // holds it statically empty, which MLIR 22's canonicalizations and
   // bufferization disagree about (collapse_shape of a 0 x ? group). There is
-  // nothing to tile in such an op: leave it to the reference lowering.
+  // nothing to tile in such an op: leave it to the reference lowering (this
+  // check can go once upstream agrees with itself on such groups).
   auto hasZeroDim = [](Value v) {
     return v && llvm::is_contained(
                     cast<RankedTensorType>(v.getType()).getShape(), 0);

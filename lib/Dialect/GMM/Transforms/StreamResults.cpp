@@ -86,7 +86,8 @@ std::optional<uint64_t> staticBytes(MemRefType type) {
 /// in and out, no instruction) before it is bitcast back and stored. LLVM 22's
 /// X86 backend has no non-temporal store of bf16 or f16 vectors (it selects a
 /// plain store) and folds a bitcast to integers back into such a store; it
-/// cannot look through the asm, so the store it sees is of integers.
+/// cannot look through the asm, so the store it sees is of integers. The
+/// barrier can go once the backend streams such stores itself.
 void storeThroughBarrier(OpBuilder &b, Location loc, Value vector, Value base,
                          ValueRange indices, int64_t registerBits,
                          int64_t alignment) {

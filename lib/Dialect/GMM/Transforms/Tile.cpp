@@ -4,15 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The tile program shared by the CPU and GPU backends. Mode 1 follows the
-// megablox scheme: an abstract gmm.tile_schedule lists (group, m-tile)
-// visits, and each visit computes a tile_m x tile_n block anchored at the
-// first row of its group inside the m-tile, writing only that group's rows.
-// Mode 2 gives every (local group, m-tile, n-tile) its own output block and
-// sums the group's k range into it. The blocks are vector contractions over
-// k in steps of tile_k; reads past an operand's end are padded with zeros and
-// writes past the block's rows or columns are dropped, so no tile size has
-// to divide anything and every access stays in bounds.
+// gmm-tile: the tile program shared by the CPU and GPU backends, loops over
+// tile visits (mode 1 after megablox) with masked reads and writes. See the
+// pass description in include/gmm/Dialect/GMM/Transforms/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -955,8 +949,8 @@ constexpr int64_t kPackPrefetchRows = 8;
 /// How many rows ahead mode 1's lhs packing prefetches: each row of a
 /// contraction block is at most a KiB in a page of its own, which the
 /// hardware prefetcher does not follow; fewer rows ahead hid less of the
-/// memory's latency (g8-m8192 mode 1, one thread of a Zen 5: 78 ms with 4
-/// or 16 rows, 76 with 32 or 64).
+/// memory's latency (measurements: bench/README.md, "Why the heuristics are
+/// what they are").
 constexpr int64_t kLhsPrefetchRows = 32;
 /// The bytes of a cache line.
 constexpr int64_t kLineBytes = 64;
@@ -1081,9 +1075,8 @@ Value Tiler::packedMode1(OpBuilder &b, Location loc, Value batch, Value row,
         };
         // A visit as wide as the rhs's rows packs whole rows, which the
         // hardware prefetcher streams: prefetching the next block's would
-        // only add to the traffic (decode-like mode 1, 8 rows per group of
-        // 64 x 2048 x 1536, one thread of a Zen 3: 151 ms without against
-        // 170 ms with).
+        // only add to the traffic (measurements: bench/README.md, "Why the
+        // heuristics are what they are").
         auto rhsType = cast<RankedTensorType>(rhs.getType());
         int64_t rowLength = rhsType.getDimSize(3);
         function_ref<void(OpBuilder &, Location, Value, Value)> prefetchNext;

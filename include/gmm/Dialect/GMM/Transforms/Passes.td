@@ -64,8 +64,10 @@ def GMMNormalize : Pass<"gmm-normalize"> {
     in particular both rhs layouts (weights stored `[g, k, n]` or
     `[g, n, k]`) and both mode-2 lhs layouts are accepted as they are. Other
     orders get a `linalg.transpose`. A ragged dot that cannot be normalized
-    (mode 2 with group sizes that vary along another contracting dimension)
-    is left unchanged; later pipelines lower it with the reference lowering.
+    (mode 2 with group sizes that vary along another contracting dimension;
+    a prefix contracting dimension of static size 1 does not vary) is left
+    unchanged, as is one with a static zero dimension (nothing to tile);
+    later pipelines lower them with the reference lowering.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -436,7 +438,8 @@ def GMMStreamResults : Pass<"gmm-stream-results"> {
     out, no instruction), which LLVM cannot look through, before its
     `nontemporal` store; the backend then selects `vmovntps` (or
     `vmovntdq`). 0 (the default, and right for targets other than x86)
-    keeps such stores' `nontemporal` flag alone.
+    keeps such stores' `nontemporal` flag alone. The option works around
+    LLVM 22 and can go once its X86 backend streams such stores itself.
 
     ```mlir
     vector.transfer_write %v, %slice[%i, %j] {in_bounds = [true]}
