@@ -137,6 +137,11 @@ LogicalResult verifyKernelConfig(KernelConfigAttr config, Type elementType,
                                  int64_t maxSharedBytes,
                                  function_ref<InFlightDiagnostic()> emitError);
 
+/// Whether verifyKernelConfig accepts `config`, without a diagnostic: for
+/// choosing among candidate configurations.
+bool isValidKernelConfig(KernelConfigAttr config, Type elementType,
+                         int64_t maxSharedBytes);
+
 /// The GPU kernel's shapes, shared by the checks and the tile kernel's passes.
 namespace gpu_shapes {
 constexpr int64_t kWarpSize = 32;
