@@ -6,108 +6,17 @@
 
 #include "gmm/Dialect/GMM/Transforms/KernelConfig.h"
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
-#include "gmm/Support/X86Peak.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Threading.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
-#include <chrono>
-
-extern "C" void LLVMInitializeNVPTXTargetInfo();
-extern "C" void LLVMInitializeNVPTXTargetMC();
 
 using namespace mlir;
 using namespace mlir::gmm;
 
-int64_t mlir::gmm::hostVectorBits() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 512;
-  // 256-bit blocks need FMA (AVX alone would turn vector.fma into calls).
-  if (features.lookup("avx2") && features.lookup("fma"))
-    return 256;
-  return 128;
-}
-
-std::optional<bool> mlir::gmm::bf16DotIsFastOn(StringRef cpu) {
-  // The cores where vdpbf16ps does more flops than vfmadd231ps (Zen 4 and
-  // 5) and where it does fewer (Sapphire Rapids, issue #39); Emerald and
-  // Granite Rapids share Sapphire Rapids' cores' BF16 unit. Measurements:
-  // bench/README.md, "Why the heuristics are what they are".
-  return llvm::StringSwitch<std::optional<bool>>(cpu)
-      .Cases({"znver4", "znver5"}, true)
-      .Cases({"sapphirerapids", "emeraldrapids", "graniterapids",
-              "graniterapids-d"},
-             false)
-      .Default(std::nullopt);
-}
-
 namespace {
-
-/// bf16_dot is chosen where vdpbf16ps does at least this share of the flops
-/// of f32 FMAs (the fma micro-kernel's conversion of bf16 to f32 costs a
-/// little more than nothing).
-constexpr double kBF16DotMinSpeedup = 1.0;
-
-#if defined(__x86_64__)
-
-/// Rounds of each measurement (about 0.3 ms).
-constexpr uint64_t kRounds = 100'000;
-
-/// Flops per second of kRounds rounds of `rounds` (gmm::support's
-/// fmaAvx512Rounds or dotBF16Avx512Rounds), whose instruction does `flops`
-/// flops (16 FMAs: 32; 32 bf16 products and sums: 64).
-double rate(float (*rounds)(uint64_t), double flops) {
-  auto start = std::chrono::steady_clock::now();
-  volatile float keep = rounds(kRounds);
-  (void)keep;
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  return flops * ::gmm::support::kPeakChains * kRounds /
-         std::max(seconds, 1e-9);
-}
-#endif
-
-/// The host's decision, made once per process: whether it has AVX512-BF16
-/// and the bf16_dot micro-kernel beats converting to f32, and why.
-struct HostBF16Dot {
-  bool prefers = false;
-  std::string why;
-};
-
-HostBF16Dot decideHostBF16Dot() {
-  if (!llvm::sys::getHostCPUFeatures().lookup("avx512bf16"))
-    return {false, "the host has no AVX512-BF16 (vdpbf16ps)"};
-  StringRef cpu = llvm::sys::getHostCPUName();
-  if (std::optional<bool> fast = bf16DotIsFastOn(cpu))
-    return {*fast, (Twine("vdpbf16ps on ") + cpu + " is " +
-                    (*fast ? "faster" : "slower") + " than f32 FMAs")
-                       .str()};
-  // A CPU the table does not know: measured.
-  std::optional<double> speedup = measureBF16DotSpeedup();
-  if (!speedup)
-    return {false, "vdpbf16ps is not measured on this architecture"};
-  return {*speedup >= kBF16DotMinSpeedup,
-          llvm::formatv("vdpbf16ps measured at {0:F2} times the flops of f32 "
-                        "FMAs on {1}",
-                        *speedup, cpu)
-              .str()};
-}
-
-/// Whether the host CPU runs the bf16_dot micro-kernel rather than fma.
-const HostBF16Dot &hostBF16Dot() {
-  static const HostBF16Dot decision = decideHostBF16Dot();
-  return decision;
-}
 
 /// The CPU's register block: `rows` rows of `lanes` accumulator lanes, two
 /// vector registers per row, sized so that the accumulators, one row of the
@@ -293,11 +202,9 @@ std::array<int64_t, 3> defaultGPUTile(RaggedDotOp op, Type inputType,
     why = "f32 inputs: k steps of 16";
     return {128, 128, 16};
   }
-  unsigned version = 0;
   std::optional<uint64_t> columns = staticRhsColumns(op);
-  StringRef rest = chip;
-  if (rest.consume_front("sm_") && !rest.consumeInteger(10, version) &&
-      version == 90 && (!columns || *columns >= 256)) {
+  std::optional<GPUChipFacts> facts = getGPUChipFacts(chip);
+  if (facts && facts->widerMmaSyncTile && (!columns || *columns >= 256)) {
     why = (Twine("16-bit inputs on ") + chip +
            " with at least 256 result columns")
               .str();
@@ -461,73 +368,7 @@ int64_t gpuSharedBytes(KernelConfigAttr config, int64_t elementBytes) {
   return std::max(operands, epilogue);
 }
 
-/// The NVPTX chips gmm's kernels run on: those LLVM knows, sm_80 and newer.
-/// `known` says whether LLVM knows `chip` at all.
-SmallVector<std::string> supportedChips(StringRef chip, bool &known) {
-  static llvm::once_flag initialized;
-  llvm::call_once(initialized, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTargetMC();
-  });
-  known = false;
-  SmallVector<std::string> chips;
-  llvm::Triple triple("nvptx64-nvidia-cuda");
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return chips;
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(triple, "", ""));
-  if (!info)
-    return chips;
-  for (const llvm::SubtargetSubTypeKV &processor :
-       info->getAllProcessorDescriptions()) {
-    StringRef name = processor.Key;
-    known |= name == chip;
-    StringRef digits = name;
-    unsigned version = 0;
-    if (digits.consume_front("sm_") && !digits.consumeInteger(10, version) &&
-        version >= 80)
-      chips.push_back(name.str());
-  }
-  // In the order of the architectures: sm_80, ..., sm_90, sm_90a, sm_100.
-  auto key = [](StringRef chip) {
-    unsigned version = 0;
-    StringRef suffix = chip.drop_front(3);
-    (void)suffix.consumeInteger(10, version);
-    return std::make_pair(version, suffix);
-  };
-  llvm::sort(chips, [&](const std::string &a, const std::string &b) {
-    return key(a) < key(b);
-  });
-  return chips;
-}
-
 } // namespace
-
-std::optional<double> mlir::gmm::measureBF16DotSpeedup() {
-#if defined(__x86_64__)
-  if (!llvm::sys::getHostCPUFeatures().lookup("avx512bf16"))
-    return std::nullopt;
-  // Both instructions' rates, the best of three short runs each (about two
-  // milliseconds in all).
-  double fma = 0, dot = 0;
-  for (int run = 0; run < 3; ++run) {
-    fma = std::max(fma, rate(::gmm::support::fmaAvx512Rounds, 32));
-    dot = std::max(dot, rate(::gmm::support::dotBF16Avx512Rounds, 64));
-  }
-  return dot / fma;
-#else
-  return std::nullopt;
-#endif
-}
-
-bool mlir::gmm::hostPrefersBF16Dot(std::string *why) {
-  if (why)
-    *why = hostBF16Dot().why;
-  return hostBF16Dot().prefers;
-}
 
 LogicalResult
 mlir::gmm::verifyKernelConfigRequest(const KernelConfigRequest &request,
@@ -572,26 +413,6 @@ mlir::gmm::verifyKernelConfigRequest(const KernelConfigRequest &request,
   return success();
 }
 
-LogicalResult mlir::gmm::verifyGPUChip(
-    StringRef chip, function_ref<LogicalResult(const Twine &)> errorHandler) {
-  bool known = false;
-  SmallVector<std::string> chips = supportedChips(chip, known);
-  if (chips.empty())
-    return errorHandler("LLVM's NVPTX back end is not available");
-  if (llvm::is_contained(chips, chip))
-    return success();
-  std::string list = llvm::join(chips, ", ");
-  if (chip.empty())
-    return errorHandler("no GPU chip given; gmm's kernels run on " + list);
-  if (known)
-    return errorHandler("chip '" + chip +
-                        "' is not supported: gmm's kernels use cp.async and "
-                        "bf16 mma.sync, which need sm_80 or newer (" +
-                        list + ")");
-  return errorHandler("unknown chip '" + chip + "'; gmm's kernels run on " +
-                      list);
-}
-
 LogicalResult
 mlir::gmm::verifyTileBounds(KernelConfigAttr config,
                             function_ref<InFlightDiagnostic()> emitError) {
@@ -627,31 +448,6 @@ mlir::gmm::verifyTileBounds(KernelConfigAttr config,
            << warpsM << " x " << warpsN
            << " warps are more than a block's 32 (1024 threads)";
   return success();
-}
-
-bool mlir::gmm::chipHasWgmma(StringRef chip) { return chip == "sm_90a"; }
-
-int64_t mlir::gmm::maxSharedBytesPerBlock(StringRef chip) {
-  unsigned version = 0;
-  if (!chip.consume_front("sm_") || chip.consumeInteger(10, version))
-    return kStaticSharedBytes;
-  switch (version) {
-  case 80:
-  case 87:
-    return 163 * 1024;
-  case 86:
-  case 89:
-  case 120:
-  case 121:
-    return 99 * 1024;
-  case 90:
-  case 100:
-  case 101:
-  case 103:
-    return 227 * 1024;
-  default:
-    return kStaticSharedBytes;
-  }
 }
 
 bool mlir::gmm::isValidKernelConfig(KernelConfigAttr config, Type elementType,

@@ -75,4 +75,44 @@ TEST(BF16DotRule, TableAgreesWithMeasurementOnThisHost) {
   EXPECT_EQ(*speedup >= 1.0, *known) << "measured " << *speedup;
 }
 
+// The chip table (TargetDescription.h) against the CUDA programming guide's
+// shared memory per block with the opt-in, and wgmma on sm_90a alone.
+TEST(GPUChipFacts, Table) {
+  EXPECT_EQ(maxSharedBytesPerBlock("sm_80"), 163 * 1024);
+  EXPECT_EQ(maxSharedBytesPerBlock("sm_86"), 99 * 1024);
+  EXPECT_EQ(maxSharedBytesPerBlock("sm_89"), 99 * 1024);
+  EXPECT_EQ(maxSharedBytesPerBlock("sm_90"), 227 * 1024);
+  EXPECT_EQ(maxSharedBytesPerBlock("sm_90a"), 227 * 1024);
+  EXPECT_EQ(maxSharedBytesPerBlock("sm_120"), 99 * 1024);
+  // No chip, an older or unknown one, or not a chip name: the 48 KiB every
+  // chip gives statically.
+  for (const char *chip : {"", "sm_75", "sm_999", "sm_", "gfx90a", "sm90"})
+    EXPECT_EQ(maxSharedBytesPerBlock(chip), kStaticSharedBytes) << chip;
+  EXPECT_TRUE(chipHasWgmma("sm_90a"));
+  for (const char *chip : {"sm_90", "sm_80", "sm_100a", "sm_90f", ""})
+    EXPECT_FALSE(chipHasWgmma(chip)) << chip;
+  EXPECT_TRUE(isArchSpecificChip("sm_100a"));
+  EXPECT_FALSE(isArchSpecificChip("sm_100"));
+  std::optional<GPUChipFacts> hopper = getGPUChipFacts("sm_90a");
+  ASSERT_TRUE(hopper.has_value());
+  EXPECT_EQ(hopper->smVersion, 90u);
+  EXPECT_TRUE(hopper->widerMmaSyncTile);
+  EXPECT_FALSE(getGPUChipFacts("sm_80")->widerMmaSyncTile);
+}
+
+// The host's facts agree with LLVM's view of its features.
+TEST(HostCPUFacts, AgreeWithLLVM) {
+  const HostCPUFacts &host = getHostCPUFacts();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  EXPECT_EQ(host.name, llvm::sys::getHostCPUName().str());
+  EXPECT_EQ(host.hasAVX512BF16, features.lookup("avx512bf16"));
+  EXPECT_EQ(host.vectorBits, hostVectorBits());
+  if (features.lookup("avx512f"))
+    EXPECT_EQ(host.vectorBits, 512);
+  else if (features.lookup("avx2") && features.lookup("fma"))
+    EXPECT_EQ(host.vectorBits, 256);
+  else
+    EXPECT_EQ(host.vectorBits, 128);
+}
+
 } // namespace

@@ -17,6 +17,7 @@
 
 #include "gmm/Dialect/GMM/IR/GMMAttrs.h"
 #include "gmm/Dialect/GMM/Transforms/Passes.h"
+#include "gmm/Dialect/GMM/Transforms/TargetDescription.h"
 #include "gmm/Dialect/GMM/Transforms/TileLimits.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -43,28 +44,6 @@ constexpr llvm::StringLiteral kKernelConfigAttrName = "gmm.kernel_config";
 /// memory, empty: the 48 KiB every chip gives statically).
 using KernelConfigRequest = GMMConfigureOptions;
 
-/// The widest vector the host CPU has, in bits (the JIT compiles for it):
-/// 512 with AVX-512, 256 with AVX2 and FMA, else 128.
-int64_t hostVectorBits();
-
-/// Whether vdpbf16ps on the CPU that LLVM names `cpu` (znver4,
-/// sapphirerapids, ...) does at least the flops of f32 FMAs, so that the
-/// bf16_dot micro-kernel is faster than converting bf16 to f32 for fma:
-/// true or false for the CPUs gmm has measured, nullopt for others.
-std::optional<bool> bf16DotIsFastOn(StringRef cpu);
-
-/// The flops of the host's vdpbf16ps over those of its f32 FMAs (512-bit
-/// each), measured now on the calling thread (about two milliseconds);
-/// nullopt where the host has no AVX512-BF16.
-std::optional<double> measureBF16DotSpeedup();
-
-/// Whether gmm-configure's heuristic gives the host's bf16 ragged dots the
-/// bf16_dot micro-kernel: the host has AVX512-BF16 and, by
-/// bf16DotIsFastOn or else by measuring both instructions once in this
-/// process, vdpbf16ps is at least as fast as f32 FMAs. `why` (if given)
-/// gets the reason in words.
-bool hostPrefersBF16Dot(std::string *why = nullptr);
-
 /// Why each field of a configuration has its value, in words: pairs of a
 /// field (tile, warps, stages, register_block, micro_kernel) and where it
 /// came from (the op's own configuration, the pipeline's request, or the
@@ -74,14 +53,6 @@ using ConfigReasons = SmallVector<std::pair<std::string, std::string>>;
 /// The category of gmm-configure's remarks (one analysis remark per ragged
 /// dot: its configuration and the ConfigReasons).
 constexpr llvm::StringLiteral kConfigureRemarkCategory = "gmm-configure";
-
-/// The shared memory one block of `chip` can have with the dynamic opt-in
-/// (sm_80/sm_87: 163 KiB, sm_86/sm_89/sm_120: 99 KiB, sm_90/sm_100: 227
-/// KiB), or kStaticSharedBytes for an empty or unknown chip.
-int64_t maxSharedBytesPerBlock(StringRef chip);
-
-/// The most any chip gmm compiles for allows (sm_90's 227 KiB).
-constexpr int64_t kMaxSharedBytesPerBlock = 232448;
 
 /// The k steps a GPU tile kernel stages in shared memory at once: 2 to 4
 /// for the mma.sync kernel (2 by default), 2 to 8 for the wgmma kernel
@@ -96,18 +67,6 @@ constexpr int64_t kDefaultGPUStages = 2;
 /// The most stages of any kernel: the range of gmm-configure's `stages`
 /// option and of gmm-gpu-pipeline-stages' attribute.
 constexpr int64_t kMaxStagesOfAnyKernel = stageBounds(GPUMma::Wgmma).max;
-/// Shared memory a block gets without the dynamic opt-in; above it the
-/// kernel's buffer is dynamic shared memory.
-constexpr int64_t kStaticSharedBytes = 48 * 1024;
-
-/// Checks that `chip` (sm_80, sm_90a, ...) is a GPU that gmm's kernels run
-/// on: one that LLVM's NVPTX back end knows, sm_80 or newer (the kernels use
-/// cp.async and bf16 mma.sync). Otherwise reports, through `errorHandler`,
-/// what is wrong and the chips that are supported, and fails.
-LogicalResult
-verifyGPUChip(StringRef chip,
-              function_ref<LogicalResult(const Twine &)> errorHandler);
-
 /// Checks a request's values on their own (signs, ranges), reporting the
 /// first bad one, named by its option ("tile-m = -3 is out of range: ..."),
 /// through `report`. A GPU chip, when one is named, must pass verifyGPUChip.
@@ -230,9 +189,6 @@ constexpr int64_t sharedBytes(int64_t tileN, int64_t stages) {
   return (staged > epilogue ? staged : epilogue) + kAlignmentSlack;
 }
 } // namespace wgmma_shapes
-
-/// Whether `chip` has wgmma.mma_async (sm_90a).
-bool chipHasWgmma(StringRef chip);
 
 } // namespace gmm
 } // namespace mlir
