@@ -6,6 +6,7 @@
 
 #include "gmm/InitGMM.h"
 #include "gmm/AOT/Passes.h"
+#include "gmm/Codegen/CPU/Passes.h"
 #include "gmm/Codegen/GPU/Passes.h"
 #include "gmm/Conversion/Passes.h"
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
@@ -151,6 +152,7 @@ void mlir::gmm::registerGMMPasses() {
   static bool registered = [] {
     registerGMMAOTPasses();
     registerGMMConversionPasses();
+    registerGMMCPUCodegenPasses();
     registerGMMGPUCodegenPasses();
     registerGMMTransformsPasses();
     registerGMMPipelines();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Pipelines/Pipelines.h"
+#include "gmm/Codegen/CPU/Passes.h"
 #include "gmm/Codegen/GPU/Passes.h"
 #include "gmm/Conversion/Passes.h"
 #include "gmm/Dialect/GMM/Transforms/KernelConfig.h"

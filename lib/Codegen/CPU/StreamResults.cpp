@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Dialect/GMM/Transforms/Passes.h"
+#include "gmm/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -26,7 +26,7 @@
 namespace mlir {
 namespace gmm {
 #define GEN_PASS_DEF_GMMSTREAMRESULTS
-#include "gmm/Dialect/GMM/Transforms/Passes.h.inc"
+#include "gmm/Codegen/CPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
 

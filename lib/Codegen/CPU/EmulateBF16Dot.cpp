@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Dialect/GMM/Transforms/Passes.h"
+#include "gmm/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
@@ -20,7 +20,7 @@
 namespace mlir {
 namespace gmm {
 #define GEN_PASS_DEF_GMMEMULATEBF16DOT
-#include "gmm/Dialect/GMM/Transforms/Passes.h.inc"
+#include "gmm/Codegen/CPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
 

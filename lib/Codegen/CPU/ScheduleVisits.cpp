@@ -11,14 +11,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gmm/Dialect/GMM/Transforms/Passes.h"
+#include "gmm/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 
 namespace mlir {
 namespace gmm {
 #define GEN_PASS_DEF_GMMSCHEDULEVISITS
-#include "gmm/Dialect/GMM/Transforms/Passes.h.inc"
+#include "gmm/Codegen/CPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
 
