@@ -460,300 +460,7 @@ struct PackedBlock {
            function_ref<Value(OpBuilder &, Location, Value, Value, Value)>
                lhsElement,
            function_ref<void(OpBuilder &, Location, Value, Value)> prefetch =
-               {}) const {
-    Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
-    Value mr = cst(b, loc, reg.mr);
-    Value unroll = cst(b, loc, kUnroll);
-    // Packed rows to run: one per step, or per pair of steps.
-    Value steps =
-        pairs ? arith::CeilDivUIOp::create(b, loc, count, cst(b, loc, 2))
-                    .getResult()
-              : count;
-    Value unrolled = arith::SubIOp::create(
-        b, loc, steps, arith::RemUIOp::create(b, loc, steps, unroll));
-    // Row panels computed whole (from the first), then the 4-row blocks
-    // of the rows after them.
-    Value panelsUsed = arith::CeilDivUIOp::create(b, loc, rowsUsed, mr);
-    Value tailBlocks = c0;
-    if (reg.mr > kTailRows) {
-      Value four = cst(b, loc, kTailRows);
-      auto times4 = [&](Value blocks) -> Value {
-        return arith::MulIOp::create(b, loc, blocks, four);
-      };
-      Value full = arith::DivUIOp::create(b, loc, rowsUsed, mr);
-      Value rem = arith::RemUIOp::create(b, loc, rowsUsed, mr);
-      // The rem rows after the full panels as 4-row blocks, when they fit
-      // in a panel (else as one more whole panel): rows computed past the
-      // full panels.
-      Value blocks = arith::CeilDivUIOp::create(b, loc, rem, four);
-      Value blockRows = times4(blocks);
-      Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                         blockRows, mr);
-      Value extra = arith::SelectOp::create(b, loc, fits, blockRows, mr);
-      // Or the last full panel's rows and the rem rows all as 4-row blocks,
-      // when that computes fewer rows: 8 rows as two blocks of 4 rather
-      // than a panel of 6 and a block of 4 (a fifth of a decode step's
-      // multiplications, with about 8 rows per group).
-      Value stolen = arith::CeilDivUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, rem, mr), four);
-      Value steal = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, full, c0),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                times4(stolen),
-                                arith::AddIOp::create(b, loc, mr, extra)));
-      tailBlocks = arith::SelectOp::create(
-          b, loc, steal, stolen,
-          arith::SelectOp::create(b, loc, fits, blocks, c0));
-      panelsUsed = arith::SelectOp::create(
-          b, loc, steal, arith::SubIOp::create(b, loc, full, c1),
-          arith::SelectOp::create(b, loc, fits, full, panelsUsed));
-    }
-    // Row panel ip's rows first, first + 1, ...: `height` of them, with
-    // column panel jp; `into` is {accumulators, slice}.
-    auto block = [&](OpBuilder &b, Location loc, Value jp, Value ip,
-                     Value first, ValueRange into, int64_t height,
-                     bool withPrefetch) -> SmallVector<Value> {
-      Value row0 = arith::AddIOp::create(
-          b, loc,
-          arith::AddIOp::create(b, loc, rowOffset,
-                                arith::MulIOp::create(b, loc, ip, mr)),
-          first);
-      // Accumulator row i's vector c is sums[i * chunks + c], at lane
-      // cols[c] of the column panel.
-      int64_t chunks = rowChunks();
-      int64_t lanes = chunkVector().getNumElements();
-      SmallVector<Value> rows, panelRows, cols, sums;
-      for (int64_t c = 0; c < chunks; ++c)
-        cols.push_back(cst(b, loc, c * lanes));
-      // Row i of the block is row first + i of panel ip, which a tail
-      // block's rows past the panel's mr continue into the next panel.
-      SmallVector<Value> rowPanels;
-      for (int64_t i = 0; i < height; ++i) {
-        Value offset = cst(b, loc, i);
-        rows.push_back(arith::AddIOp::create(b, loc, row0, offset));
-        Value inPanel =
-            i ? arith::AddIOp::create(b, loc, first, offset).getResult()
-              : first;
-        if (height == reg.mr) {
-          rowPanels.push_back(ip);
-          panelRows.push_back(inPanel);
-          continue;
-        }
-        rowPanels.push_back(arith::AddIOp::create(
-            b, loc, ip, arith::DivUIOp::create(b, loc, inPanel, mr)));
-        panelRows.push_back(arith::RemUIOp::create(b, loc, inPanel, mr));
-      }
-      // The first contraction block starts from zero, the others from what
-      // the blocks before left.
-      SmallVector<Type> sumTypes(height * chunks, chunkVector());
-      auto start = scf::IfOp::create(b, loc, sumTypes, firstBlock,
-                                     /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(start.thenBlock());
-        Value zero =
-            arith::ConstantOp::create(b, loc, b.getZeroAttr(chunkVector()));
-        scf::YieldOp::create(b, loc, SmallVector<Value>(sumTypes.size(), zero));
-        b.setInsertionPointToStart(start.elseBlock());
-        SmallVector<Value> loaded;
-        for (Value row : rows)
-          for (Value at : cols)
-            loaded.push_back(vector::TransferReadOp::create(
-                b, loc, chunkVector(), into[0], ValueRange{jp, row, at},
-                arith::ConstantOp::create(b, loc, b.getZeroAttr(accType)),
-                ArrayRef<bool>{true}));
-        scf::YieldOp::create(b, loc, loaded);
-      }
-      sums.append(start.getResults().begin(), start.getResults().end());
-      // One contraction step (pair of steps): a row of the rhs panel times
-      // a broadcast lhs element (pair) per accumulator row.
-      auto step = [&](OpBuilder &b, Location loc, Value kk,
-                      SmallVector<Value> &sums) {
-        int64_t width = lanes * stepsPerRow();
-        SmallVector<Value> rhs;
-        for (int64_t c = 0; c < chunks; ++c)
-          rhs.push_back(vector::TransferReadOp::create(
-              b, loc, VectorType::get({width}, packType()), packedRhs,
-              ValueRange{jp, kk, cst(b, loc, c * width)},
-              arith::ConstantOp::create(b, loc, b.getZeroAttr(packType())),
-              ArrayRef<bool>{true}));
-        if (withPrefetch)
-          prefetch(b, loc, jp, kk);
-        for (int64_t i = 0; i < height; ++i) {
-          Value lhs = broadcastLhs(
-              b, loc, lhsElement(b, loc, rowPanels[i], panelRows[i], kk));
-          for (int64_t c = 0; c < chunks; ++c) {
-            Value &sum = sums[i * chunks + c];
-            sum = pairs ? x86vector::DotBF16Op::create(b, loc, chunkVector(),
-                                                       sum, lhs, rhs[c])
-                              .getResult()
-                        : vector::FMAOp::create(b, loc, lhs, rhs[c], sum)
-                              .getResult();
-          }
-        }
-      };
-      auto main = scf::ForOp::create(
-          b, loc, c0, unrolled, unroll, sums,
-          [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
-            SmallVector<Value> next(in);
-            for (int64_t u = 0; u < kUnroll; ++u)
-              step(b, loc,
-                   u ? arith::AddIOp::create(b, loc, k, cst(b, loc, u))
-                           .getResult()
-                     : k,
-                   next);
-            scf::YieldOp::create(b, loc, next);
-          });
-      auto rest = scf::ForOp::create(
-          b, loc, unrolled, steps, c1, main.getResults(),
-          [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
-            SmallVector<Value> next(in);
-            step(b, loc, k, next);
-            scf::YieldOp::create(b, loc, next);
-          });
-      // The sums go back into the accumulators, or in the last block into
-      // the slice.
-      auto done = scf::IfOp::create(
-          b, loc, TypeRange{into[0].getType(), into[1].getType()}, output.last,
-          /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(done.thenBlock());
-        Value col = arith::MulIOp::create(b, loc, jp, cst(b, loc, reg.nr));
-        scf::YieldOp::create(
-            b, loc,
-            ValueRange{into[0], writeOutput(b, loc, output, rest.getResults(),
-                                            rows, col, lanes, into[1])});
-        b.setInsertionPointToStart(done.elseBlock());
-        Value acc = into[0];
-        for (int64_t i = 0; i < height; ++i)
-          for (int64_t c = 0; c < chunks; ++c)
-            acc = vector::TransferWriteOp::create(
-                      b, loc, rest.getResult(i * chunks + c), acc,
-                      ValueRange{jp, rows[i], cols[c]}, ArrayRef<bool>{true})
-                      .getResult();
-        scf::YieldOp::create(b, loc, ValueRange{acc, into[1]});
-      }
-      return SmallVector<Value>(done.getResults());
-    };
-    // The tail blocks of row panel panelsUsed.
-    auto tail = [&](OpBuilder &b, Location loc, Value jp, ValueRange into,
-                    bool withPrefetch) -> SmallVector<Value> {
-      if (reg.mr <= kTailRows)
-        return SmallVector<Value>(into);
-      return scf::ForOp::create(
-                 b, loc, c0, tailBlocks, c1, into,
-                 [&](OpBuilder &b, Location loc, Value t, ValueRange in) {
-                   Value first =
-                       arith::MulIOp::create(b, loc, t, cst(b, loc, kTailRows));
-                   scf::YieldOp::create(b, loc,
-                                        block(b, loc, jp, panelsUsed, first, in,
-                                              kTailRows, withPrefetch));
-                 })
-          .getResults();
-    };
-    // Row panels [from, panelsUsed), then the tail blocks.
-    auto panels = [&](OpBuilder &b, Location loc, Value jp, Value from,
-                      ValueRange into) -> SmallVector<Value> {
-      auto rowLoop = scf::ForOp::create(
-          b, loc, from, panelsUsed, c1, into,
-          [&](OpBuilder &b, Location loc, Value ip, ValueRange in) {
-            scf::YieldOp::create(b, loc,
-                                 block(b, loc, jp, ip, c0, in, reg.mr,
-                                       /*withPrefetch=*/false));
-          });
-      return tail(b, loc, jp, rowLoop.getResults(), /*withPrefetch=*/false);
-    };
-    // Column panels outermost: the rhs panel stays in the L1 cache while
-    // every row panel runs over it.
-    auto columnsFirst = [&](OpBuilder &b, Location loc, Value colPanels,
-                            ValueRange init) {
-      return scf::ForOp::create(
-          b, loc, c0, colPanels, c1, init,
-          [&](OpBuilder &b, Location loc, Value jp, ValueRange args) {
-            if (!prefetch) {
-              scf::YieldOp::create(b, loc, panels(b, loc, jp, c0, args));
-              return;
-            }
-            // The first row panel's blocks prefetch: a whole panel's when
-            // there is one, else the tail's.
-            Value anyWhole = arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::ne, panelsUsed, c0);
-            auto out = scf::IfOp::create(
-                b, loc, anyWhole,
-                [&](OpBuilder &b, Location loc) {
-                  SmallVector<Value> first =
-                      block(b, loc, jp, c0, c0, args, reg.mr,
-                            /*withPrefetch=*/true);
-                  scf::YieldOp::create(b, loc, panels(b, loc, jp, c1, first));
-                },
-                [&](OpBuilder &b, Location loc) {
-                  scf::YieldOp::create(
-                      b, loc, tail(b, loc, jp, args, /*withPrefetch=*/true));
-                });
-            scf::YieldOp::create(b, loc, out.getResults());
-          });
-    };
-    // Row panels outermost: each row panel's rows of the result are written
-    // across the visit's columns before the next panel's, so that the
-    // writes run along rows of memory rather than down 32-lane stripes.
-    auto rowsFirst = [&](OpBuilder &b, Location loc, Value rowPanels,
-                         Value tails) -> SmallVector<Value> {
-      auto across = [&](OpBuilder &b, Location loc, Value ip, Value first,
-                        ValueRange into, int64_t height) {
-        return scf::ForOp::create(
-                   b, loc, c0, colPanelsUsed, c1, into,
-                   [&](OpBuilder &b, Location loc, Value jp, ValueRange in) {
-                     scf::YieldOp::create(b, loc,
-                                          block(b, loc, jp, ip, first, in,
-                                                height,
-                                                /*withPrefetch=*/false));
-                   })
-            .getResults();
-      };
-      SmallVector<Value> out(
-          scf::ForOp::create(
-              b, loc, c0, rowPanels, c1, ValueRange{acc, output.slice},
-              [&](OpBuilder &b, Location loc, Value ip, ValueRange in) {
-                scf::YieldOp::create(b, loc,
-                                     across(b, loc, ip, c0, in, reg.mr));
-              })
-              .getResults());
-      if (reg.mr <= kTailRows)
-        return out;
-      return scf::ForOp::create(
-                 b, loc, c0, tails, c1, out,
-                 [&](OpBuilder &b, Location loc, Value t, ValueRange in) {
-                   Value first =
-                       arith::MulIOp::create(b, loc, t, cst(b, loc, kTailRows));
-                   scf::YieldOp::create(
-                       b, loc,
-                       across(b, loc, panelsUsed, first, in, kTailRows));
-                 })
-          .getResults();
-    };
-    // A last block of few contraction steps is bound by writing the
-    // result (a weight gradient of small groups): it runs rows first.
-    // Other blocks, whose rhs block may not fit in the L1 and L2 caches
-    // beside the lhs block, run columns first. The two nests run one after
-    // the other, the one not chosen for no iterations: a condition between
-    // them would yield two versions of the slice, which bufferization then
-    // copies.
-    Value fewSteps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                           count, cst(b, loc, kRowsFirstSteps));
-    Value rows = arith::AndIOp::create(b, loc, output.last, fewSteps);
-    auto unless = [&](Value condition, Value bound) -> Value {
-      return arith::SelectOp::create(b, loc, condition, c0, bound);
-    };
-    Value columns = arith::XOrIOp::create(
-        b, loc, rows, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
-    SmallVector<Value> rowsDone = rowsFirst(b, loc, unless(columns, panelsUsed),
-                                            unless(columns, tailBlocks));
-    scf::ForOp columnsDone =
-        columnsFirst(b, loc, unless(rows, colPanelsUsed), rowsDone);
-    return {columnsDone.getResult(0), columnsDone.getResult(1)};
-  }
+               {}) const;
 
   /// Writes the sums of a register block's rows (`sums`, `rowChunks()` per
   /// row; `rows` their rows in the slice, consecutive) into the slice from
@@ -837,6 +544,356 @@ struct PackedBlock {
         .getResult(0);
   }
 };
+
+/// The loops of PackedBlock::multiply over one contraction block: for each
+/// (column panel, row panel) pair a register block (`block`), whose
+/// contraction steps (`step`) run unrolled by kUnroll; a partial last row
+/// panel's tail blocks of kTailRows rows (`tail`); and the two orders of the
+/// pairs (`columnsFirst`, `rowsFirst`).
+struct RegisterBlockLoops {
+  RegisterBlockLoops(
+      const PackedBlock &p, const Output &output, Value firstBlock,
+      Value packedRhs, Value rowOffset, Value colPanelsUsed,
+      function_ref<Value(OpBuilder &, Location, Value, Value, Value)>
+          lhsElement,
+      function_ref<void(OpBuilder &, Location, Value, Value)> prefetch)
+      : p(p), output(output), firstBlock(firstBlock), packedRhs(packedRhs),
+        rowOffset(rowOffset), colPanelsUsed(colPanelsUsed),
+        lhsElement(lhsElement), prefetch(prefetch) {}
+
+  const PackedBlock &p;
+  const Output &output;
+  Value firstBlock, packedRhs, rowOffset, colPanelsUsed;
+  function_ref<Value(OpBuilder &, Location, Value, Value, Value)> lhsElement;
+  function_ref<void(OpBuilder &, Location, Value, Value)> prefetch;
+  Value c0, c1, mr, unroll;
+  /// Packed rows to run (one per step, or per pair of steps), and those of
+  /// them in whole unrolled iterations.
+  Value steps, unrolled;
+  /// Row panels computed whole (from the first), then the 4-row blocks of
+  /// the rows after them.
+  Value panelsUsed, tailBlocks;
+
+  /// Sets the bounds above for `count` contraction steps over `rowsUsed`
+  /// rows.
+  void plan(OpBuilder &b, Location loc, Value count, Value rowsUsed) {
+    c0 = cst(b, loc, 0);
+    c1 = cst(b, loc, 1);
+    mr = cst(b, loc, p.reg.mr);
+    unroll = cst(b, loc, PackedBlock::kUnroll);
+    steps = p.pairs ? arith::CeilDivUIOp::create(b, loc, count, cst(b, loc, 2))
+                          .getResult()
+                    : count;
+    unrolled = arith::SubIOp::create(
+        b, loc, steps, arith::RemUIOp::create(b, loc, steps, unroll));
+    panelsUsed = arith::CeilDivUIOp::create(b, loc, rowsUsed, mr);
+    tailBlocks = c0;
+    if (p.reg.mr <= PackedBlock::kTailRows)
+      return;
+    Value four = cst(b, loc, PackedBlock::kTailRows);
+    auto times4 = [&](Value blocks) -> Value {
+      return arith::MulIOp::create(b, loc, blocks, four);
+    };
+    Value full = arith::DivUIOp::create(b, loc, rowsUsed, mr);
+    Value rem = arith::RemUIOp::create(b, loc, rowsUsed, mr);
+    // The rem rows after the full panels as 4-row blocks, when they fit in a
+    // panel (else as one more whole panel): rows computed past the full
+    // panels.
+    Value blocks = arith::CeilDivUIOp::create(b, loc, rem, four);
+    Value blockRows = times4(blocks);
+    Value fits =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, blockRows, mr);
+    Value extra = arith::SelectOp::create(b, loc, fits, blockRows, mr);
+    // Or the last full panel's rows and the rem rows all as 4-row blocks,
+    // when that computes fewer rows: 8 rows as two blocks of 4 rather than a
+    // panel of 6 and a block of 4 (a fifth of a decode step's
+    // multiplications, with about 8 rows per group).
+    Value stolen = arith::CeilDivUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, rem, mr), four);
+    Value steal = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, full, c0),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, times4(stolen),
+                              arith::AddIOp::create(b, loc, mr, extra)));
+    tailBlocks = arith::SelectOp::create(
+        b, loc, steal, stolen,
+        arith::SelectOp::create(b, loc, fits, blocks, c0));
+    panelsUsed = arith::SelectOp::create(
+        b, loc, steal, arith::SubIOp::create(b, loc, full, c1),
+        arith::SelectOp::create(b, loc, fits, full, panelsUsed));
+  }
+
+  /// One contraction step (pair of steps) of a register block with column
+  /// panel jp: a row of the rhs panel times a broadcast lhs element (pair)
+  /// per accumulator row, whose row panels and rows in them are `rowPanels`
+  /// and `panelRows`.
+  void step(OpBuilder &b, Location loc, Value jp, Value kk,
+            ArrayRef<Value> rowPanels, ArrayRef<Value> panelRows,
+            bool withPrefetch, SmallVector<Value> &sums) const {
+    int64_t chunks = p.rowChunks();
+    int64_t lanes = p.chunkVector().getNumElements();
+    int64_t height = rowPanels.size();
+    int64_t width = lanes * p.stepsPerRow();
+    SmallVector<Value> rhs;
+    for (int64_t c = 0; c < chunks; ++c)
+      rhs.push_back(vector::TransferReadOp::create(
+          b, loc, VectorType::get({width}, p.packType()), packedRhs,
+          ValueRange{jp, kk, cst(b, loc, c * width)},
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(p.packType())),
+          ArrayRef<bool>{true}));
+    if (withPrefetch)
+      prefetch(b, loc, jp, kk);
+    for (int64_t i = 0; i < height; ++i) {
+      Value lhs = p.broadcastLhs(
+          b, loc, lhsElement(b, loc, rowPanels[i], panelRows[i], kk));
+      for (int64_t c = 0; c < chunks; ++c) {
+        Value &sum = sums[i * chunks + c];
+        sum = p.pairs
+                  ? x86vector::DotBF16Op::create(b, loc, p.chunkVector(), sum,
+                                                 lhs, rhs[c])
+                        .getResult()
+                  : vector::FMAOp::create(b, loc, lhs, rhs[c], sum).getResult();
+      }
+    }
+  }
+
+  /// The register block of row panel ip's rows first, first + 1, ...
+  /// (`height` of them) with column panel jp; `into` is {accumulators,
+  /// slice}.
+  SmallVector<Value> block(OpBuilder &b, Location loc, Value jp, Value ip,
+                           Value first, ValueRange into, int64_t height,
+                           bool withPrefetch) const {
+    Value row0 = arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, rowOffset,
+                              arith::MulIOp::create(b, loc, ip, mr)),
+        first);
+    // Accumulator row i's vector c is sums[i * chunks + c], at lane cols[c]
+    // of the column panel.
+    int64_t chunks = p.rowChunks();
+    int64_t lanes = p.chunkVector().getNumElements();
+    SmallVector<Value> rows, panelRows, cols, sums;
+    for (int64_t c = 0; c < chunks; ++c)
+      cols.push_back(cst(b, loc, c * lanes));
+    // Row i of the block is row first + i of panel ip, which a tail block's
+    // rows past the panel's mr continue into the next panel.
+    SmallVector<Value> rowPanels;
+    for (int64_t i = 0; i < height; ++i) {
+      Value offset = cst(b, loc, i);
+      rows.push_back(arith::AddIOp::create(b, loc, row0, offset));
+      Value inPanel =
+          i ? arith::AddIOp::create(b, loc, first, offset).getResult() : first;
+      if (height == p.reg.mr) {
+        rowPanels.push_back(ip);
+        panelRows.push_back(inPanel);
+        continue;
+      }
+      rowPanels.push_back(arith::AddIOp::create(
+          b, loc, ip, arith::DivUIOp::create(b, loc, inPanel, mr)));
+      panelRows.push_back(arith::RemUIOp::create(b, loc, inPanel, mr));
+    }
+    // The first contraction block starts from zero, the others from what
+    // the blocks before left.
+    SmallVector<Type> sumTypes(height * chunks, p.chunkVector());
+    auto start = scf::IfOp::create(b, loc, sumTypes, firstBlock,
+                                   /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(start.thenBlock());
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(p.chunkVector()));
+      scf::YieldOp::create(b, loc, SmallVector<Value>(sumTypes.size(), zero));
+      b.setInsertionPointToStart(start.elseBlock());
+      SmallVector<Value> loaded;
+      for (Value row : rows)
+        for (Value at : cols)
+          loaded.push_back(vector::TransferReadOp::create(
+              b, loc, p.chunkVector(), into[0], ValueRange{jp, row, at},
+              arith::ConstantOp::create(b, loc, b.getZeroAttr(p.accType)),
+              ArrayRef<bool>{true}));
+      scf::YieldOp::create(b, loc, loaded);
+    }
+    sums.append(start.getResults().begin(), start.getResults().end());
+    auto main = scf::ForOp::create(
+        b, loc, c0, unrolled, unroll, sums,
+        [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
+          SmallVector<Value> next(in);
+          for (int64_t u = 0; u < PackedBlock::kUnroll; ++u)
+            step(
+                b, loc, jp,
+                u ? arith::AddIOp::create(b, loc, k, cst(b, loc, u)).getResult()
+                  : k,
+                rowPanels, panelRows, withPrefetch, next);
+          scf::YieldOp::create(b, loc, next);
+        });
+    auto rest = scf::ForOp::create(
+        b, loc, unrolled, steps, c1, main.getResults(),
+        [&](OpBuilder &b, Location loc, Value k, ValueRange in) {
+          SmallVector<Value> next(in);
+          step(b, loc, jp, k, rowPanels, panelRows, withPrefetch, next);
+          scf::YieldOp::create(b, loc, next);
+        });
+    // The sums go back into the accumulators, or in the last block into the
+    // slice.
+    auto done = scf::IfOp::create(
+        b, loc, TypeRange{into[0].getType(), into[1].getType()}, output.last,
+        /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(done.thenBlock());
+      Value col = arith::MulIOp::create(b, loc, jp, cst(b, loc, p.reg.nr));
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{into[0], p.writeOutput(b, loc, output, rest.getResults(),
+                                            rows, col, lanes, into[1])});
+      b.setInsertionPointToStart(done.elseBlock());
+      Value acc = into[0];
+      for (int64_t i = 0; i < height; ++i)
+        for (int64_t c = 0; c < chunks; ++c)
+          acc = vector::TransferWriteOp::create(
+                    b, loc, rest.getResult(i * chunks + c), acc,
+                    ValueRange{jp, rows[i], cols[c]}, ArrayRef<bool>{true})
+                    .getResult();
+      scf::YieldOp::create(b, loc, ValueRange{acc, into[1]});
+    }
+    return SmallVector<Value>(done.getResults());
+  }
+
+  /// The tail blocks of row panel panelsUsed.
+  SmallVector<Value> tail(OpBuilder &b, Location loc, Value jp, ValueRange into,
+                          bool withPrefetch) const {
+    if (p.reg.mr <= PackedBlock::kTailRows)
+      return SmallVector<Value>(into);
+    return scf::ForOp::create(
+               b, loc, c0, tailBlocks, c1, into,
+               [&](OpBuilder &b, Location loc, Value t, ValueRange in) {
+                 Value first = arith::MulIOp::create(
+                     b, loc, t, cst(b, loc, PackedBlock::kTailRows));
+                 scf::YieldOp::create(b, loc,
+                                      block(b, loc, jp, panelsUsed, first, in,
+                                            PackedBlock::kTailRows,
+                                            withPrefetch));
+               })
+        .getResults();
+  }
+
+  /// Row panels [from, panelsUsed), then the tail blocks.
+  SmallVector<Value> panels(OpBuilder &b, Location loc, Value jp, Value from,
+                            ValueRange into) const {
+    auto rowLoop = scf::ForOp::create(
+        b, loc, from, panelsUsed, c1, into,
+        [&](OpBuilder &b, Location loc, Value ip, ValueRange in) {
+          scf::YieldOp::create(b, loc,
+                               block(b, loc, jp, ip, c0, in, p.reg.mr,
+                                     /*withPrefetch=*/false));
+        });
+    return tail(b, loc, jp, rowLoop.getResults(), /*withPrefetch=*/false);
+  }
+
+  /// Column panels outermost: the rhs panel stays in the L1 cache while
+  /// every row panel runs over it.
+  scf::ForOp columnsFirst(OpBuilder &b, Location loc, Value colPanels,
+                          ValueRange init) const {
+    return scf::ForOp::create(
+        b, loc, c0, colPanels, c1, init,
+        [&](OpBuilder &b, Location loc, Value jp, ValueRange args) {
+          if (!prefetch) {
+            scf::YieldOp::create(b, loc, panels(b, loc, jp, c0, args));
+            return;
+          }
+          // The first row panel's blocks prefetch: a whole panel's when
+          // there is one, else the tail's.
+          Value anyWhole = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ne, panelsUsed, c0);
+          auto out = scf::IfOp::create(
+              b, loc, anyWhole,
+              [&](OpBuilder &b, Location loc) {
+                SmallVector<Value> first =
+                    block(b, loc, jp, c0, c0, args, p.reg.mr,
+                          /*withPrefetch=*/true);
+                scf::YieldOp::create(b, loc, panels(b, loc, jp, c1, first));
+              },
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(
+                    b, loc, tail(b, loc, jp, args, /*withPrefetch=*/true));
+              });
+          scf::YieldOp::create(b, loc, out.getResults());
+        });
+  }
+
+  /// Row panel ip's blocks of `height` rows from `first` across the column
+  /// panels.
+  SmallVector<Value> across(OpBuilder &b, Location loc, Value ip, Value first,
+                            ValueRange into, int64_t height) const {
+    return scf::ForOp::create(
+               b, loc, c0, colPanelsUsed, c1, into,
+               [&](OpBuilder &b, Location loc, Value jp, ValueRange in) {
+                 scf::YieldOp::create(b, loc,
+                                      block(b, loc, jp, ip, first, in, height,
+                                            /*withPrefetch=*/false));
+               })
+        .getResults();
+  }
+
+  /// Row panels outermost: each row panel's rows of the result are written
+  /// across the visit's columns before the next panel's, so that the writes
+  /// run along rows of memory rather than down 32-lane stripes.
+  SmallVector<Value> rowsFirst(OpBuilder &b, Location loc, Value acc,
+                               Value rowPanels, Value tails) const {
+    SmallVector<Value> out(
+        scf::ForOp::create(
+            b, loc, c0, rowPanels, c1, ValueRange{acc, output.slice},
+            [&](OpBuilder &b, Location loc, Value ip, ValueRange in) {
+              scf::YieldOp::create(b, loc,
+                                   across(b, loc, ip, c0, in, p.reg.mr));
+            })
+            .getResults());
+    if (p.reg.mr <= PackedBlock::kTailRows)
+      return out;
+    return scf::ForOp::create(
+               b, loc, c0, tails, c1, out,
+               [&](OpBuilder &b, Location loc, Value t, ValueRange in) {
+                 Value first = arith::MulIOp::create(
+                     b, loc, t, cst(b, loc, PackedBlock::kTailRows));
+                 scf::YieldOp::create(b, loc,
+                                      across(b, loc, panelsUsed, first, in,
+                                             PackedBlock::kTailRows));
+               })
+        .getResults();
+  }
+};
+
+std::pair<Value, Value> PackedBlock::multiply(
+    OpBuilder &b, Location loc, Value acc, const Output &output,
+    Value firstBlock, Value packedRhs, Value count, Value rowOffset,
+    Value rowsUsed, Value colPanelsUsed,
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> lhsElement,
+    function_ref<void(OpBuilder &, Location, Value, Value)> prefetch) const {
+  RegisterBlockLoops loops(*this, output, firstBlock, packedRhs, rowOffset,
+                           colPanelsUsed, lhsElement, prefetch);
+  loops.plan(b, loc, count, rowsUsed);
+  Value c0 = loops.c0;
+  // A last block of few contraction steps is bound by writing the result (a
+  // weight gradient of small groups): it runs rows first. Other blocks,
+  // whose rhs block may not fit in the L1 and L2 caches beside the lhs
+  // block, run columns first. The two nests run one after the other, the
+  // one not chosen for no iterations: a condition between them would yield
+  // two versions of the slice, which bufferization then copies.
+  Value fewSteps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                         count, cst(b, loc, kRowsFirstSteps));
+  Value rows = arith::AndIOp::create(b, loc, output.last, fewSteps);
+  auto unless = [&](Value condition, Value bound) -> Value {
+    return arith::SelectOp::create(b, loc, condition, c0, bound);
+  };
+  Value columns = arith::XOrIOp::create(
+      b, loc, rows, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+  SmallVector<Value> rowsDone =
+      loops.rowsFirst(b, loc, acc, unless(columns, loops.panelsUsed),
+                      unless(columns, loops.tailBlocks));
+  scf::ForOp columnsDone =
+      loops.columnsFirst(b, loc, unless(rows, colPanelsUsed), rowsDone);
+  return {columnsDone.getResult(0), columnsDone.getResult(1)};
+}
 
 struct Tiler {
   RaggedDotOp op;
