@@ -49,21 +49,18 @@ struct TiledPipelineOptions : public PassPipelineOptions<Derived> {
 
 protected:
   TiledPipelineOptions() = default;
-  /// Copies the values (pass options themselves are not copyable).
-  void copyFrom(const TiledPipelineOptions &other) {
-    this->copyOptionValuesFrom(other);
-  }
 };
 
 /// Options of the tiled CPU pipeline: the same struct is `gmm-to-cpu`'s
 /// command-line options and what C++ callers set (`options.tileM = 64`).
 struct CPUPipelineOptions : public TiledPipelineOptions<CPUPipelineOptions> {
   CPUPipelineOptions() = default;
+  /// Copies the values (pass options themselves are not copyable).
   CPUPipelineOptions(const CPUPipelineOptions &other) : CPUPipelineOptions() {
-    copyFrom(other);
+    copyOptionValuesFrom(other);
   }
   CPUPipelineOptions &operator=(const CPUPipelineOptions &other) {
-    copyFrom(other);
+    copyOptionValuesFrom(other);
     return *this;
   }
 
@@ -138,11 +135,12 @@ void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 /// command-line options and what C++ callers set (`options.chip = "sm_80"`).
 struct GPUPipelineOptions : public TiledPipelineOptions<GPUPipelineOptions> {
   GPUPipelineOptions() = default;
+  /// Copies the values (pass options themselves are not copyable).
   GPUPipelineOptions(const GPUPipelineOptions &other) : GPUPipelineOptions() {
-    copyFrom(other);
+    copyOptionValuesFrom(other);
   }
   GPUPipelineOptions &operator=(const GPUPipelineOptions &other) {
-    copyFrom(other);
+    copyOptionValuesFrom(other);
     return *this;
   }
 

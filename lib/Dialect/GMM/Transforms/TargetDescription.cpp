@@ -35,18 +35,6 @@ using namespace mlir::gmm;
 
 namespace {
 
-/// Every SM version gmm knows more of than LLVM's name. Shared memory per
-/// block with the opt-in from the CUDA programming guide's table of
-/// compute capabilities.
-constexpr GPUChipFacts kGPUChips[] = {
-    // sm, shared bytes per block, wgmma, wider mma.sync tile
-    {80, 163 * 1024, false, false},  {86, 99 * 1024, false, false},
-    {87, 163 * 1024, false, false},  {89, 99 * 1024, false, false},
-    {90, 227 * 1024, true, true},    {100, 227 * 1024, false, false},
-    {101, 227 * 1024, false, false}, {103, 227 * 1024, false, false},
-    {120, 99 * 1024, false, false},  {121, 99 * 1024, false, false},
-};
-
 /// The version of "sm_<version><suffix>", or std::nullopt.
 std::optional<unsigned> smVersion(StringRef chip, StringRef *suffix = nullptr) {
   unsigned version = 0;

@@ -84,6 +84,7 @@ TEST(GPUChipFacts, Table) {
   EXPECT_EQ(maxSharedBytesPerBlock("sm_90"), 227 * 1024);
   EXPECT_EQ(maxSharedBytesPerBlock("sm_90a"), 227 * 1024);
   EXPECT_EQ(maxSharedBytesPerBlock("sm_120"), 99 * 1024);
+  EXPECT_EQ(kMaxSharedBytesPerBlock, 227 * 1024);
   // No chip, an older or unknown one, or not a chip name: the 48 KiB every
   // chip gives statically.
   for (const char *chip : {"", "sm_75", "sm_999", "sm_", "gfx90a", "sm90"})

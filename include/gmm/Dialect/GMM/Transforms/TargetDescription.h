@@ -45,6 +45,18 @@ struct GPUChipFacts {
   bool widerMmaSyncTile;
 };
 
+/// The SM versions gmm knows more of than LLVM's name. Shared memory per
+/// block with the opt-in from the CUDA programming guide's table of
+/// compute capabilities.
+inline constexpr GPUChipFacts kGPUChips[] = {
+    // sm, shared bytes per block, wgmma, wider mma.sync tile
+    {80, 163 * 1024, false, false},  {86, 99 * 1024, false, false},
+    {87, 163 * 1024, false, false},  {89, 99 * 1024, false, false},
+    {90, 227 * 1024, true, true},    {100, 227 * 1024, false, false},
+    {101, 227 * 1024, false, false}, {103, 227 * 1024, false, false},
+    {120, 99 * 1024, false, false},  {121, 99 * 1024, false, false},
+};
+
 /// The oldest SM gmm's kernels run on (cp.async and bf16 mma.sync).
 constexpr unsigned kMinSMVersion = 80;
 
@@ -62,8 +74,14 @@ bool isArchSpecificChip(StringRef chip);
 /// KiB), or kStaticSharedBytes for an empty or unknown chip.
 int64_t maxSharedBytesPerBlock(StringRef chip);
 
-/// The most any chip gmm compiles for allows (sm_90's 227 KiB).
-constexpr int64_t kMaxSharedBytesPerBlock = 232448;
+/// The most any chip of kGPUChips allows (sm_90's 227 KiB).
+constexpr int64_t kMaxSharedBytesPerBlock = [] {
+  int64_t most = 0;
+  for (const GPUChipFacts &chip : kGPUChips)
+    most =
+        chip.maxSharedBytesPerBlock > most ? chip.maxSharedBytesPerBlock : most;
+  return most;
+}();
 
 /// Shared memory a block gets without the dynamic opt-in; above it the
 /// kernel's buffer is dynamic shared memory.
