@@ -6,6 +6,7 @@
 
 #include "gmm/InitGMM.h"
 #include "gmm/AOT/Passes.h"
+#include "gmm/Codegen/CPU/PackedProgram.h"
 #include "gmm/Codegen/CPU/Passes.h"
 #include "gmm/Codegen/GPU/Passes.h"
 #include "gmm/Conversion/Passes.h"
@@ -75,6 +76,9 @@ void mlir::gmm::registerGMMDialects(DialectRegistry &registry) {
   registry
       .insert<GMMDialect, arith::ArithDialect, func::FuncDialect,
               linalg::LinalgDialect, scf::SCFDialect, tensor::TensorDialect>();
+
+  // gmm-tile's visit program for CPU configurations, from the CPU backend.
+  registerCPUVisitProgram(registry);
 
   // One-Shot Bufferize of every op the pipelines bufferize
   // (gmm-reference-to-llvm bufferizes function boundaries too; the CPU

@@ -283,7 +283,12 @@ def GMMTile : Pass<"gmm-tile"> {
     target, the tile sizes, and the register block (cpu); an op without
     one is an error.
 
-    For a configuration with `target = cpu` a visit is computed like a BLAS
+    What a visit computes comes from a visit program
+    (`gmm/Dialect/GMM/Transforms/VisitProgram.h`). For `target = cpu` it is
+    the CPU backend's (`lib/Codegen/CPU/PackedProgram.cpp`), which the
+    backend attaches to the gmm dialect (`registerCPUVisitProgram`, called
+    by `registerGMMDialects`); a CPU configuration without one attached is
+    an error. That program computes a visit like a BLAS
     block: the tile is a
     cache tile whose accumulators live in a buffer of the visit; for each
     contraction block of `tile_k` the rhs rows are packed into panels of
@@ -319,8 +324,7 @@ def GMMTile : Pass<"gmm-tile"> {
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
-    "::mlir::vector::VectorDialect",
-    "::mlir::x86vector::X86VectorDialect"
+    "::mlir::vector::VectorDialect"
   ];
 }
 
