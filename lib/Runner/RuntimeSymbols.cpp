@@ -14,15 +14,15 @@
 
 #include "RunnerInternals.h"
 
+#include "gmm/Dialect/GMM/Transforms/TargetDescription.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <cmath>
 #include <cstring>
@@ -184,16 +184,18 @@ llvm::Error checkExternalSymbols(ModuleOp module, StringRef entry) {
 /// (llvm.x86.avx512bf16.*) on a CPU without AVX512-BF16 would otherwise
 /// stop LLVM's instruction selection with a fatal error.
 llvm::Error checkHostFeatures(ModuleOp module, StringRef entry) {
-  static const struct {
-    StringRef prefix, feature, what;
-  } kNeeds[] = {{"llvm.x86.avx512bf16.", "avx512bf16", "AVX512-BF16"},
-                {"llvm.x86.avx512.", "avx512f", "AVX-512"}};
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  // The host's facts as gmm-configure reads them (TargetDescription.h).
+  const mlir::gmm::HostCPUFacts &host = mlir::gmm::getHostCPUFacts();
+  const struct {
+    StringRef prefix, what;
+    bool present;
+  } kNeeds[] = {{"llvm.x86.avx512bf16.", "AVX512-BF16", host.hasAVX512BF16},
+                {"llvm.x86.avx512.", "AVX-512", host.vectorBits >= 512}};
   std::optional<std::string> missing;
   module.walk([&](LLVM::CallIntrinsicOp call) {
     StringRef name = call.getIntrin();
     for (const auto &need : kNeeds)
-      if (name.starts_with(need.prefix) && !features.lookup(need.feature)) {
+      if (name.starts_with(need.prefix) && !need.present) {
         missing = llvm::formatv("@{0} uses {1} ('{2}'), which this CPU does "
                                 "not have; compile it for this CPU (the cpu "
                                 "pipeline's micro-kernel=fma or its "
