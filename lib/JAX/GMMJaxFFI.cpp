@@ -207,6 +207,27 @@ gmm_jax_verify(const char *module, char *error, size_t size) {
   return 0;
 }
 
+/// gmm.jax's front door (RaggedDotCall.h): the module, result shape, mode
+/// and free dimensions of the ragged dot call that the JSON `request`
+/// describes, as JSON in `out` (at most `size` bytes), and 0; else 1 with
+/// the op verifier's first error there.
+__attribute__((visibility("default"))) int
+gmm_jax_signature(const char *request, char *out, size_t size) {
+  llvm::Expected<std::string> answer = getCache().describeCall(request);
+  if (!answer) {
+    copyMessage(llvm::toString(answer.takeError()), out, size);
+    return 1;
+  }
+  if (answer->size() >= size) {
+    copyMessage("the answer needs " + std::to_string(answer->size() + 1) +
+                    " bytes, more than the " + std::to_string(size) + " given",
+                out, size);
+    return 1;
+  }
+  copyMessage(*answer, out, size);
+  return 0;
+}
+
 /// The kernel configuration that the handler's pipeline chooses for each
 /// ragged dot of `module`, and why (KernelConfigReport::format, one report
 /// after the other): 0 with the text in `out`, else 1 with the error there

@@ -7,6 +7,7 @@
 #include "gmm/Runner/ModuleCache.h"
 
 #include "gmm/InitGMM.h"
+#include "gmm/Runner/RaggedDotCall.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -130,6 +131,12 @@ llvm::Error ModuleCache::verify(llvm::StringRef text) {
   llvm::Expected<OwningOpRef<ModuleOp>> module =
       parseModuleText(*context, text);
   return module ? llvm::Error::success() : module.takeError();
+}
+
+llvm::Expected<std::string>
+ModuleCache::describeCall(llvm::StringRef jsonRequest) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return describeRaggedDotCallJSON(*context, jsonRequest);
 }
 
 llvm::Expected<std::vector<KernelConfigReport>>

@@ -40,6 +40,7 @@ next to jaxlib; see docs/JAX.md for why that is safe).
 
 import ctypes
 import functools
+import json
 import os
 import threading
 from typing import NamedTuple, Optional, Sequence, Tuple
@@ -95,8 +96,12 @@ def _load_library():
                 "libomp-22-dev): `apt-get install libmlir-22 libomp5-19` "
                 "(docs/JAX.md)"
             ) from error
-        # (module text, message buffer, its size) -> 0 or 1.
-        for entry in (library.gmm_jax_verify, library.gmm_jax_kernel_config):
+        # (request or module text, answer buffer, its size) -> 0 or 1.
+        for entry in (
+            library.gmm_jax_signature,
+            library.gmm_jax_verify,
+            library.gmm_jax_kernel_config,
+        ):
             entry.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
             entry.restype = ctypes.c_int
         library.gmm_jax_num_compilations.argtypes = []
@@ -216,111 +221,6 @@ class DimensionNumbers(NamedTuple):
             )
         )
 
-    def check(self, lhs_rank: int, rhs_rank: int) -> None:
-        """The rules of the dimension numbers that need no shapes but the
-        ranks (dot_general's and the ragged dot's), ValueError naming
-        ragged_dot_dimension_numbers otherwise; the sizes are gmm's
-        verifier's."""
-        for lhs, rhs in (
-            ("lhs_contracting", "rhs_contracting"),
-            ("lhs_batch", "rhs_batch"),
-        ):
-            if len(getattr(self, lhs)) != len(getattr(self, rhs)):
-                raise ValueError(
-                    f"gmm.jax: ragged_dot_dimension_numbers: {_FIELD_NAMES[lhs]} "
-                    f"and {_FIELD_NAMES[rhs]} must have the same length, got "
-                    f"{list(getattr(self, lhs))} and {list(getattr(self, rhs))}"
-                )
-        if len(self.lhs_ragged) != 1:
-            raise ValueError(
-                "gmm.jax: ragged_dot_dimension_numbers: exactly one lhs ragged "
-                f"dimension is needed, got {list(self.lhs_ragged)}"
-            )
-        if len(self.rhs_group) > 1:
-            raise ValueError(
-                "gmm.jax: ragged_dot_dimension_numbers: at most one rhs group "
-                f"dimension is allowed, got {list(self.rhs_group)}"
-            )
-        for operand, rank, fields in (
-            ("lhs", lhs_rank, ("lhs_contracting", "lhs_batch", "lhs_ragged")),
-            ("rhs", rhs_rank, ("rhs_contracting", "rhs_batch", "rhs_group")),
-        ):
-            for field in fields:
-                for d in getattr(self, field):
-                    if d >= rank:
-                        raise ValueError(
-                            f"gmm.jax: ragged_dot_dimension_numbers: {operand} "
-                            f"dimension {d} is out of range for rank {rank} "
-                            f"({_FIELD_NAMES[field]})"
-                        )
-            # Each dimension in at most one of the lists (the ragged one is
-            # also a free, contracting or batching dimension).
-            distinct = [f for f in fields if f != "lhs_ragged"]
-            seen = {}
-            for field in distinct:
-                for d in getattr(self, field):
-                    if d in seen:
-                        where = (
-                            f"in {_FIELD_NAMES[field]}"
-                            if seen[d] == field
-                            else f"({_FIELD_NAMES[seen[d]]} and {_FIELD_NAMES[field]})"
-                        )
-                        raise ValueError(
-                            f"gmm.jax: ragged_dot_dimension_numbers: {operand} "
-                            f"dimension {d} is listed twice {where}"
-                        )
-                    seen[d] = field
-        if self.mode() == 1 and not self.rhs_group:
-            raise ValueError(
-                "gmm.jax: ragged_dot_dimension_numbers: a ragged free lhs "
-                "dimension (mode 1) needs one rhs group dimension, got none"
-            )
-        if self.mode() != 1 and self.rhs_group:
-            raise ValueError(
-                "gmm.jax: ragged_dot_dimension_numbers: a ragged contracting or "
-                f"batching lhs dimension (mode {self.mode()}) takes no rhs group "
-                f"dimension, got {list(self.rhs_group)}"
-            )
-
-    def mode(self) -> int:
-        """1: ragged free dimension, 2: ragged contracting dimension, 3:
-        ragged batch dimension (docs/Semantics.md)."""
-        (ragged,) = self.lhs_ragged
-        if ragged in self.lhs_contracting:
-            return 2
-        if ragged in self.lhs_batch:
-            return 3
-        return 1
-
-    def lhs_free(self, rank: int):
-        return [
-            d
-            for d in range(rank)
-            if d not in self.lhs_contracting and d not in self.lhs_batch
-        ]
-
-    def rhs_free(self, rank: int):
-        return [
-            d
-            for d in range(rank)
-            if d not in self.rhs_contracting
-            and d not in self.rhs_batch
-            and d not in self.rhs_group
-        ]
-
-    def attribute(self) -> str:
-        def dims(values):
-            return "[" + ", ".join(str(v) for v in values) + "]"
-
-        return (
-            f"<lhs_batching_dimensions = {dims(self.lhs_batch)}, "
-            f"rhs_batching_dimensions = {dims(self.rhs_batch)}, "
-            f"lhs_contracting_dimensions = {dims(self.lhs_contracting)}, "
-            f"rhs_contracting_dimensions = {dims(self.rhs_contracting)}, "
-            f"lhs_ragged_dimensions = {dims(self.lhs_ragged)}, "
-            f"rhs_group_dimensions = {dims(self.rhs_group)}>"
-        )
-
 
 _FLOAT_TYPES = {
     np.dtype(jnp.float16): "f16",
@@ -329,12 +229,6 @@ _FLOAT_TYPES = {
     np.dtype(jnp.float64): "f64",
 }
 _INT_TYPES = {np.dtype(jnp.int32): "i32", np.dtype(jnp.int64): "i64"}
-
-
-def _tensor_type(shape, dtype, memref=False) -> str:
-    element = _FLOAT_TYPES.get(np.dtype(dtype)) or _INT_TYPES[np.dtype(dtype)]
-    dims = "".join(f"{int(d)}x" for d in shape)
-    return f"{'memref' if memref else 'tensor'}<{dims}{element}>"
 
 
 # jax.lax.ragged_dot's: lhs [m, k], rhs [g, k, n], rows ragged.
@@ -352,24 +246,37 @@ class _Config(NamedTuple):
     tile_sizes: Optional[Tuple[int, int, int]]
 
 
-def _result_shape(config: _Config, lhs_shape, rhs_shape, sizes_shape):
-    numbers = config.numbers
-    shape = [lhs_shape[d] for d in numbers.lhs_batch]
-    shape += [lhs_shape[d] for d in numbers.lhs_free(len(lhs_shape))]
-    shape += [rhs_shape[d] for d in numbers.rhs_free(len(rhs_shape))]
-    if numbers.mode() == 2:
-        groups = config.num_local_groups
-        if groups is None:
-            groups = sizes_shape[-1] if sizes_shape else 0
-        shape = [groups] + shape
-    return tuple(int(d) for d in shape)
+class _Signature(NamedTuple):
+    """What gmm decides about one call (gmm_jax_signature, which builds
+    the gmm.ragged_dot op and verifies it): the module that computes it,
+    the result shape, the mode (1: ragged free lhs dimension, 2: ragged
+    contracting, 3: ragged batch; docs/Semantics.md) and the operands'
+    free dimensions."""
+
+    module: str
+    result_shape: Tuple[int, ...]
+    mode: int
+    lhs_free: Tuple[int, ...]
+    rhs_free: Tuple[int, ...]
+
+
+def _operand(operand):
+    """A (shape, dtype) pair as gmm_jax_signature takes it."""
+    if operand is None:
+        return None
+    shape, dtype = operand
+    dtype = np.dtype(dtype)
+    return {
+        "shape": [int(d) for d in shape],
+        "element_type": _FLOAT_TYPES.get(dtype) or _INT_TYPES[dtype],
+    }
 
 
 @functools.lru_cache(maxsize=None)
-def _module(config: _Config, lhs, rhs, sizes, offset, init) -> Tuple[str, tuple]:
-    """The gmm module of one call and its result shape; each operand is a
-    (shape, dtype) pair or None. The module is verified by gmm here, so a
-    bad call fails when it is traced, with gmm's message."""
+def _signature(config: _Config, lhs, rhs, sizes, offset, init) -> _Signature:
+    """gmm's signature of one call; each operand is a (shape, dtype) pair
+    or None. gmm builds and verifies the op here, so a bad call fails when
+    it is traced, with gmm's message."""
     for what, operand in (("lhs", lhs), ("rhs", rhs)):
         if np.dtype(operand[1]) not in _FLOAT_TYPES:
             raise TypeError(
@@ -388,46 +295,44 @@ def _module(config: _Config, lhs, rhs, sizes, offset, init) -> Tuple[str, tuple]
             "is not one of float16, bfloat16, float32, float64"
         )
     numbers = config.numbers
-    numbers.check(len(lhs[0]), len(rhs[0]))
-    result = _result_shape(config, lhs[0], rhs[0], sizes[0])
-    out_type = _tensor_type(result, config.out_dtype)
-    arguments = [("lhs", lhs), ("rhs", rhs), ("group_sizes", sizes)]
-    if offset is not None:
-        arguments.append(("group_offset", offset))
-    if init is not None:
-        arguments.append(("init", init))
-    parameters = [
-        f"%{name}: {_tensor_type(*operand)} {{bufferization.writable = false}}"
-        for name, operand in arguments
-    ]
-    parameters.append(f"%out: {_tensor_type(result, config.out_dtype, memref=True)}")
-    operands = ""
-    if offset is not None:
-        operands += f" group_offset(%group_offset : {_tensor_type(*offset)})"
-    if init is not None:
-        operands += f" init(%init : {_tensor_type(*init)})"
-    attributes = ""
-    if config.tile_sizes is not None:
-        m, n, k = config.tile_sizes
-        attributes = (
-            f" {{gmm.kernel_config = #gmm.kernel_config<tile = [{m}, {n}, {k}]>}}"
-        )
-    text = (
-        f"func.func @{_ENTRY}({', '.join(parameters)}) {{\n"
-        f"  %r = gmm.ragged_dot %lhs, %rhs, %group_sizes{operands}\n"
-        f"      dimension_numbers = {numbers.attribute()}{attributes}\n"
-        f"      : {_tensor_type(*lhs)}, {_tensor_type(*rhs)}, "
-        f"{_tensor_type(*sizes)} -> {out_type}\n"
-        f"  bufferization.materialize_in_destination %r in restrict writable "
-        f"%out : ({out_type}, {_tensor_type(result, config.out_dtype, memref=True)}) -> ()\n"
-        f"  return\n"
-        f"}}\n"
+    request = {
+        "lhs": _operand(lhs),
+        "rhs": _operand(rhs),
+        "group_sizes": _operand(sizes),
+        "group_offset": _operand(offset),
+        "init": _operand(init),
+        "dimension_numbers": {
+            _FIELD_NAMES[field]: list(getattr(numbers, field))
+            for field in DimensionNumbers._fields
+        },
+        "result_element_type": _FLOAT_TYPES[np.dtype(config.out_dtype)],
+        "num_local_groups": config.num_local_groups,
+        "tile_sizes": None if config.tile_sizes is None else list(config.tile_sizes),
+    }
+    answer = ctypes.create_string_buffer(1 << 20)
+    if _load_library().gmm_jax_signature(json.dumps(request).encode(), answer, len(answer)):
+        raise ValueError(f"gmm.jax: {answer.value.decode(errors='replace')}")
+    answer = json.loads(answer.value.decode())
+    return _Signature(
+        answer["module"],
+        tuple(answer["result_shape"]),
+        answer["mode"],
+        tuple(answer["lhs_free_dimensions"]),
+        tuple(answer["rhs_free_dimensions"]),
     )
-    error = ctypes.create_string_buffer(4096)
-    if _load_library().gmm_jax_verify(text.encode(), error, len(error)):
-        message = error.value.decode(errors="replace")
-        raise ValueError(f"gmm.jax: {message}")
-    return text, result
+
+
+def _module(config: _Config, lhs, rhs, sizes, offset, init) -> Tuple[str, tuple]:
+    """The module text of one call and its result shape (see _signature)."""
+    signature = _signature(config, lhs, rhs, sizes, offset, init)
+    return signature.module, signature.result_shape
+
+
+def _signature_of(config: _Config, lhs, rhs, sizes, offset, init=None) -> _Signature:
+    """_signature of arrays (or tracers)."""
+    return _signature(
+        config, _describe(lhs), _describe(rhs), _describe(sizes), _describe(offset), _describe(init)
+    )
 
 
 def _describe(x):
@@ -494,8 +399,9 @@ def _mode1_cotangents(config, lhs, rhs, sizes, offset, g):
     (ragged,) = n.lhs_ragged
     (group,) = n.rhs_group
     batch = len(n.lhs_batch)
-    lhs_free = n.lhs_free(lhs.ndim)
-    rhs_free = n.rhs_free(rhs.ndim)
+    signature = _signature_of(config, lhs, rhs, sizes, offset)
+    lhs_free = list(signature.lhs_free)
+    rhs_free = list(signature.rhs_free)
     # The cotangent's dims: batch, lhs free, rhs free.
     g_lhs_free = [batch + i for i in range(len(lhs_free))]
     g_rhs_free = [batch + len(lhs_free) + i for i in range(len(rhs_free))]
@@ -552,8 +458,9 @@ def _mode2_cotangents(config, lhs, rhs, sizes, offset, g):
     batch = len(n.lhs_batch)
     contracting = len(n.lhs_contracting)
     position = n.lhs_contracting.index(ragged)
-    lhs_free = n.lhs_free(lhs.ndim)
-    rhs_free = n.rhs_free(rhs.ndim)
+    signature = _signature_of(config, lhs, rhs, sizes, offset)
+    lhs_free = list(signature.lhs_free)
+    rhs_free = list(signature.rhs_free)
     # Both operands in the layout [batch, contracting (in list order), free],
     # in which the group sizes' prefix is that of the forward call.
     lhs_layout = list(n.lhs_batch) + list(n.lhs_contracting) + lhs_free
@@ -643,7 +550,7 @@ def _like_primal(cotangent, primal):
 
 def _ragged_dot_backward(config, residuals, g):
     lhs, rhs, sizes, offset, init_type = residuals
-    mode = config.numbers.mode()
+    mode = _signature_of(config, lhs, rhs, sizes, offset).mode
     if mode == 1:
         d_lhs, d_rhs = _mode1_cotangents(config, lhs, rhs, sizes, offset, g)
     elif mode == 2:
@@ -707,7 +614,6 @@ def _prepare(
                 f"gmm.jax: {what} has dtype {np.dtype(x.dtype).name}; gmm takes {names}"
             )
     numbers = DimensionNumbers.of(ragged_dot_dimension_numbers)
-    numbers.check(lhs.ndim, rhs.ndim)
     out_dtype = lhs.dtype
     if preferred_element_type is not None:
         try:
@@ -727,8 +633,13 @@ def _prepare(
         group_offset = _group_offset(group_offset, np.dtype(group_sizes.dtype))
     if init is not None:
         init = _init(init, out_dtype)
+    # gmm checks the dimension numbers against the operands and says which
+    # mode they make (the init and the local groups are checked below).
+    mode = _signature_of(
+        _Config(numbers, out_dtype, None, None), lhs, rhs, group_sizes, group_offset
+    ).mode
     if num_local_groups is not None:
-        if numbers.mode() != 2 or group_offset is None:
+        if mode != 2 or group_offset is None:
             raise ValueError(
                 "gmm.jax: num_local_groups is for mode 2 with a group_offset"
             )
@@ -751,6 +662,8 @@ def _prepare(
             )
         tile_sizes = tuple(_count(t, "tile_sizes") for t in tile_sizes)
     config = _Config(numbers, out_dtype, num_local_groups, tile_sizes)
+    # The whole call, as it will be compiled.
+    _signature_of(config, lhs, rhs, group_sizes, group_offset, init)
     return config, lhs, rhs, group_sizes, group_offset, init
 
 

@@ -367,7 +367,7 @@ def test_errors_are_python_exceptions():
         gj.ragged_dot(lhs, rhs, sizes.astype(jnp.float32))
     # Dimension numbers out of range or malformed.
     bad = lax.RaggedDotDimensionNumbers((([1], [5]), ([], [])), [0], [0])
-    with pytest.raises(ValueError, match="rhs dimension 5 is out of range"):
+    with pytest.raises(ValueError, match=r"rhs_contracting_dimensions\[0\] = 5 is out of range"):
         gj.ragged_dot_general(lhs, rhs, sizes, bad)
     with pytest.raises(TypeError, match="ragged_dot_dimension_numbers must be"):
         gj.ragged_dot_general(lhs, rhs, sizes, "not numbers")

@@ -93,6 +93,11 @@ public:
   describeKernelConfigs(llvm::StringRef moduleText,
                         llvm::StringRef pipeline = "cpu");
 
+  /// describeRaggedDotCallJSON (RaggedDotCall.h) in the cache's context:
+  /// the module, result shape, mode and free dimensions of one ragged dot
+  /// call described in JSON, or the op verifier's first error.
+  llvm::Expected<std::string> describeCall(llvm::StringRef jsonRequest);
+
   /// How many modules were compiled (cache misses that succeeded).
   size_t getNumCompilations();
 
