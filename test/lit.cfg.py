@@ -101,7 +101,7 @@ if host_prefers_bf16_dot():
     config.available_features.add("host-prefers-bf16-dot")
 
 # The host is x86-64: gmm-to-cpu compiles for it, with what is x86's alone
-# (gmm-stream-results' barriers for 16-bit float results).
+# (gmm-cpu-stream-results' barriers for 16-bit float results).
 import platform
 
 if platform.machine().lower() in ("x86_64", "amd64"):

@@ -192,7 +192,7 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createForallToParallelLoopPass());
   if (options.parallel) {
     pm.addPass(createConvertSCFToOpenMPPass());
-    pm.addPass(createGMMScheduleVisits());
+    pm.addPass(createGMMCPUScheduleVisits());
   }
   // 2-D transfers become 1-D (masked) vector loads and stores, unrolled. The
   // GPU-shaped program's whole-tile transfers (a test of the tile program
@@ -207,16 +207,16 @@ void mlir::gmm::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   // Large results are written with streaming stores.
   if (options.streamMinBytes > 0) {
-    GMMStreamResultsOptions stream;
+    GMMCPUStreamResultsOptions stream;
     stream.minBytes = options.streamMinBytes;
     // The JIT compiles for the host: on x86, bf16 and f16 results stream
-    // through the pass's register-wide barriers (see gmm-stream-results).
+    // through the pass's register-wide barriers (see gmm-cpu-stream-results).
     if (llvm::Triple(llvm::sys::getProcessTriple()).isX86())
       stream.x86RegisterBits = gmm::hostVectorBits();
-    pm.addPass(createGMMStreamResults(stream));
+    pm.addPass(createGMMCPUStreamResults(stream));
   }
   if (options.emulateBF16Dot)
-    pm.addPass(createGMMEmulateBF16Dot());
+    pm.addPass(createGMMCPUEmulateBF16Dot());
   ConvertVectorToLLVMPassOptions vectors;
   vectors.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
   vectors.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
@@ -282,7 +282,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createGpuKernelOutliningPass());
   // Identical ragged dots launch one kernel module, compiled once.
-  pm.addPass(createGMMShareKernels());
+  pm.addPass(createGMMGPUShareKernels());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
@@ -301,7 +301,7 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   // NVGPU before the loops become branches: MLIR 22's convert-nvgpu-to-nvvm
   // converts the types that scf loops carry (the Hopper kernel's wgmma
   // accumulators), not those of cf blocks; the order is free once it does.
-  device.addPass(createGMMLowerBF16MmaSync());
+  device.addPass(createGMMGPULowerBF16MmaSync());
   device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(createSCFToControlFlowPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
@@ -311,18 +311,18 @@ void mlir::gmm::buildGPUPipeline(OpPassManager &pm,
   device.addPass(createReconcileUnrealizedCastsPass());
 
   // Host code to LLVM: launches and device memory through mgpu* calls.
-  GMMAsyncHostOptions async;
+  GMMGPUAsyncHostOptions async;
   async.callerStream = options.callerStream;
-  pm.addPass(createGMMAsyncHost(async));
+  pm.addPass(createGMMGPUAsyncHost(async));
   addLowerToLLVM(pm, /*gpuHost=*/true);
 
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
   pm.addPass(createGpuModuleToBinaryPass(binary));
   if (!options.ptxDir.empty()) {
-    GMMWritePTXOptions write;
+    GMMGPUWritePTXOptions write;
     write.directory = options.ptxDir;
-    pm.addPass(createGMMWritePTX(write));
+    pm.addPass(createGMMGPUWritePTX(write));
   }
 }
 

@@ -272,7 +272,7 @@ JitFunction::compile(ModuleOp module, StringRef entry, PipelineBuilder pipeline,
   if (clone->lookupSymbol<LLVM::LLVMFuncOp>(
           (name + mlir::gmm::kWorkspaceBytesSuffix).str()))
     result->workspaceArgument = true;
-  // gmm-async-host{caller-stream} added the stream as the last argument.
+  // gmm-gpu-async-host{caller-stream} added the stream as the last argument.
   if (auto lowered = clone->lookupSymbol<LLVM::LLVMFuncOp>(name);
       lowered && lowered.getNumArguments() &&
       lowered.getArgAttr(lowered.getNumArguments() - 1,

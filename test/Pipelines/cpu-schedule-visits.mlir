@@ -1,4 +1,4 @@
-// RUN: gmm-opt %s -split-input-file --gmm-to-cpu --mlir-print-ir-after=gmm-schedule-visits 2>&1 >/dev/null | FileCheck %s
+// RUN: gmm-opt %s -split-input-file --gmm-to-cpu --mlir-print-ir-after=gmm-cpu-schedule-visits 2>&1 >/dev/null | FileCheck %s
 // RUN: gmm-opt %s -split-input-file --gmm-to-cpu="parallel=false" --mlir-print-ir-after-all 2>&1 >/dev/null | FileCheck %s --check-prefix=SERIAL
 
 // gmm-to-cpu runs the visits of a ragged dot on OpenMP threads, one visit
@@ -14,10 +14,10 @@
 // CHECK-NOT:     omp.wsloop
 // CHECK:         return
 
-// SERIAL-NOT:    gmm-schedule-visits
+// SERIAL-NOT:    gmm-cpu-schedule-visits
 // SERIAL-NOT:    omp.wsloop
 // SERIAL:        IR Dump After {{.+}} (convert-vector-to-llvm)
-// SERIAL-NOT:    gmm-schedule-visits
+// SERIAL-NOT:    gmm-cpu-schedule-visits
 // SERIAL-NOT:    omp.wsloop
 // SERIAL:        llvm.func @mode2
 func.func @mode2(%x: tensor<64x32xf32>, %dy: tensor<64x48xf32>, %gs: tensor<4xi32>) -> tensor<4x32x48xf32> {

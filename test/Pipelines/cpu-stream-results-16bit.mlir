@@ -1,4 +1,4 @@
-// A bf16 result streams on x86: gmm-to-cpu gives gmm-stream-results the
+// A bf16 result streams on x86: gmm-to-cpu gives gmm-cpu-stream-results the
 // host's register width, so each aligned store of a 16-bit float vector
 // into a large result goes through an empty inline asm as integers, and
 // LLVM 22's X86 backend selects a streaming store for it (without the

@@ -90,7 +90,7 @@ struct CPUPipelineOptions : public TiledPipelineOptions<CPUPipelineOptions> {
           clEnumValN(MicroKernelOption::BF16Dot, "bf16-dot",
                      "vdpbf16ps on pairs of k for bf16 inputs"))};
   /// Compute the bf16_dot micro-kernel's vdpbf16ps with f32 FMAs
-  /// (gmm-emulate-bf16-dot), so that its code runs on CPUs without
+  /// (gmm-cpu-emulate-bf16-dot), so that its code runs on CPUs without
   /// AVX512-BF16: for testing it there, slower than the fma micro-kernel.
   Option<bool> emulateBF16Dot{
       *this, "emulate-bf16-dot",
@@ -99,7 +99,7 @@ struct CPUPipelineOptions : public TiledPipelineOptions<CPUPipelineOptions> {
                      "without AVX512-BF16 (for testing; slower than fma)"),
       llvm::cl::init(false)};
   /// Results of at least this many bytes are written with streaming stores
-  /// (gmm-stream-results); 0 streams none.
+  /// (gmm-cpu-stream-results); 0 streams none.
   Option<uint64_t> streamMinBytes{
       *this, "stream-min-bytes",
       llvm::cl::desc("Write results of at least this many bytes with "
@@ -193,7 +193,7 @@ struct GPUPipelineOptions : public TiledPipelineOptions<GPUPipelineOptions> {
           clEnumValN(GPUMmaOption::Wgmma, "wgmma",
                      "the Hopper kernel: TMA and wgmma (sm_90a)"))};
   /// Whether each function runs on its caller's stream (a last argument,
-  /// see gmm-async-host) and returns without waiting for it.
+  /// see gmm-gpu-async-host) and returns without waiting for it.
   Option<bool> callerStream{
       *this, "caller-stream",
       llvm::cl::desc("Run each function on the CUDA stream its caller "

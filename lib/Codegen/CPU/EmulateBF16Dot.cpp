@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gmm-emulate-bf16-dot: x86vector.avx512.dot (AVX512-BF16's vdpbf16ps) as
+// gmm-cpu-emulate-bf16-dot: x86vector.avx512.dot (AVX512-BF16's vdpbf16ps) as
 // portable vector code with the same results, so that the bf16_dot
 // micro-kernel runs (and is tested) on CPUs without the instruction.
 //
@@ -19,7 +19,7 @@
 
 namespace mlir {
 namespace gmm {
-#define GEN_PASS_DEF_GMMEMULATEBF16DOT
+#define GEN_PASS_DEF_GMMCPUEMULATEBF16DOT
 #include "gmm/Codegen/CPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
@@ -51,8 +51,8 @@ struct EmulateDot : public OpRewritePattern<x86vector::DotBF16Op> {
   }
 };
 
-struct GMMEmulateBF16Dot
-    : public mlir::gmm::impl::GMMEmulateBF16DotBase<GMMEmulateBF16Dot> {
+struct GMMCPUEmulateBF16Dot
+    : public mlir::gmm::impl::GMMCPUEmulateBF16DotBase<GMMCPUEmulateBF16Dot> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<EmulateDot>(&getContext());

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gmm-schedule-visits: the OpenMP loops over tile visits hand out one
+// gmm-cpu-schedule-visits: the OpenMP loops over tile visits hand out one
 // iteration at a time (schedule(dynamic)), so that visits of unequal work
 // (partial visits, a weight gradient's groups) do not leave threads idle
 // at the end of a static split.
@@ -17,7 +17,7 @@
 
 namespace mlir {
 namespace gmm {
-#define GEN_PASS_DEF_GMMSCHEDULEVISITS
+#define GEN_PASS_DEF_GMMCPUSCHEDULEVISITS
 #include "gmm/Codegen/CPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
@@ -26,8 +26,8 @@ using namespace mlir;
 
 namespace {
 
-struct GMMScheduleVisits
-    : public mlir::gmm::impl::GMMScheduleVisitsBase<GMMScheduleVisits> {
+struct GMMCPUScheduleVisits
+    : public mlir::gmm::impl::GMMCPUScheduleVisitsBase<GMMCPUScheduleVisits> {
   void runOnOperation() override {
     auto dynamic = omp::ClauseScheduleKindAttr::get(
         &getContext(), omp::ClauseScheduleKind::Dynamic);

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gmm-stream-results: the tile visits' stores into a large result become
+// gmm-cpu-stream-results: the tile visits' stores into a large result become
 // non-temporal (streaming) stores where their address is aligned, so that
 // writing a result much larger than the caches costs one pass over memory
 // rather than two (a cache line is otherwise read before it is written).
@@ -25,7 +25,7 @@
 
 namespace mlir {
 namespace gmm {
-#define GEN_PASS_DEF_GMMSTREAMRESULTS
+#define GEN_PASS_DEF_GMMCPUSTREAMRESULTS
 #include "gmm/Codegen/CPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
@@ -123,8 +123,8 @@ void storeThroughBarrier(OpBuilder &b, Location loc, Value vector, Value base,
   }
 }
 
-struct GMMStreamResults
-    : public mlir::gmm::impl::GMMStreamResultsBase<GMMStreamResults> {
+struct GMMCPUStreamResults
+    : public mlir::gmm::impl::GMMCPUStreamResultsBase<GMMCPUStreamResults> {
   using Base::Base;
 
   /// Whether `write` is a whole-vector store that can stream: one
@@ -163,7 +163,7 @@ struct GMMStreamResults
     if (registerBits != 0 && registerBits != 128 && registerBits != 256 &&
         registerBits != 512) {
       emitError(getOperation()->getLoc(),
-                "gmm-stream-results: x86-register-bits must be 128, 256 or "
+                "gmm-cpu-stream-results: x86-register-bits must be 128, 256 or "
                 "512, or 0 for none, got " +
                     Twine(registerBits));
       return signalPassFailure();

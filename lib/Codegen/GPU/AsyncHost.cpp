@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gmm-async-host: the host's synchronous gpu ops become async ops on one
+// gmm-gpu-async-host: the host's synchronous gpu ops become async ops on one
 // token chain per function, hence one stream (the caller's with
 // caller-stream). See the pass description in
 // include/gmm/Codegen/GPU/Passes.td.
@@ -37,7 +37,7 @@
 
 namespace mlir {
 namespace gmm {
-#define GEN_PASS_DEF_GMMASYNCHOST
+#define GEN_PASS_DEF_GMMGPUASYNCHOST
 #include "gmm/Codegen/GPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
@@ -215,8 +215,8 @@ struct Chainer {
   }
 };
 
-struct AsyncHost : public mlir::gmm::impl::GMMAsyncHostBase<AsyncHost> {
-  using GMMAsyncHostBase::GMMAsyncHostBase;
+struct AsyncHost : public mlir::gmm::impl::GMMGPUAsyncHostBase<AsyncHost> {
+  using GMMGPUAsyncHostBase::GMMGPUAsyncHostBase;
 
   void runOnOperation() override {
     SmallVector<func::FuncOp> funcs = gmm::hostFunctions(getOperation());
@@ -240,7 +240,8 @@ struct AsyncHost : public mlir::gmm::impl::GMMAsyncHostBase<AsyncHost> {
         chainer.finish(block, chainer.chain(block, nullptr));
       if (chainer.mustWait) {
         chainer.mustWait->emitOpError(
-            "gmm-async-host: with caller-stream, the host would have to wait "
+            "gmm-gpu-async-host: with caller-stream, the host would have to "
+            "wait "
             "for the device before this op, which a caller's stream does not "
             "allow");
         return signalPassFailure();

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gmm-lower-bf16-mma-sync: a bf16 nvgpu.mma.sync becomes nvvm.mma.sync on
+// gmm-gpu-lower-bf16-mma-sync: a bf16 nvgpu.mma.sync becomes nvvm.mma.sync on
 // the fragments' 32-bit registers; every other nvgpu.mma.sync is left to
 // convert-nvgpu-to-nvvm. See the pass description in
 // include/gmm/Codegen/GPU/Passes.td.
@@ -33,7 +33,7 @@
 
 namespace mlir {
 namespace gmm {
-#define GEN_PASS_DEF_GMMLOWERBF16MMASYNC
+#define GEN_PASS_DEF_GMMGPULOWERBF16MMASYNC
 #include "gmm/Codegen/GPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
@@ -88,7 +88,7 @@ LogicalResult lower(RewriterBase &rewriter, nvgpu::MmaSyncOp op) {
 }
 
 struct LowerBF16MmaSync
-    : public mlir::gmm::impl::GMMLowerBF16MmaSyncBase<LowerBF16MmaSync> {
+    : public mlir::gmm::impl::GMMGPULowerBF16MmaSyncBase<LowerBF16MmaSync> {
   void runOnOperation() override {
     // The op's verifier makes A and B agree on their element type.
     SmallVector<nvgpu::MmaSyncOp> ops;

@@ -78,7 +78,7 @@ bool holdsHostWork(Operation *op) {
   return found;
 }
 
-// Host-side gpu ops are made synchronous here; gmm-async-host later puts
+// Host-side gpu ops are made synchronous here; gmm-gpu-async-host later puts
 // every one of a function on one stream, in program order.
 
 /// A device buffer of `type`.

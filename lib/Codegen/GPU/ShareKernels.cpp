@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gmm-share-kernels: one gpu.module per class of structurally equal kernel
+// gmm-gpu-share-kernels: one gpu.module per class of structurally equal kernel
 // modules, every gpu.launch_func pointed at it. See the pass description in
 // include/gmm/Codegen/GPU/Passes.td.
 //
@@ -23,7 +23,7 @@
 
 namespace mlir {
 namespace gmm {
-#define GEN_PASS_DEF_GMMSHAREKERNELS
+#define GEN_PASS_DEF_GMMGPUSHAREKERNELS
 #include "gmm/Codegen/GPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
@@ -92,8 +92,8 @@ SmallVector<StringAttr> symbolNames(gpu::GPUModuleOp module) {
 }
 
 struct ShareKernels
-    : public mlir::gmm::impl::GMMShareKernelsBase<ShareKernels> {
-  using GMMShareKernelsBase::GMMShareKernelsBase;
+    : public mlir::gmm::impl::GMMGPUShareKernelsBase<ShareKernels> {
+  using GMMGPUShareKernelsBase::GMMGPUShareKernelsBase;
 
   void runOnOperation() override {
     ModuleOp top = getOperation();
@@ -187,7 +187,7 @@ struct ShareKernels
         return WalkResult::advance();
       StringAttr kernel = it->second.kernels.lookup(launch.getKernelName());
       if (!kernel) {
-        launch.emitError("gmm-share-kernels: kernel '")
+        launch.emitError("gmm-gpu-share-kernels: kernel '")
             << launch.getKernelName() << "' is not in its module";
         return WalkResult::interrupt();
       }

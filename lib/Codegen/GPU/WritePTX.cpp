@@ -23,7 +23,7 @@
 
 namespace mlir {
 namespace gmm {
-#define GEN_PASS_DEF_GMMWRITEPTX
+#define GEN_PASS_DEF_GMMGPUWRITEPTX
 #include "gmm/Codegen/GPU/Passes.h.inc"
 } // namespace gmm
 } // namespace mlir
@@ -31,12 +31,12 @@ namespace gmm {
 using namespace mlir;
 
 namespace {
-struct WritePTX : public mlir::gmm::impl::GMMWritePTXBase<WritePTX> {
-  using GMMWritePTXBase::GMMWritePTXBase;
+struct WritePTX : public mlir::gmm::impl::GMMGPUWritePTXBase<WritePTX> {
+  using GMMGPUWritePTXBase::GMMGPUWritePTXBase;
 
   void runOnOperation() override {
     if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
-      getOperation().emitError("gmm-write-ptx: cannot create directory '")
+      getOperation().emitError("gmm-gpu-write-ptx: cannot create directory '")
           << directory << "': " << ec.message();
       return signalPassFailure();
     }
@@ -55,7 +55,7 @@ struct WritePTX : public mlir::gmm::impl::GMMWritePTXBase<WritePTX> {
         std::error_code ec;
         llvm::raw_fd_ostream os(path, ec);
         if (ec) {
-          binary.emitError("gmm-write-ptx: cannot write '")
+          binary.emitError("gmm-gpu-write-ptx: cannot write '")
               << path << "': " << ec.message();
           return WalkResult::interrupt();
         }
@@ -68,7 +68,7 @@ struct WritePTX : public mlir::gmm::impl::GMMWritePTXBase<WritePTX> {
       return signalPassFailure();
     if (written == 0)
       getOperation().emitWarning(
-          "gmm-write-ptx: no PTX found (run gpu-module-to-binary with "
+          "gmm-gpu-write-ptx: no PTX found (run gpu-module-to-binary with "
           "format=isa first)");
   }
 };

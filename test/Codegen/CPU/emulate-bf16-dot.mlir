@@ -1,4 +1,4 @@
-// RUN: gmm-opt %s -split-input-file --gmm-emulate-bf16-dot | FileCheck %s
+// RUN: gmm-opt %s -split-input-file --gmm-cpu-emulate-bf16-dot | FileCheck %s
 
 // Each vdpbf16ps becomes the two products of its pairs, the odd one added
 // first: acc[i] + a[2i+1] * b[2i+1], then + a[2i] * b[2i].

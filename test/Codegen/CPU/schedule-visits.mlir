@@ -1,4 +1,4 @@
-// RUN: gmm-opt %s -split-input-file -gmm-schedule-visits | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -gmm-cpu-schedule-visits | FileCheck %s
 
 // A parallel loop without a schedule hands out one iteration at a time.
 

@@ -1,17 +1,17 @@
-// RUN: gmm-opt %s -split-input-file -gmm-stream-results="min-bytes=1024" | FileCheck %s
-// RUN: gmm-opt %s -split-input-file -gmm-stream-results="min-bytes=0" | FileCheck %s --check-prefix=NONE
-// RUN: gmm-opt %s -split-input-file -gmm-stream-results | FileCheck %s --check-prefix=DEFAULT
-// RUN: not gmm-opt %s -gmm-stream-results="min-bytes=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
-// RUN: gmm-opt %s -split-input-file -gmm-stream-results="min-bytes=1024 x86-register-bits=512" | FileCheck %s --check-prefix=X512
-// RUN: gmm-opt %s -split-input-file -gmm-stream-results="min-bytes=1024 x86-register-bits=256" | FileCheck %s --check-prefix=X256
-// RUN: not gmm-opt %s -gmm-stream-results="x86-register-bits=384" 2>&1 | FileCheck %s --check-prefix=WIDTH
+// RUN: gmm-opt %s -split-input-file -gmm-cpu-stream-results="min-bytes=1024" | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -gmm-cpu-stream-results="min-bytes=0" | FileCheck %s --check-prefix=NONE
+// RUN: gmm-opt %s -split-input-file -gmm-cpu-stream-results | FileCheck %s --check-prefix=DEFAULT
+// RUN: not gmm-opt %s -gmm-cpu-stream-results="min-bytes=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: gmm-opt %s -split-input-file -gmm-cpu-stream-results="min-bytes=1024 x86-register-bits=512" | FileCheck %s --check-prefix=X512
+// RUN: gmm-opt %s -split-input-file -gmm-cpu-stream-results="min-bytes=1024 x86-register-bits=256" | FileCheck %s --check-prefix=X256
+// RUN: not gmm-opt %s -gmm-cpu-stream-results="x86-register-bits=384" 2>&1 | FileCheck %s --check-prefix=WIDTH
 
 // NONE-NOT: nontemporal
 // NONE-NOT: llvm.fence
 // DEFAULT-NOT: nontemporal
 // DEFAULT-NOT: llvm.fence
 // NEGATIVE: gmm-opt: error: pass pipeline: for the --min-bytes option: '-1' value invalid for ulong argument!
-// WIDTH: error: gmm-stream-results: x86-register-bits must be 128, 256 or 512, or 0 for none, got 384{{$}}
+// WIDTH: error: gmm-cpu-stream-results: x86-register-bits must be 128, 256 or 512, or 0 for none, got 384{{$}}
 
 // A visit loop's whole-vector store into the result (a view of a function
 // argument of 64 KiB) streams when its address is aligned to the vector's

@@ -1,8 +1,8 @@
-// gmm-async-host{caller-stream}: the function takes its caller's stream as a
+// gmm-gpu-async-host{caller-stream}: the function takes its caller's stream as a
 // last !gpu.async.token argument (marked gmm.stream), every chain starts
 // from it, and nothing waits: the caller synchronizes. Host work that would
 // need a wait is an error at the op.
-// RUN: gmm-opt %s -split-input-file -verify-diagnostics --pass-pipeline="builtin.module(gmm-async-host{caller-stream})" | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -verify-diagnostics --pass-pipeline="builtin.module(gmm-gpu-async-host{caller-stream})" | FileCheck %s
 
 // CHECK-LABEL: func.func @straight(
 // CHECK-SAME:    %{{.+}}: memref<4xf32>, %[[S:[a-z0-9]+]]: !gpu.async.token {gmm.stream})
@@ -107,7 +107,7 @@ module attributes {gpu.container_module} {
   func.func private @callee(memref<4xf32>)
   func.func @host_work() {
     %m = gpu.alloc () : memref<4xf32>
-    // expected-error @+1 {{'func.call' op gmm-async-host: with caller-stream, the host would have to wait for the device before this op, which a caller's stream does not allow}}
+    // expected-error @+1 {{'func.call' op gmm-gpu-async-host: with caller-stream, the host would have to wait for the device before this op, which a caller's stream does not allow}}
     call @callee(%m) : (memref<4xf32>) -> ()
     gpu.dealloc %m : memref<4xf32>
     return

@@ -1,6 +1,6 @@
-// gmm-async-host puts a function's synchronous gpu ops on one token chain
+// gmm-gpu-async-host puts a function's synchronous gpu ops on one token chain
 // (one stream after gpu-to-llvm) and waits once, before the terminator.
-// RUN: gmm-opt %s -split-input-file --pass-pipeline="builtin.module(gmm-async-host)" | FileCheck %s
+// RUN: gmm-opt %s -split-input-file --pass-pipeline="builtin.module(gmm-gpu-async-host)" | FileCheck %s
 
 // A straight line of allocation, memset, launch and free.
 // CHECK-LABEL: func.func @straight

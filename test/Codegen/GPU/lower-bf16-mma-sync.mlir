@@ -1,10 +1,10 @@
-// gmm-lower-bf16-mma-sync fills MLIR 22's gap in convert-nvgpu-to-nvvm,
+// gmm-gpu-lower-bf16-mma-sync fills MLIR 22's gap in convert-nvgpu-to-nvvm,
 // which cannot deduce the PTX type of bf16 mma operands: a bf16
 // nvgpu.mma.sync becomes nvvm.mma.sync on 32-bit registers, typed bf16;
 // f16 mma.sync is left to convert-nvgpu-to-nvvm.
 
-// RUN: gmm-opt %s -split-input-file -verify-diagnostics --gmm-lower-bf16-mma-sync | FileCheck %s
-// RUN: gmm-opt %s -split-input-file -verify-diagnostics --gmm-lower-bf16-mma-sync --convert-nvgpu-to-nvvm | FileCheck %s --check-prefix=NVVM
+// RUN: gmm-opt %s -split-input-file -verify-diagnostics --gmm-gpu-lower-bf16-mma-sync | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -verify-diagnostics --gmm-gpu-lower-bf16-mma-sync --convert-nvgpu-to-nvvm | FileCheck %s --check-prefix=NVVM
 
 // Each row of a fragment (two bf16) is one i32 register; each accumulator
 // element one f32; the four results are gathered back into the fragment

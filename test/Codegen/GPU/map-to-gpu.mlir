@@ -18,7 +18,7 @@
 // CHECK-LABEL: func.func @bf16
 // The result lives in device memory; it is not filled (the tile kernel's
 // fill visits zero the rows no visit covers).
-// The host's gpu ops are synchronous here (gmm-async-host chains them
+// The host's gpu ops are synchronous here (gmm-gpu-async-host chains them
 // later).
 // CHECK-NOT:     gpu.wait
 // CHECK:         %[[OUT:.+]] = gpu.alloc () : memref<1x1x256x96xbf16>
@@ -80,7 +80,7 @@
 // CHECK:         return %{{.+}} : memref<256x96xbf16>
 
 // bf16 stays bf16: ldmatrix reads the views the copies write, and the
-// mma.sync ops take bf16 fragments (gmm-lower-bf16-mma-sync lowers them to
+// mma.sync ops take bf16 fragments (gmm-gpu-lower-bf16-mma-sync lowers them to
 // NVVM later). No f16 appears anywhere.
 // MMA-LABEL: func.func @bf16
 // MMA-NOT:     {{(x| )f16}}

@@ -16,7 +16,7 @@
 
 // SM80: .target sm_80
 // SM90: .target sm_90
-// All device work of the call is on one stream (gmm-async-host), and the
+// All device work of the call is on one stream (gmm-gpu-async-host), and the
 // host waits for it once, before returning.
 // HOST-LABEL: llvm.func @bf16(
 // HOST: %[[STREAM:.+]] = llvm.call @mgpuStreamCreate()

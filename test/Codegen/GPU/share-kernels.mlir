@@ -1,7 +1,7 @@
-// gmm-share-kernels keeps one gpu.module per class of equal kernel modules
+// gmm-gpu-share-kernels keeps one gpu.module per class of equal kernel modules
 // (equal up to the names of the module and its symbols, and up to
 // locations) and points every launch at it.
-// RUN: gmm-opt %s -split-input-file -allow-unregistered-dialect --gmm-share-kernels | FileCheck %s
+// RUN: gmm-opt %s -split-input-file -allow-unregistered-dialect --gmm-gpu-share-kernels | FileCheck %s
 
 // Two copies of a kernel under different names, and a third that differs
 // in one constant: the copies share the first module.

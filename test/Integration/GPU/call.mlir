@@ -1,5 +1,5 @@
 // A function that calls another: on the GPU the caller passes its stream on
-// (gmm-async-host{caller-stream}, as gmm-runner compiles), the callee's
+// (gmm-gpu-async-host{caller-stream}, as gmm-runner compiles), the callee's
 // allocations, launches and frees go on it, and nothing waits in between.
 // The caller passes the callee an empty workspace
 // (gmm-gpu-merge-allocations{workspace-argument}): the callee allocates its

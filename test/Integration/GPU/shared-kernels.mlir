@@ -1,5 +1,5 @@
 // Ragged dots with the same shapes, types and kernel configuration share
-// their kernels (gmm-share-kernels after outlining): one gpu.binary per
+// their kernels (gmm-gpu-share-kernels after outlining): one gpu.binary per
 // distinct kernel, launched by every function that needs it: the group
 // metadata kernel (one thread per group), then the tile kernel. A ragged dot
 // with a different n shares the group-metadata kernel but has a tile kernel

@@ -15,7 +15,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def GMMEmulateBF16Dot : Pass<"gmm-emulate-bf16-dot"> {
+def GMMCPUEmulateBF16Dot : Pass<"gmm-cpu-emulate-bf16-dot"> {
   let summary = "Compute x86vector.avx512.dot (vdpbf16ps) with f32 FMAs, for CPUs without AVX512-BF16";
   let description = [{
     Rewrites every `x86vector.avx512.dot %acc, %a, %b` (the `bf16_dot`
@@ -51,7 +51,7 @@ def GMMEmulateBF16Dot : Pass<"gmm-emulate-bf16-dot"> {
   ];
 }
 
-def GMMStreamResults : Pass<"gmm-stream-results"> {
+def GMMCPUStreamResults : Pass<"gmm-cpu-stream-results"> {
   let summary = "Write large results with streaming (non-temporal) stores";
   let description = [{
     Makes the tile visits' whole-vector stores into a large result
@@ -129,7 +129,7 @@ def GMMStreamResults : Pass<"gmm-stream-results"> {
   ];
 }
 
-def GMMScheduleVisits : Pass<"gmm-schedule-visits"> {
+def GMMCPUScheduleVisits : Pass<"gmm-cpu-schedule-visits"> {
   let summary = "Hand out the visit loops' iterations to OpenMP threads one at a time";
   let description = [{
     Gives every `omp.wsloop` without a schedule clause `schedule(dynamic)`

@@ -21,7 +21,7 @@ constexpr StringLiteral kSwizzleAttrName = "gmm.swizzle";
 /// builds unpipelined: its stages, for gmm-gpu-pipeline-stages.
 constexpr StringLiteral kPipelineStagesAttrName = "gmm.pipeline_stages";
 
-/// The argument attribute of the stream argument that gmm-async-host
+/// The argument attribute of the stream argument that gmm-gpu-async-host
 /// {caller-stream} adds to a function: the caller's CUstream (a
 /// `!gpu.async.token`, an `!llvm.ptr` once lowered).
 constexpr StringLiteral kStreamAttrName = "gmm.stream";

@@ -425,7 +425,7 @@ def GMMGPUPartitionHost : Pass<"gmm-gpu-partition-host",
   let description = [{
     The last step of the GPU mapping. Outside the existing `gpu.launch`
     ops, every function is made safe for device memory, with synchronous
-    gpu ops (`gmm-async-host` later puts them on one stream):
+    gpu ops (`gmm-gpu-async-host` later puts them on one stream):
 
     - `memref.alloc`/`alloca` become `gpu.alloc`, freed at the end of their
       block unless returned (the buffer is followed through views, casts,
@@ -497,7 +497,7 @@ def GMMGPUMergeAllocations : Pass<"gmm-gpu-merge-allocations",
   ];
 }
 
-def GMMShareKernels : Pass<"gmm-share-kernels", "::mlir::ModuleOp"> {
+def GMMGPUShareKernels : Pass<"gmm-gpu-share-kernels", "::mlir::ModuleOp"> {
   let summary = "Keep one gpu.module per class of identical kernel modules";
   let description = [{
     `gpu-kernel-outlining` gives every `gpu.launch` a `gpu.module` of its
@@ -539,7 +539,7 @@ def GMMShareKernels : Pass<"gmm-share-kernels", "::mlir::ModuleOp"> {
   }];
 }
 
-def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::ModuleOp"> {
+def GMMGPUAsyncHost : Pass<"gmm-gpu-async-host", "::mlir::ModuleOp"> {
   let summary = "Put a function's device allocations, copies, memsets, "
                 "frees and launches on one stream";
   let description = [{
@@ -620,7 +620,7 @@ def GMMAsyncHost : Pass<"gmm-async-host", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
-def GMMLowerBF16MmaSync : Pass<"gmm-lower-bf16-mma-sync"> {
+def GMMGPULowerBF16MmaSync : Pass<"gmm-gpu-lower-bf16-mma-sync"> {
   let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
   let description = [{
     `nvgpu.mma.sync` accepts bf16 operands, but MLIR 22's
@@ -655,7 +655,7 @@ def GMMLowerBF16MmaSync : Pass<"gmm-lower-bf16-mma-sync"> {
   ];
 }
 
-def GMMWritePTX : Pass<"gmm-write-ptx", "::mlir::ModuleOp"> {
+def GMMGPUWritePTX : Pass<"gmm-gpu-write-ptx", "::mlir::ModuleOp"> {
   let summary = "Write the PTX of each gpu.binary to a file";
   let description = [{
     After `gpu-module-to-binary{format=isa}`, every kernel module's PTX is a

@@ -31,7 +31,7 @@ void eraseDeadOps(RewriterBase &rewriter, Operation *root,
 /// `gmm.kernel = role`, and the name that gpu-kernel-outlining gives the
 /// kernel and its module (the launch's `function` attribute): the enclosing
 /// function's name, the role and, for a tile kernel, its `config`, e.g.
-/// `moe_tile_128x128x32_w2x4_s2` (gmm-share-kernels makes the names unique
+/// `moe_tile_128x128x32_w2x4_s2` (gmm-gpu-share-kernels makes the names unique
 /// in the program).
 void nameLaunch(gpu::LaunchOp launch, StringRef role,
                 KernelConfigAttr config = {});
