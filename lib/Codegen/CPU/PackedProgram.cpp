@@ -17,7 +17,7 @@
 #include "gmm/Codegen/CPU/PackedProgram.h"
 #include "gmm/Dialect/GMM/IR/GMMDialect.h"
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
-#include "gmm/Dialect/GMM/Transforms/TileLimits.h"
+#include "gmm/Dialect/GMM/IR/TileLimits.h"
 #include "gmm/Dialect/GMM/Transforms/Utils.h"
 #include "gmm/Dialect/GMM/Transforms/VisitProgram.h"
 

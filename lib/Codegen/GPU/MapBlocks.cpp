@@ -130,12 +130,12 @@ LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
     return forall.emitOpError("gmm-gpu-map-blocks expects a GPU kernel "
                               "configuration, not ")
            << config;
-  // The element type is checked with the contraction
-  // (gmm-gpu-promote-operands); what the launch itself depends on is checked
-  // here.
-  if (failed(
-          gmm::verifyTileBounds(config, [&] { return forall.emitOpError(); })))
-    return failure();
+  // The dialect's verifier checked a complete configuration's bounds
+  // (KernelConfigRules.h); the element type is checked with the
+  // contraction (gmm-gpu-promote-operands).
+  if (!config.isComplete())
+    return forall.emitOpError("kernel configuration ")
+           << config << " is incomplete (run gmm-configure)";
   int64_t threads = gmm::gpu_shapes::threadsPerBlock(config.getWarps()[0],
                                                      config.getWarps()[1]);
 

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Dialect/GMM/Transforms/TargetDescription.h"
+
+#include "gmm/Dialect/GMM/IR/KernelConfigRules.h"
 #include "gmm/Support/X86Peak.h"
 
 #include "llvm/ADT/STLExtras.h"

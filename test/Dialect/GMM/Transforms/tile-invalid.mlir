@@ -1,8 +1,9 @@
 // RUN: gmm-opt %s -split-input-file -gmm-tile -verify-diagnostics
 
 // gmm-tile tiles by the op's gmm.kernel_config and nothing else: an op
-// without a complete one is an error, and a hand-written one is checked
-// against the target's bounds before anything is built.
+// without a complete one is an error. A hand-written one is checked by the
+// dialect's verifier (KernelConfigRules.h) against the target's bounds
+// when it is parsed, before any pass runs.
 
 func.func @no_config(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
   // expected-error @+1 {{'gmm.ragged_dot' op has no 'gmm.kernel_config' to tile by; gmm-configure attaches one}}
@@ -13,7 +14,7 @@ func.func @no_config(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %
 // -----
 
 func.func @not_a_config(%lhs: tensor<1x1x20x10xf32>, %rhs: tensor<1x3x10x37xf32>, %gs: tensor<1x1x3xi32>) -> tensor<1x1x20x37xf32> {
-  // expected-error @+1 {{'gmm.ragged_dot' op has no 'gmm.kernel_config' to tile by; gmm-configure attaches one}}
+  // expected-error @+1 {{'gmm.ragged_dot' op expects 'gmm.kernel_config' to be a #gmm.kernel_config, got array<i64: 8, 8, 4>}}
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [1]> {gmm.kernel_config = array<i64: 8, 8, 4>} : tensor<1x1x20x10xf32>, tensor<1x3x10x37xf32>, tensor<1x1x3xi32> -> tensor<1x1x20x37xf32>
   return %0 : tensor<1x1x20x37xf32>
 }

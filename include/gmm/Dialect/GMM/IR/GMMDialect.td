@@ -30,6 +30,9 @@ def GMM_Dialect : Dialect {
     The semantics every lowering keeps are written in `docs/Semantics.md`.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // gmm.kernel_config on any op is checked by the configuration's rules
+  // (KernelConfigRules.h).
+  let hasOperationAttrVerify = 1;
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::tensor::TensorDialect"

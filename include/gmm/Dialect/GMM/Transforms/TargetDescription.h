@@ -83,10 +83,6 @@ constexpr int64_t kMaxSharedBytesPerBlock = [] {
   return most;
 }();
 
-/// Shared memory a block gets without the dynamic opt-in; above it the
-/// kernel's buffer is dynamic shared memory.
-constexpr int64_t kStaticSharedBytes = 48 * 1024;
-
 /// Checks that `chip` (sm_80, sm_90a, ...) is a GPU that gmm's kernels run
 /// on: one that LLVM's NVPTX back end knows, sm_80 or newer (the kernels use
 /// cp.async and bf16 mma.sync). Otherwise reports, through `errorHandler`,

@@ -4,15 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The largest tiles each target takes. gmm-configure checks the kernel
-// configurations it makes against them, and gmm-tile and
-// gmm-gpu-promote-operands check the configuration they are given again before
-// they build anything: every later product of tile sizes then fits in int64_t.
+// The largest tiles each target takes, part of a kernel configuration's
+// rules (KernelConfigRules.h): every product of tile sizes that the tile
+// program and the kernels compute then fits in int64_t.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GMM_DIALECT_GMM_TRANSFORMS_TILELIMITS_H
-#define GMM_DIALECT_GMM_TRANSFORMS_TILELIMITS_H
+#ifndef GMM_DIALECT_GMM_IR_TILELIMITS_H
+#define GMM_DIALECT_GMM_IR_TILELIMITS_H
 
 #include <cstdint>
 #include <string>
@@ -88,4 +87,4 @@ constexpr int64_t kMaxWarpsPerBlock = 32;
 } // namespace gmm
 } // namespace mlir
 
-#endif // GMM_DIALECT_GMM_TRANSFORMS_TILELIMITS_H
+#endif // GMM_DIALECT_GMM_IR_TILELIMITS_H
