@@ -55,6 +55,9 @@ llvm::Expected<Type> elementType(MLIRContext &context, llvm::StringRef name,
   if (!type || read != name.size())
     return llvm::createStringError(what + " has the element type '" + name +
                                    "', which is not an MLIR type");
+  if (!TensorType::isValidElementType(type))
+    return llvm::createStringError(what + " has the element type '" + name +
+                                   "', which a tensor cannot hold");
   return type;
 }
 

@@ -4,12 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The few CUDA driver types, constants and functions gmm_cuda_runtime uses,
-// declared here so that the library builds without CUDA's headers, and the
-// table of driver functions that loadCudaDriver() resolves with dlsym.
-//
-// Values and layouts are those of cuda.h (checked against CUDA 13.0's); the
-// driver keeps them stable across versions. Where cuda.h maps a name to a
+// The table of CUDA driver functions that gmm_cuda_runtime calls, which
+// loadCudaDriver() resolves with dlsym, over the driver's types and
+// constants (gmm/Support/CudaDriverABI.h). Where cuda.h maps a name to a
 // versioned symbol (cuMemAlloc -> cuMemAlloc_v2) the table resolves the
 // versioned one, as code compiled against cuda.h would.
 //
@@ -18,82 +15,14 @@
 #ifndef GMM_LIB_RUNTIME_CUDADRIVER_H
 #define GMM_LIB_RUNTIME_CUDADRIVER_H
 
+#include "gmm/Support/CudaDriverABI.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 namespace gmm {
 namespace cuda {
-
-using CUresult = int;
-using CUdevice = int;
-using CUdeviceptr = unsigned long long;
-using CUcontext = struct CUctx_st *;
-using CUmodule = struct CUmod_st *;
-using CUfunction = struct CUfunc_st *;
-using CUstream = struct CUstream_st *;
-using CUevent = struct CUevent_st *;
-using CUjit_option = int;
-
-// CUresult values.
-constexpr CUresult CUDA_SUCCESS = 0;
-constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
-constexpr CUresult CUDA_ERROR_DEINITIALIZED = 4;
-constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
-constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
-constexpr CUresult CUDA_ERROR_NOT_SUPPORTED = 801;
-
-// Flags and attributes.
-constexpr unsigned CU_STREAM_DEFAULT = 0x0;
-constexpr unsigned CU_EVENT_DEFAULT = 0x0;
-constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
-constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;
-constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
-constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
-constexpr CUjit_option CU_JIT_OPTIMIZATION_LEVEL = 7;
-constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
-constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
-constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
-constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
-constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
-constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
-constexpr int CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14;
-constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
-constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5;
-constexpr int CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1;
-
-/// CUlaunchAttribute: an attribute id and a 64-byte value union.
-struct CUlaunchAttribute {
-  int id;
-  char pad[4];
-  union {
-    char raw[64];
-    void *alignment;
-    struct {
-      unsigned x, y, z;
-    } clusterDim;
-    int clusterSchedulingPolicyPreference;
-  } value;
-};
-static_assert(sizeof(CUlaunchAttribute) == 72, "CUlaunchAttribute layout");
-
-/// CUlaunchConfig for cuLaunchKernelEx.
-struct CUlaunchConfig {
-  unsigned gridDimX, gridDimY, gridDimZ;
-  unsigned blockDimX, blockDimY, blockDimZ;
-  unsigned sharedMemBytes;
-  CUstream hStream;
-  CUlaunchAttribute *attrs;
-  unsigned numAttrs;
-};
-static_assert(sizeof(CUlaunchConfig) == 56 &&
-                  offsetof(CUlaunchConfig, hStream) == 32,
-              "CUlaunchConfig layout");
-
-/// CUtensorMap: an opaque 128-byte TMA descriptor.
-struct alignas(128) CUtensorMap {
-  uint64_t opaque[16];
-};
 
 /// The driver functions gmm_cuda_runtime calls. The members marked optional
 /// are null when the driver predates them; the others are always resolved.

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Decoder.h"
+#include "DeviceModel.h"
 
 #include <algorithm>
 #include <functional>
@@ -645,7 +646,7 @@ bool ProgramBuilder::layoutShared() {
       static_cast<uint32_t>(alignTo(offset, dynamicAlign));
   for (const std::string &name : externs)
     sharedOffsets[name] = prog.dynamicSharedOffset;
-  constexpr uint64_t kMaxStatic = 48 * 1024;
+  constexpr uint64_t kMaxStatic = limits::kStaticSharedBytesPerBlock;
   if (offset > kMaxStatic) {
     error = "kernel '" + prog.name + "' uses " + std::to_string(offset) +
             " bytes of static shared memory (the limit is " +

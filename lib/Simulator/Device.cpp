@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Decoder.h"
+#include "DeviceModel.h"
 #include "Launch.h"
 
 #include <algorithm>
@@ -172,7 +173,7 @@ bool Options::fromEnvironment(Options &options, std::string &error) {
 Kernel::Kernel(std::unique_ptr<Program> program) : prog(std::move(program)) {
   for (const ParamInfo &param : prog->params)
     paramList.push_back({param.name, param.offset, param.size});
-  uint32_t limit = 48 * 1024;
+  uint32_t limit = limits::kStaticSharedBytesPerBlock;
   maxDynamicSharedBytes =
       prog->staticSharedBytes < limit ? limit - prog->staticSharedBytes : 0;
 }
@@ -780,26 +781,26 @@ std::unique_ptr<LoadedModule> Device::load(std::string_view text,
   return loaded;
 }
 
-static unsigned maxSharedOptin(unsigned arch) {
-  return arch >= 90 ? 232448 : 166912;
-}
-
 std::string gmm::sim::checkLaunchConfig(const Device &device,
                                         const Kernel &kernel,
                                         const LaunchConfig &config) {
   const Dim3 &b = config.block, &g = config.grid;
   if (!b.x || !b.y || !b.z || !g.x || !g.y || !g.z)
     return "a launch dimension is zero";
-  if (b.x > 1024 || b.y > 1024 || b.z > 64)
-    return "block dimensions (" + std::to_string(b.x) + "," +
-           std::to_string(b.y) + "," + std::to_string(b.z) +
-           ") exceed (1024,1024,64)";
+  using namespace limits;
+  auto triple = [](uint32_t x, uint32_t y, uint32_t z) {
+    return "(" + std::to_string(x) + "," + std::to_string(y) + "," +
+           std::to_string(z) + ")";
+  };
+  if (b.x > kMaxBlockX || b.y > kMaxBlockY || b.z > kMaxBlockZ)
+    return "block dimensions " + triple(b.x, b.y, b.z) + " exceed " +
+           triple(kMaxBlockX, kMaxBlockY, kMaxBlockZ);
   uint64_t threads = uint64_t(b.x) * b.y * b.z;
-  if (threads > 1024)
-    return "block of " + std::to_string(threads) +
-           " threads (the limit is 1024)";
-  if (g.x > 2147483647u || g.y > 65535 || g.z > 65535)
-    return "grid dimensions exceed (2147483647,65535,65535)";
+  if (threads > kMaxThreadsPerBlock)
+    return "block of " + std::to_string(threads) + " threads (the limit is " +
+           std::to_string(kMaxThreadsPerBlock) + ")";
+  if (g.x > kMaxGridX || g.y > kMaxGridY || g.z > kMaxGridZ)
+    return "grid dimensions exceed " + triple(kMaxGridX, kMaxGridY, kMaxGridZ);
   const Program &prog = kernel.program();
   if (prog.reqntid[0] && (b.x != prog.reqntid[0] || b.y != prog.reqntid[1] ||
                           b.z != prog.reqntid[2]))
@@ -816,10 +817,12 @@ std::string gmm::sim::checkLaunchConfig(const Device &device,
            " (raise it with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)";
   uint64_t shared =
       uint64_t(prog.dynamicSharedOffset) + config.dynamicSharedBytes;
-  if (shared > maxSharedOptin(device.options().arch))
+  uint32_t optin =
+      deviceModel(device.options().arch).maxSharedBytesPerBlockOptin;
+  if (shared > optin)
     return std::to_string(shared) +
            " bytes of shared memory per block exceed the device's " +
-           std::to_string(maxSharedOptin(device.options().arch));
+           std::to_string(optin);
   // The simulator's own memory for the block's registers and local memory.
   uint64_t perWarp = uint64_t(prog.numSlots) * 32 * 8 +
                      uint64_t(prog.localBytes + prog.paramBytes) * 32;
@@ -827,9 +830,10 @@ std::string gmm::sim::checkLaunchConfig(const Device &device,
     return "a block of this kernel needs more than 4 GiB of simulator memory "
            "(" +
            std::to_string(prog.numSlots) + " registers per thread)";
-  if (prog.localBytes > 512 * 1024)
+  if (prog.localBytes > kMaxLocalBytesPerThread)
     return "the kernel needs " + std::to_string(prog.localBytes) +
-           " bytes of local memory per thread (the limit is 512 KiB)";
+           " bytes of local memory per thread (the limit is " +
+           std::to_string(kMaxLocalBytesPerThread / 1024) + " KiB)";
   return "";
 }
 
@@ -930,7 +934,7 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
             : prog.staticSharedBytes;
     context->threadsPerBlock =
         r.config.block.x * r.config.block.y * r.config.block.z;
-    context->smCount = opts.arch >= 90 ? 132 : 108;
+    context->smCount = deviceModel(opts.arch).smCount;
     blockCounts[i] =
         uint64_t(r.config.grid.x) * r.config.grid.y * r.config.grid.z;
     contexts[i] = std::move(context);

@@ -38,7 +38,9 @@
 
 #include "gmm/Simulator/Simulator.h"
 
-#include "../Runtime/CudaDriver.h"
+#include "gmm/Support/CudaDriverABI.h"
+
+#include "DeviceModel.h"
 
 #include <atomic>
 #include <cerrno>
@@ -67,7 +69,7 @@ using gmm::sim::LaunchResult;
 using gmm::sim::LoadedModule;
 using gmm::sim::Options;
 
-// Handles: the driver's opaque structs (declared by CudaDriver.h).
+// Handles: the driver's opaque structs (declared by CudaDriverABI.h).
 namespace gmm {
 namespace cuda {
 struct CUctx_st {
@@ -95,7 +97,7 @@ struct CUevent_st {
 
 namespace {
 
-// CUresult values beyond those CudaDriver.h declares (cuda.h's values).
+// CUresult values beyond those CudaDriverABI.h declares (cuda.h's values).
 constexpr CUresult kOutOfMemory = 2;
 constexpr CUresult kNotInitialized = 3;
 constexpr CUresult kInvalidDevice = 101;
@@ -516,39 +518,44 @@ CUresult enqueue(SimDriver &d, Op op) {
   return CUDA_SUCCESS;
 }
 
+/// cuDeviceGetAttribute's answer (CUdevice_attribute values of cuda.h) for
+/// the model of `arch` (DeviceModel.h); 0 for attributes it has no value of.
 int deviceAttribute(int attribute, unsigned arch) {
-  bool h100 = arch >= 90;
+  using namespace gmm::sim::limits;
+  const gmm::sim::DeviceModel &model = gmm::sim::deviceModel(arch);
   switch (attribute) {
   case 1: // MAX_THREADS_PER_BLOCK
-    return 1024;
-  case 2:
-  case 3:
-    return 1024;
-  case 4:
-    return 64;
-  case 5:
-    return 2147483647;
-  case 6:
-  case 7:
-    return 65535;
+    return kMaxThreadsPerBlock;
+  case 2: // MAX_BLOCK_DIM_X
+    return kMaxBlockX;
+  case 3: // MAX_BLOCK_DIM_Y
+    return kMaxBlockY;
+  case 4: // MAX_BLOCK_DIM_Z
+    return kMaxBlockZ;
+  case 5: // MAX_GRID_DIM_X
+    return static_cast<int>(kMaxGridX);
+  case 6: // MAX_GRID_DIM_Y
+    return kMaxGridY;
+  case 7: // MAX_GRID_DIM_Z
+    return kMaxGridZ;
   case 8: // MAX_SHARED_MEMORY_PER_BLOCK
-    return 48 * 1024;
+    return kStaticSharedBytesPerBlock;
   case 9: // TOTAL_CONSTANT_MEMORY
-    return 65536;
+    return kConstantBytes;
   case 10: // WARP_SIZE
-    return 32;
+    return kWarpSize;
   case 11: // MAX_PITCH
-    return 2147483647;
+    return kMaxPitch;
   case 12: // MAX_REGISTERS_PER_BLOCK
-    return 65536;
+    return kRegistersPerBlock;
   case 13: // CLOCK_RATE (kHz)
-    return h100 ? 1980000 : 1410000;
-  case 14:
+    return static_cast<int>(model.clockKHz);
+  case 14: // TEXTURE_ALIGNMENT
     return 512;
   case 15: // GPU_OVERLAP
     return 1;
   case 16: // MULTIPROCESSOR_COUNT
-    return h100 ? 132 : 108;
+    return static_cast<int>(model.smCount);
   case 17: // KERNEL_EXEC_TIMEOUT
     return 0;
   case 18: // INTEGRATED
@@ -562,32 +569,32 @@ int deviceAttribute(int attribute, unsigned arch) {
   case 32: // ECC_ENABLED
     return 0;
   case 36: // MEMORY_CLOCK_RATE (kHz)
-    return h100 ? 2619000 : 1215000;
+    return static_cast<int>(model.memoryClockKHz);
   case 37: // GLOBAL_MEMORY_BUS_WIDTH
-    return 5120;
+    return kMemoryBusBits;
   case 38: // L2_CACHE_SIZE
-    return h100 ? 52428800 : 41943040;
+    return static_cast<int>(model.l2Bytes);
   case 39: // MAX_THREADS_PER_MULTIPROCESSOR
-    return 2048;
+    return kMaxThreadsPerSM;
   case 40: // ASYNC_ENGINE_COUNT
     return 2;
   case 41: // UNIFIED_ADDRESSING
     return 1;
   case 75: // COMPUTE_CAPABILITY_MAJOR
-    return static_cast<int>(arch / 10);
+    return static_cast<int>(model.arch / 10);
   case 76: // COMPUTE_CAPABILITY_MINOR
-    return static_cast<int>(arch % 10);
+    return static_cast<int>(model.arch % 10);
   case 78: // STREAM_PRIORITIES_SUPPORTED
-  case 79:
-  case 80:
+  case 79: // GLOBAL_L1_CACHE_SUPPORTED
+  case 80: // LOCAL_L1_CACHE_SUPPORTED
     return 1;
   case 81: // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
-    return h100 ? 233472 : 167936;
+    return static_cast<int>(model.sharedBytesPerSM);
   case 82: // MAX_REGISTERS_PER_MULTIPROCESSOR
-    return 65536;
+    return kRegistersPerSM;
   case 83: // MANAGED_MEMORY
     return 1;
-  case 86:
+  case 86: // MULTI_GPU_BOARD_GROUP_ID ... and the two below: none
   case 88:
   case 89:
     return 0;
@@ -596,13 +603,13 @@ int deviceAttribute(int attribute, unsigned arch) {
   case 95: // COOPERATIVE_LAUNCH
     return 1;
   case 97: // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
-    return h100 ? 232448 : 166912;
+    return static_cast<int>(model.maxSharedBytesPerBlockOptin);
   case 99: // HOST_REGISTER_SUPPORTED
     return 1;
   case 106: // MAX_BLOCKS_PER_MULTIPROCESSOR
-    return 32;
+    return kMaxBlocksPerSM;
   case 111: // RESERVED_SHARED_MEMORY_PER_BLOCK
-    return 1024;
+    return kReservedSharedBytesPerBlock;
   case 120: // CLUSTER_LAUNCH
     return 0;
   default:
@@ -1137,7 +1144,8 @@ GMM_SIM_EXPORT CUresult cuFuncSetAttribute(CUfunction function, int attribute,
                     "cuFuncSetAttribute: invalid or destroyed handle");
   Kernel &k = *function->kernel;
   if (attribute == 8) {
-    int limit = deviceAttribute(97, d.device->options().arch) -
+    int limit = static_cast<int>(gmm::sim::deviceModel(d.device->options().arch)
+                                     .maxSharedBytesPerBlockOptin) -
                 static_cast<int>(k.staticSharedBytes());
     if (value < 0 || value > limit)
       return failWith(d, CUDA_ERROR_INVALID_VALUE,

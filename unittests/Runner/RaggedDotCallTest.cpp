@@ -114,6 +114,22 @@ TEST(RaggedDotCall, BadCallsGetTheVerifiersMessage) {
             "num_local_groups is negative: -1");
 
   call = mode1Call();
+  call.resultElementType = "tensor<2xf32>";
+  bad = describeRaggedDotCall(*context, call);
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "the result has the element type 'tensor<2xf32>', which a tensor "
+            "cannot hold");
+
+  // An element type that the op does not take: its verifier says so.
+  call = mode1Call();
+  call.lhs.elementType = call.rhs.elementType = "i32";
+  bad = describeRaggedDotCall(*context, call);
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("'gmm.ragged_dot' op"),
+            std::string::npos);
+
+  call = mode1Call();
   call.lhs.elementType = "f33";
   bad = describeRaggedDotCall(*context, call);
   ASSERT_FALSE(static_cast<bool>(bad));

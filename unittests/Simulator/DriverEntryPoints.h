@@ -9,14 +9,14 @@
 // (lib/Simulator/DriverAPI.cpp), declared for the code that calls them
 // directly, linked against the simulator: the driver-API unit tests
 // (DriverAPITest.cpp) and the driver-API fuzzer (fuzz/gmm-fuzz-driver.cpp).
-// The types are the runtime's (lib/Runtime/CudaDriver.h).
+// The types are the driver API's (gmm/Support/CudaDriverABI.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef GMM_UNITTESTS_SIMULATOR_DRIVERENTRYPOINTS_H
 #define GMM_UNITTESTS_SIMULATOR_DRIVERENTRYPOINTS_H
 
-#include "../../lib/Runtime/CudaDriver.h"
+#include "gmm/Support/CudaDriverABI.h"
 
 #include <cstddef>
 

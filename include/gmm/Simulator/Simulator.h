@@ -114,8 +114,9 @@ public:
   uint32_t localBytes() const;
   /// .maxntid / .reqntid product, 0 when absent.
   unsigned maxThreads() const;
-  /// The dynamic shared memory the kernel may use (cuFuncSetAttribute).
-  uint32_t maxDynamicSharedBytes = 48 * 1024;
+  /// The dynamic shared memory the kernel may use (cuFuncSetAttribute;
+  /// the constructor sets what the device gives without the opt-in).
+  uint32_t maxDynamicSharedBytes = 0;
 
   explicit Kernel(std::unique_ptr<Program> program);
   ~Kernel();
