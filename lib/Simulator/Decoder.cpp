@@ -8,7 +8,7 @@
 // kernel parameters, shared, local and per-thread parameter memory, gives
 // every register, immediate and special register a slot, resolves labels
 // and calls, and lets the instruction families (Arithmetic.cpp,
-// MemoryOps.cpp, Control.cpp, Tensor.cpp) decode each instruction. An
+// MemoryOps.cpp, ControlDecoder.cpp, Tensor.cpp) decode each instruction. An
 // opcode or modifier that no family takes is a load-time error.
 //
 //===----------------------------------------------------------------------===//
@@ -1176,7 +1176,7 @@ bool FunctionDecoder::run() {
         symbol.size = sizes[i];
         if (decls[i].space == "reg") {
           // A .reg parameter is a register, loaded from its parameter
-          // memory at entry (see Control.cpp's call).
+          // memory at entry (see ControlFlow.cpp's call).
           Symbol reg;
           reg.kind = Symbol::Register;
           reg.slot = builder.newSlot();

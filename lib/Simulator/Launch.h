@@ -102,7 +102,7 @@ struct LaunchContext {
       : prog(prog), options(options), memory(memory) {}
 };
 
-/// Sets `block` up as block `linear` of the launch (Control.cpp), reusing
+/// Sets `block` up as block `linear` of the launch (Scheduler.cpp), reusing
 /// its buffers; `epochCounter` is the worker's epoch clock.
 void startBlock(LaunchContext &launch, Block &block, uint64_t linear,
                 uint32_t &epochCounter);

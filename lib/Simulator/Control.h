@@ -1,0 +1,113 @@
+//===- Control.h - the SIMT model's handlers and lane bookkeeping -*- C++
+//-*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the files of the SIMT model share (Scheduler.cpp runs the warps;
+// ControlFlow.cpp, Barriers.cpp, WarpCollectives.cpp and Builtins.cpp
+// execute the instructions of their kind; ControlDecoder.cpp decodes them):
+// the lane bookkeeping of a warp and the handlers of those instructions.
+// Private to lib/Simulator.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_LIB_SIMULATOR_CONTROL_H
+#define GMM_LIB_SIMULATOR_CONTROL_H
+
+#include "Launch.h"
+
+#include <string>
+
+namespace gmm {
+namespace sim {
+namespace control {
+
+//===----------------------------------------------------------------------===//
+// Lane bookkeeping
+//===----------------------------------------------------------------------===//
+
+/// Makes pc[] exact for every ready lane and leaves uniform mode.
+inline void materialize(Warp &w) {
+  if (!w.uniform)
+    return;
+  forEachLane(w.ready, [&](int l) { w.pc[l] = w.upc; });
+  w.uniform = false;
+}
+
+/// Enters uniform mode when every ready lane has the same program counter.
+inline void tryUniform(Warp &w) {
+  if (w.uniform || !w.ready)
+    return;
+  int first = __builtin_ctz(w.ready);
+  uint32_t pc = w.pc[first];
+  bool same = true;
+  forEachLane(w.ready, [&](int l) { same &= w.pc[l] == pc; });
+  if (same) {
+    w.uniform = true;
+    w.upc = pc;
+  }
+}
+
+/// Moves the lanes of `mask` (which reached `pc`) to `next`.
+inline void advance(Warp &w, uint32_t mask, uint32_t next) {
+  if (w.uniform && mask == w.ready) {
+    w.upc = next;
+    return;
+  }
+  materialize(w);
+  forEachLane(mask, [&](int l) { w.pc[l] = next; });
+}
+
+/// The lanes of `mask` as "0-3,8" (for messages).
+std::string laneList(uint32_t mask);
+
+/// Lanes of `mask` leave the kernel: their pending copies land (the
+/// hardware completes them), and they no longer count.
+void exitLanes(ExecState &s, Warp &w, uint32_t mask);
+
+//===----------------------------------------------------------------------===//
+// Handlers (Handler in Exec.h)
+//===----------------------------------------------------------------------===//
+
+// Control flow (ControlFlow.cpp).
+void branch(ExecState &s, const Instr &in, uint32_t exec);
+void call(ExecState &s, const Instr &in, uint32_t exec);
+void ret(ExecState &s, const Instr &in, uint32_t exec);
+void exitHandler(ExecState &s, const Instr &in, uint32_t exec);
+void trap(ExecState &s, const Instr &in, uint32_t exec);
+
+// Barriers (Barriers.cpp): bar/barrier's kind, in Instr::m0.
+enum BarrierKind : uint8_t {
+  BarSync,
+  BarArrive,
+  BarRedPopc,
+  BarRedAnd,
+  BarRedOr
+};
+
+void barrierHandler(ExecState &s, const Instr &in, uint32_t exec);
+/// Releases the threads waiting at barrier `id`.
+void completeBarrier(ExecState &s, uint32_t id);
+/// An instruction with no effect (a fence that the model needs not).
+void nothing(ExecState &s, const Instr &in, uint32_t exec);
+
+// Warp collectives (WarpCollectives.cpp).
+void shfl(ExecState &s, const Instr &in, uint32_t exec);
+void vote(ExecState &s, const Instr &in, uint32_t exec);
+void redux(ExecState &s, const Instr &in, uint32_t exec);
+void match(ExecState &s, const Instr &in, uint32_t exec);
+void activemask(ExecState &s, const Instr &in, uint32_t exec);
+void elect(ExecState &s, const Instr &in, uint32_t exec);
+
+// The builtins that call sites of vprintf and __assertfail run
+// (Builtins.cpp).
+void vprintfBuiltin(ExecState &s, const CallSite &site, int lane);
+void assertBuiltin(ExecState &s, const CallSite &site, int lane);
+
+} // namespace control
+} // namespace sim
+} // namespace gmm
+
+#endif // GMM_LIB_SIMULATOR_CONTROL_H

@@ -1,0 +1,298 @@
+//===- ControlDecoder.cpp - decoding control instructions
+//-------------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The decoder of the SIMT model's instructions (control flow, barriers, warp
+// collectives, fences): the handler of each and its operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Control.h"
+
+#include "PTXSyntax.h"
+
+using namespace gmm::sim;
+
+namespace gmm {
+namespace sim {
+namespace control {
+
+//===----------------------------------------------------------------------===//
+// Decoding
+//===----------------------------------------------------------------------===//
+
+class ControlDecoder : public FamilyDecoder {
+public:
+  using FamilyDecoder::FamilyDecoder;
+
+  bool run(bool &handled);
+
+private:
+  /// The member mask operand (an immediate or register) at `index`.
+  bool memberMask(size_t index, uint32_t &slot) {
+    out.collective = Collective::MemberMask;
+    return d.source(ops[index], Ty::B32, slot);
+  }
+  bool decodeBarrier(const std::string &base);
+};
+
+bool ControlDecoder::decodeBarrier(const std::string &base) {
+  // bar{.cta}.sync / .arrive / .red.op.pred, barrier{.cta}{.aligned}.sync
+  // ..., bar.warp.sync (a collective of the member mask).
+  mods.take("cta");
+  if (base == "bar" && mods.take("warp")) {
+    if (!mods.take("sync") || !count(1))
+      return d.fail("expected bar.warp.sync membermask");
+    uint32_t mask = 0;
+    if (!memberMask(0, mask))
+      return false;
+    d.setOperands(out, {mask});
+    out.memberMaskOperand = 0;
+    out.exec = &nothing;
+    return true;
+  }
+  bool aligned = base == "bar" || mods.take("aligned");
+  int kind = mods.takeOneOf({"sync", "arrive", "red"});
+  if (kind < 0)
+    return d.fail("expected .sync, .arrive or .red");
+  out.flow = Flow::Control;
+  out.exec = &barrierHandler;
+  out.m1 = aligned;
+  if (kind == 2) {
+    int op = mods.takeOneOf({"popc", "and", "or"});
+    std::vector<Ty> types = mods.takeTypes();
+    if (op < 0 || types.size() != 1)
+      return d.fail("expected bar.red.{popc,and,or}.{u32,pred}");
+    out.m0 = static_cast<uint8_t>(BarRedPopc + op);
+    // bar.red.popc.u32 d, a{, b}, {!}c
+    if (ops.size() != 3 && ops.size() != 4)
+      return d.fail("expected bar.red d, a{, b}, {!}c");
+    uint32_t dst = 0, id = 0, cnt = kSlotSink, pred = 0;
+    bool negated = false;
+    if (!d.dest(ops[0], dst) || !d.source(ops[1], Ty::U32, id))
+      return false;
+    if (ops.size() == 4 && !d.source(ops[2], Ty::U32, cnt))
+      return false;
+    if (!d.predicate(ops.back(), pred, negated))
+      return false;
+    out.m2 = negated;
+    d.setOperands(out, {id, cnt, dst, pred});
+    return true;
+  }
+  out.m0 = kind == 0 ? BarSync : BarArrive;
+  if (ops.empty() || ops.size() > 2)
+    return d.fail("expected a barrier id and an optional thread count");
+  uint32_t id = 0, cnt = kSlotSink;
+  if (!d.source(ops[0], Ty::U32, id) ||
+      (ops.size() == 2 && !d.source(ops[1], Ty::U32, cnt)))
+    return false;
+  if (kind == 1 && ops.size() != 2)
+    return d.fail("bar.arrive needs a thread count");
+  d.setOperands(out, {id, cnt, kSlotSink, kSlotZero});
+  return true;
+}
+
+bool ControlDecoder::run(bool &handled) {
+  const std::string &base = mods.base();
+  if (base == "bra") {
+    mods.take("uni");
+    if (!count(1) || ops[0].kind != ptx::Operand::Register)
+      return d.fail("expected a label");
+    out.flow = Flow::Control;
+    out.target = d.label(ops[0].name);
+    out.exec = &branch;
+    return true;
+  }
+  if (base == "brx") {
+    if (!mods.take("idx"))
+      return d.fail("expected brx.idx");
+    mods.take("uni");
+    return d.fail("brx.idx with .branchtargets is not supported");
+  }
+  if (base == "call") {
+    out.flow = Flow::Control;
+    out.exec = &call;
+    return true;
+  }
+  if (base == "ret") {
+    mods.take("uni");
+    if (!ops.empty())
+      return d.fail("ret takes no operands");
+    out.flow = Flow::Control;
+    out.exec = &ret;
+    return true;
+  }
+  if (base == "exit") {
+    if (!ops.empty())
+      return d.fail("exit takes no operands");
+    out.flow = Flow::Control;
+    out.exec = &exitHandler;
+    return true;
+  }
+  if (base == "trap" || base == "brkpt") {
+    out.flow = Flow::Control;
+    out.m0 = base == "brkpt";
+    out.exec = &trap;
+    return true;
+  }
+  if (base == "bar" || base == "barrier")
+    return decodeBarrier(base);
+  if (base == "membar" || base == "fence") {
+    // The simulator is sequentially consistent: fences order nothing more.
+    mods.takeIgnorable();
+    mods.takeOneOf({"sc", "proxy", "op_restrict"});
+    mods.takeOneOf({"async", "alias", "tensormap", "generic"});
+    mods.take("shared::cta");
+    mods.take("shared::cluster");
+    mods.take("global");
+    out.exec = &nothing;
+    return true;
+  }
+  if (base == "nanosleep" || base == "pmevent") {
+    mods.take("u32");
+    mods.take("mask");
+    out.exec = &nothing;
+    return true;
+  }
+  if (base == "shfl") {
+    if (!mods.take("sync"))
+      return d.fail("shfl without .sync (sm_70 removed it)");
+    int mode = mods.takeOneOf({"up", "down", "bfly", "idx"});
+    std::vector<Ty> types = mods.takeTypes();
+    if (mode < 0 || types.size() != 1 || types[0] != Ty::B32)
+      return d.fail("expected shfl.sync.{up,down,bfly,idx}.b32");
+    out.m0 = static_cast<uint8_t>(mode);
+    if (!count(5))
+      return false;
+    uint32_t dst = 0, p = kSlotSink, a = 0, b = 0, c = 0, mask = 0;
+    if (ops[0].kind == ptx::Operand::Pair) {
+      if (!d.dest(ops[0].elements[0], dst) || !d.dest(ops[0].elements[1], p))
+        return false;
+    } else if (!d.dest(ops[0], dst)) {
+      return false;
+    }
+    if (!d.source(ops[1], Ty::B32, a) || !d.source(ops[2], Ty::B32, b) ||
+        !d.source(ops[3], Ty::B32, c) || !memberMask(4, mask))
+      return false;
+    d.setOperands(out, {dst, p, a, b, c, mask});
+    out.memberMaskOperand = 5;
+    out.exec = &shfl;
+    return true;
+  }
+  if (base == "vote") {
+    if (!mods.take("sync"))
+      return d.fail("vote without .sync (sm_70 removed it)");
+    int mode = mods.takeOneOf({"all", "any", "uni", "ballot"});
+    std::vector<Ty> types = mods.takeTypes();
+    if (mode < 0 || types.size() != 1)
+      return d.fail("expected vote.sync.{all,any,uni,ballot}");
+    out.m0 = static_cast<uint8_t>(mode);
+    if (!count(3))
+      return false;
+    uint32_t dst = 0, p = 0, mask = 0;
+    bool negated = false;
+    if (!d.dest(ops[0], dst) || !d.predicate(ops[1], p, negated) ||
+        !memberMask(2, mask))
+      return false;
+    out.m2 = negated;
+    d.setOperands(out, {dst, p, mask});
+    out.memberMaskOperand = 2;
+    out.exec = &vote;
+    return true;
+  }
+  if (base == "redux") {
+    if (!mods.take("sync"))
+      return d.fail("expected redux.sync");
+    int op = mods.takeOneOf({"add", "min", "max", "and", "or", "xor"});
+    std::vector<Ty> types = mods.takeTypes();
+    if (op < 0 || types.size() != 1 ||
+        (types[0] != Ty::U32 && types[0] != Ty::S32 && types[0] != Ty::B32))
+      return d.fail("unsupported redux.sync");
+    out.m0 = static_cast<uint8_t>(op);
+    out.m1 = types[0] == Ty::S32;
+    if (!count(3))
+      return false;
+    uint32_t dst = 0, a = 0, mask = 0;
+    if (!d.dest(ops[0], dst) || !d.source(ops[1], types[0], a) ||
+        !memberMask(2, mask))
+      return false;
+    d.setOperands(out, {dst, a, mask});
+    out.memberMaskOperand = 2;
+    out.exec = &redux;
+    return true;
+  }
+  if (base == "match") {
+    if (!mods.take("sync"))
+      return d.fail("expected match.sync");
+    int mode = mods.takeOneOf({"any", "all"});
+    std::vector<Ty> types = mods.takeTypes();
+    if (mode < 0 || types.size() != 1 ||
+        (types[0] != Ty::B32 && types[0] != Ty::B64))
+      return d.fail("unsupported match.sync");
+    out.type = types[0];
+    out.m0 = static_cast<uint8_t>(mode);
+    if (!count(3))
+      return false;
+    uint32_t dst = 0, p = kSlotSink, a = 0, mask = 0;
+    if (ops[0].kind == ptx::Operand::Pair) {
+      if (!d.dest(ops[0].elements[0], dst) || !d.dest(ops[0].elements[1], p))
+        return false;
+    } else if (!d.dest(ops[0], dst)) {
+      return false;
+    }
+    if (!d.source(ops[1], types[0], a) || !memberMask(2, mask))
+      return false;
+    d.setOperands(out, {dst, p, a, mask});
+    out.memberMaskOperand = 3;
+    out.exec = &match;
+    return true;
+  }
+  if (base == "activemask") {
+    if (!mods.take("b32") || !count(1))
+      return d.fail("expected activemask.b32 d");
+    uint32_t dst = 0;
+    if (!d.dest(ops[0], dst))
+      return false;
+    d.setOperands(out, {dst});
+    out.exec = &activemask;
+    return true;
+  }
+  if (base == "elect") {
+    if (!mods.take("sync") || !count(2))
+      return d.fail("expected elect.sync d|p, membermask");
+    uint32_t dst = 0, p = kSlotSink, mask = 0;
+    if (ops[0].kind == ptx::Operand::Pair) {
+      if (!d.dest(ops[0].elements[0], dst) || !d.dest(ops[0].elements[1], p))
+        return false;
+    } else if (!d.dest(ops[0], dst)) {
+      return false;
+    }
+    if (!memberMask(1, mask))
+      return false;
+    d.setOperands(out, {dst, p, mask});
+    out.memberMaskOperand = 2;
+    out.exec = &elect;
+    return true;
+  }
+  handled = false;
+  return false;
+}
+
+} // namespace control
+} // namespace sim
+} // namespace gmm
+
+bool gmm::sim::decodeControl(Decoder &decoder, const ptx::Instruction &instr,
+                             Modifiers &mods, Instr &out, bool &handled) {
+  control::ControlDecoder control(decoder, instr, mods, out);
+  return control.run(handled);
+}
+
+namespace gmm {
+namespace sim {
+namespace control {} // namespace control
+} // namespace sim
+} // namespace gmm
