@@ -4,8 +4,9 @@
 # gmm-fuzz on .mlir text (parse, verify and the front end's passes; every
 # named pipeline down to LLVM IR), seeded with the modules of test/ and
 # examples/, with fuzz/gmm.dict; then gmm-fuzz-npy on the
-# .npy reader, gmm-fuzz-ptx on the simulated GPU's PTX loader and
-# gmm-fuzz-driver on its driver API. Prints how many inputs ran; exits
+# .npy reader, gmm-fuzz-call on gmm.jax's front door (JSON requests),
+# gmm-fuzz-ptx on the simulated GPU's PTX loader and gmm-fuzz-driver on its
+# driver API. Prints how many inputs ran; exits
 # non-zero on a finding, whose input is left in <build>/fuzz/artifacts/.
 #
 #   scripts/fuzz.sh [SECONDS] [libFuzzer options...]   (default: 60 seconds)
@@ -45,17 +46,18 @@ rm -rf "$seeds"
 mkdir -p "$corpus" "$artifacts" "$work/npy-corpus"
 python3 "$repo/fuzz/make-seed-corpus.py" "$repo" "$seeds"
 
-# A tenth of the time (at least a second) each for the small .npy target
-# and the simulated GPU's PTX loader, an eighth for its driver API (15 s of
+# A tenth of the time (at least a second) each for the small .npy target,
+# gmm.jax's front door and the simulated GPU's PTX loader, an eighth for its driver API (15 s of
 # gmm.sh's 120), a quarter for the .mlir front end (gmm-fuzz-front, ten
 # thousand inputs a second); the rest for .mlir through the pipelines
 # (gmm-fuzz, a few inputs a second).
 npy_seconds=$((seconds / 10 > 1 ? seconds / 10 : 1))
 ptx_seconds=$npy_seconds
+call_seconds=$npy_seconds
 driver_seconds=$((seconds / 8 > 1 ? seconds / 8 : 1))
 front_seconds=$((seconds / 4 > 1 ? seconds / 4 : 1))
-mlir_seconds=$((seconds - npy_seconds - ptx_seconds - driver_seconds -
-  front_seconds))
+mlir_seconds=$((seconds - npy_seconds - ptx_seconds - call_seconds -
+  driver_seconds - front_seconds))
 mlir_seconds=$((mlir_seconds > 1 ? mlir_seconds : 1))
 # gmm-fuzz starts from a sample of the seeds: replaying all of them through
 # every pipeline takes it longer than its share (and the ctest
@@ -146,6 +148,9 @@ run gmm-fuzz-front "$front_seconds" -dict="$repo/fuzz/gmm.dict" \
 run gmm-fuzz "$mlir_seconds" -dict="$repo/fuzz/gmm.dict" -max_len=4096 \
   "$@" "$corpus" "$pipeline_seeds" || status=1
 run gmm-fuzz-npy "$npy_seconds" -max_len=512 "$work/npy-corpus" || status=1
+mkdir -p "$work/call-corpus"
+run gmm-fuzz-call "$call_seconds" -dict="$repo/fuzz/call.dict" \
+  -max_len=2048 "$work/call-corpus" "$repo/fuzz/seeds/call" || status=1
 run gmm-fuzz-ptx "$ptx_seconds" -max_len=65536 "$work/ptx-corpus" \
   "$work/ptx-seeds" || status=1
 # Driver-call programs: seeded with the ones that once found something.
