@@ -6,6 +6,8 @@
 
 #include "gmm/Runner/ModuleCache.h"
 
+#include "RunnerInternals.h"
+
 #include "gmm/InitGMM.h"
 #include "gmm/Runner/RaggedDotCall.h"
 
@@ -37,32 +39,6 @@ std::string makeKey(llvm::StringRef text, llvm::StringRef entry,
   return (pipeline + "\n" + entry + "\n" + text).str();
 }
 
-/// Keeps the first error that `context` reports while it lives, on one line
-/// ("name:3:7: error: ..."), and swallows the diagnostics.
-class FirstError {
-public:
-  explicit FirstError(MLIRContext &context)
-      : handler(&context, [this](Diagnostic &diagnostic) {
-          if (diagnostic.getSeverity() != DiagnosticSeverity::Error || message)
-            return success();
-          std::string text = diagnostic.str();
-          std::replace(text.begin(), text.end(), '\n', ' ');
-          std::string location = formatLocation(diagnostic.getLocation());
-          message =
-              (location.empty() ? "" : location + ": ") + "error: " + text;
-          return success();
-        }) {}
-
-  /// The first error, or `otherwise` when there was none, as an llvm::Error.
-  llvm::Error take(llvm::StringRef otherwise) {
-    return llvm::createStringError(message.value_or(otherwise.str()));
-  }
-
-private:
-  std::optional<std::string> message;
-  ScopedDiagnosticHandler handler;
-};
-
 } // namespace
 
 void registerRunnerDialects(DialectRegistry &registry) {
@@ -80,7 +56,7 @@ std::unique_ptr<MLIRContext> createRunnerContext() {
 llvm::Expected<OwningOpRef<ModuleOp>> parseModuleText(MLIRContext &context,
                                                       llvm::StringRef text,
                                                       llvm::StringRef name) {
-  FirstError error(context);
+  detail::FirstError error(context);
   // parseSourceString verifies what it parsed.
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(text, &context, name);
@@ -150,7 +126,7 @@ ModuleCache::describeKernelConfigs(llvm::StringRef text, llvm::StringRef name) {
   if (!module)
     return module.takeError();
   KernelConfigRecorder recorder(*context);
-  FirstError error(*context);
+  detail::FirstError error(*context);
   PassManager pm(context.get(), ModuleOp::getOperationName());
   (*pipeline)->build(pm);
   if (failed(pm.run(**module)))
@@ -161,6 +137,25 @@ ModuleCache::describeKernelConfigs(llvm::StringRef text, llvm::StringRef name) {
 size_t ModuleCache::getNumCompilations() {
   std::lock_guard<std::mutex> lock(mutex);
   return compiled.size();
+}
+
+detail::FirstError::FirstError(MLIRContext &context, bool located)
+    : handler(&context, [this, located](Diagnostic &diagnostic) {
+        if (diagnostic.getSeverity() != DiagnosticSeverity::Error || message)
+          return success();
+        std::string text = diagnostic.str();
+        std::replace(text.begin(), text.end(), '\n', ' ');
+        if (!located) {
+          message = text;
+          return success();
+        }
+        std::string location = formatLocation(diagnostic.getLocation());
+        message = (location.empty() ? "" : location + ": ") + "error: " + text;
+        return success();
+      }) {}
+
+llvm::Error detail::FirstError::take(llvm::StringRef otherwise) {
+  return llvm::createStringError(message.value_or(otherwise.str()));
 }
 
 } // namespace runner

@@ -6,6 +6,8 @@
 
 #include "gmm/Runner/RaggedDotCall.h"
 
+#include "RunnerInternals.h"
+
 #include "gmm/Dialect/GMM/IR/GMMOps.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -26,27 +28,6 @@ namespace gmm {
 namespace runner {
 
 namespace {
-
-/// The first error that `context` reports while this lives (the message
-/// alone: the location is the frontend's call, not a line of text).
-class FirstMessage {
-public:
-  explicit FirstMessage(MLIRContext &context)
-      : handler(&context, [this](Diagnostic &diagnostic) {
-          if (diagnostic.getSeverity() == DiagnosticSeverity::Error &&
-              message.empty())
-            message = diagnostic.str();
-          return success();
-        }) {}
-
-  llvm::Error take(llvm::StringRef otherwise) {
-    return llvm::createStringError(message.empty() ? otherwise.str() : message);
-  }
-
-private:
-  std::string message;
-  ScopedDiagnosticHandler handler;
-};
 
 llvm::Expected<Type> elementType(MLIRContext &context, llvm::StringRef name,
                                  llvm::StringRef what) {
@@ -81,7 +62,9 @@ llvm::Expected<RaggedDotSignature>
 describeRaggedDotCall(MLIRContext &context, const RaggedDotCall &call) {
   context.loadDialect<GMMDialect, bufferization::BufferizationDialect,
                       func::FuncDialect, memref::MemRefDialect>();
-  FirstMessage error(context);
+  // The message alone: the location is the caller's call, not a line of
+  // text.
+  detail::FirstError error(context, /*located=*/false);
   Location loc = NameLoc::get(StringAttr::get(&context, "ragged_dot"));
 
   SmallVector<std::pair<const RaggedDotCall::Operand *, StringRef>> operands = {

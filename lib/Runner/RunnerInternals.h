@@ -19,6 +19,7 @@
 #include "gmm/Runner/JitRunner.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -123,6 +124,26 @@ llvm::Expected<HostTensor> copyOut(const int64_t *desc, const TensorSpec &spec,
 
 /// Where each result's descriptor starts in invokeOnDescriptors' words.
 std::vector<size_t> resultOffsets(const FunctionSignature &signature);
+
+//===----------------------------------------------------------------------===//
+// ModuleCache.cpp
+//===----------------------------------------------------------------------===//
+
+/// Keeps the first error that `context` reports while it lives, on one line,
+/// and swallows the diagnostics: "name:3:7: error: ..." where the IR came
+/// from text (`located`), the message alone where gmm built it for a
+/// caller (RaggedDotCall.cpp), whose location is the caller's own.
+class FirstError {
+public:
+  explicit FirstError(mlir::MLIRContext &context, bool located = true);
+
+  /// The first error, or `otherwise` when there was none, as an llvm::Error.
+  llvm::Error take(llvm::StringRef otherwise);
+
+private:
+  std::optional<std::string> message;
+  mlir::ScopedDiagnosticHandler handler;
+};
 
 } // namespace detail
 } // namespace runner

@@ -389,7 +389,7 @@ def _transposed(x, source_dims):
     return jnp.transpose(x, [source_dims.index(d) for d in range(x.ndim)])
 
 
-def _mode1_cotangents(config, lhs, rhs, sizes, offset, g):
+def _mode1_cotangents(config, signature, lhs, rhs, sizes, offset, g):
     """Mode 1: d lhs is a mode-1 ragged dot of the cotangent with the
     weights (contracting their free dims), d rhs a mode-2 ragged dot of lhs
     and the cotangent (over the ragged dim), both with `offset`. They go
@@ -399,7 +399,6 @@ def _mode1_cotangents(config, lhs, rhs, sizes, offset, g):
     (ragged,) = n.lhs_ragged
     (group,) = n.rhs_group
     batch = len(n.lhs_batch)
-    signature = _signature_of(config, lhs, rhs, sizes, offset)
     lhs_free = list(signature.lhs_free)
     rhs_free = list(signature.rhs_free)
     # The cotangent's dims: batch, lhs free, rhs free.
@@ -449,7 +448,7 @@ def _mode1_cotangents(config, lhs, rhs, sizes, offset, g):
     return d_lhs, d_rhs
 
 
-def _mode2_cotangents(config, lhs, rhs, sizes, offset, g):
+def _mode2_cotangents(config, signature, lhs, rhs, sizes, offset, g):
     """Mode 2: each of d lhs and d rhs is a mode-1 ragged dot of the other
     operand (ragged along its partner of the ragged dim) with the cotangent
     (grouped along its leading group dim), with `offset`."""
@@ -458,7 +457,6 @@ def _mode2_cotangents(config, lhs, rhs, sizes, offset, g):
     batch = len(n.lhs_batch)
     contracting = len(n.lhs_contracting)
     position = n.lhs_contracting.index(ragged)
-    signature = _signature_of(config, lhs, rhs, sizes, offset)
     lhs_free = list(signature.lhs_free)
     rhs_free = list(signature.rhs_free)
     # Both operands in the layout [batch, contracting (in list order), free],
@@ -550,11 +548,12 @@ def _like_primal(cotangent, primal):
 
 def _ragged_dot_backward(config, residuals, g):
     lhs, rhs, sizes, offset, init_type = residuals
-    mode = _signature_of(config, lhs, rhs, sizes, offset).mode
-    if mode == 1:
-        d_lhs, d_rhs = _mode1_cotangents(config, lhs, rhs, sizes, offset, g)
-    elif mode == 2:
-        d_lhs, d_rhs = _mode2_cotangents(config, lhs, rhs, sizes, offset, g)
+    # The forward call's signature (cached): its mode and free dimensions.
+    signature = _signature_of(config, lhs, rhs, sizes, offset)
+    if signature.mode == 1:
+        d_lhs, d_rhs = _mode1_cotangents(config, signature, lhs, rhs, sizes, offset, g)
+    elif signature.mode == 2:
+        d_lhs, d_rhs = _mode2_cotangents(config, signature, lhs, rhs, sizes, offset, g)
     else:
         d_lhs, d_rhs = _mode3_cotangents(config, lhs, rhs, g)
     d_init = None if init_type is None else _like_primal(g, init_type)
@@ -633,12 +632,12 @@ def _prepare(
         group_offset = _group_offset(group_offset, np.dtype(group_sizes.dtype))
     if init is not None:
         init = _init(init, out_dtype)
-    # gmm checks the dimension numbers against the operands and says which
-    # mode they make (the init and the local groups are checked below).
-    mode = _signature_of(
-        _Config(numbers, out_dtype, None, None), lhs, rhs, group_sizes, group_offset
-    ).mode
     if num_local_groups is not None:
+        # gmm says which mode the dimension numbers make (checking them
+        # against the operands); the whole call is checked below.
+        mode = _signature_of(
+            _Config(numbers, out_dtype, None, None), lhs, rhs, group_sizes, group_offset
+        ).mode
         if mode != 2 or group_offset is None:
             raise ValueError(
                 "gmm.jax: num_local_groups is for mode 2 with a group_offset"

@@ -832,13 +832,12 @@ struct PackedProgram : public VisitProgram {
   /// The lhs's buffer, for prefetches.
   Value lhsBuffer;
 
-  PackedProgram(OpBuilder &b, RaggedDotOp op, KernelConfigAttr config,
-                TileSizes tiles, Type accType)
-      : op(op), tiles(tiles),
+  PackedProgram(OpBuilder &b, RaggedDotOp op, KernelConfigAttr config)
+      : op(op), tiles(TileSizes::of(config)),
         block{tiles,
               RegisterBlock{config.getRegisterBlock()[0],
                             config.getRegisterBlock()[1]},
-              accType,
+              op.getAccumulatorType(),
               config.getMicroKernelOrDefault() == MicroKernel::BF16Dot} {
     // Read-only views of the operands, for prefetches.
     Location loc = op.getLoc();
@@ -1170,9 +1169,8 @@ struct PackedVisitPrograms : public CPUVisitProgramInterface {
   using CPUVisitProgramInterface::CPUVisitProgramInterface;
 
   std::unique_ptr<VisitProgram> build(OpBuilder &b, RaggedDotOp op,
-                                      KernelConfigAttr config, TileSizes tiles,
-                                      Type accType) const override {
-    return std::make_unique<PackedProgram>(b, op, config, tiles, accType);
+                                      KernelConfigAttr config) const override {
+    return std::make_unique<PackedProgram>(b, op, config);
   }
 };
 

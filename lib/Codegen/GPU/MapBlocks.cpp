@@ -133,9 +133,8 @@ LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
   // The dialect's verifier checked a complete configuration's bounds
   // (KernelConfigRules.h); the element type is checked with the
   // contraction (gmm-gpu-promote-operands).
-  if (!config.isComplete())
-    return forall.emitOpError("kernel configuration ")
-           << config << " is incomplete (run gmm-configure)";
+  if (failed(gmm::verifyComplete(config, [&] { return forall.emitOpError(); })))
+    return failure();
   int64_t threads = gmm::gpu_shapes::threadsPerBlock(config.getWarps()[0],
                                                      config.getWarps()[1]);
 

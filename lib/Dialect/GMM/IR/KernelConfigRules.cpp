@@ -36,11 +36,19 @@ int64_t gpuSharedBytes(KernelConfigAttr config, int64_t elementBytes) {
 } // namespace
 
 LogicalResult
-mlir::gmm::verifyTileBounds(KernelConfigAttr config,
-                            function_ref<InFlightDiagnostic()> emitError) {
+mlir::gmm::verifyComplete(KernelConfigAttr config,
+                          function_ref<InFlightDiagnostic()> emitError) {
   if (!config.isComplete())
     return emitError() << "kernel configuration " << config
                        << " is incomplete (run gmm-configure)";
+  return success();
+}
+
+LogicalResult
+mlir::gmm::verifyTileBounds(KernelConfigAttr config,
+                            function_ref<InFlightDiagnostic()> emitError) {
+  if (failed(verifyComplete(config, emitError)))
+    return failure();
   int64_t m = config.getTileM(), n = config.getTileN(), k = config.getTileK();
   auto describe = [&](InFlightDiagnostic diag) -> InFlightDiagnostic {
     diag << "kernel configuration " << config << ": ";

@@ -85,10 +85,6 @@ Value maskContraction(OpBuilder &b, Location loc, Value block, int64_t dim,
   return arith::SelectOp::create(b, loc, mask, block, zero);
 }
 
-TileSizes tileSizesOf(KernelConfigAttr config) {
-  return {config.getTileM(), config.getTileN(), config.getTileK()};
-}
-
 /// gmm-tile's own visit program (the GPU backend maps it onto CUDA blocks,
 /// and the CPU runs it in the differential tests): a tile_m x tile_n block of
 /// accumulators, one vector contraction per tile_k block of the operands,
@@ -225,7 +221,7 @@ struct Tiler {
   Tiler(RaggedDotOp op, KernelConfigAttr config, VisitProgram &program,
         Value offset)
       : op(op), config(config), program(program), offset(offset),
-        tiles(tileSizesOf(config)), gpu(config.isGPU()) {}
+        tiles(TileSizes::of(config)), gpu(config.isGPU()) {}
 
   std::optional<ArrayAttr> mapping(OpBuilder &b, unsigned rank) const {
     if (!gpu)
@@ -581,11 +577,10 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
              << "' to tile by; gmm-configure attaches one";
     // The dialect's verifier checked a complete configuration against the
     // op (KernelConfigRules.h); a partial one is gmm-configure's request.
-    if (!config.isComplete())
-      return op.emitOpError("kernel configuration ")
-             << config << " is incomplete (run gmm-configure)";
+    if (failed(verifyComplete(config, [&] { return op.emitOpError(); })))
+      return failure();
     bool gpu = config.isGPU();
-    TileSizes sizes = tileSizesOf(config);
+    TileSizes sizes = TileSizes::of(config);
 
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);
@@ -600,7 +595,7 @@ struct GMMTile : public mlir::gmm::impl::GMMTileBase<GMMTile> {
         return op.emitOpError("has a CPU configuration, but no CPU visit "
                               "program is registered (gmm::"
                               "registerCPUVisitProgram attaches gmm's)");
-      program = cpu->build(rewriter, op, config, sizes, accType);
+      program = cpu->build(rewriter, op, config);
     }
     Value offset;
     if (Value offsetTensor = op.getGroupOffset()) {

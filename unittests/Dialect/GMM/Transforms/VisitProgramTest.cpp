@@ -128,8 +128,8 @@ unsigned builtPrograms, nonContractingCalls, contractingCalls;
 struct RecordingPrograms : public CPUVisitProgramInterface {
   using CPUVisitProgramInterface::CPUVisitProgramInterface;
   std::unique_ptr<VisitProgram> build(OpBuilder &, RaggedDotOp,
-                                      KernelConfigAttr, TileSizes tiles,
-                                      Type) const override {
+                                      KernelConfigAttr config) const override {
+    TileSizes tiles = TileSizes::of(config);
     EXPECT_EQ(tiles.m, 8);
     EXPECT_EQ(tiles.n, 16);
     EXPECT_EQ(tiles.k, 4);

@@ -58,6 +58,12 @@ constexpr int64_t kStaticSharedBytes = 48 * 1024;
 /// (gmm-configure).
 constexpr int64_t kAnyChipSharedBytes = std::numeric_limits<int64_t>::max();
 
+/// Checks that `config` is complete ("... is incomplete (run
+/// gmm-configure)" otherwise): what a pass that reads a configuration needs
+/// beyond the rules that the dialect's verifier checked.
+LogicalResult verifyComplete(KernelConfigAttr config,
+                             function_ref<InFlightDiagnostic()> emitError);
+
 /// Checks that `config` is complete and its sizes are within the target's
 /// bounds (so that every product of them fits in int64_t): what gmm-tile
 /// needs to build the tile program.

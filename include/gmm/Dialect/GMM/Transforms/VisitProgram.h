@@ -33,6 +33,10 @@ namespace gmm {
 /// The tile sizes of a configuration.
 struct TileSizes {
   int64_t m, n, k;
+
+  static TileSizes of(KernelConfigAttr config) {
+    return {config.getTileM(), config.getTileN(), config.getTileK()};
+  }
 };
 
 /// One visit of mode 1 (lhs [B, X, M, K], rhs [B, G, K, N] or [B, G, N, K]):
@@ -81,13 +85,11 @@ class CPUVisitProgramInterface
 public:
   CPUVisitProgramInterface(Dialect *dialect) : Base(dialect) {}
 
-  /// The program for `op` tiled by `config` (with `tiles`, accumulating in
-  /// `accType`). `b` is positioned before `op`, for values that the visits
+  /// The program for `op` tiled by its complete CPU configuration
+  /// `config`. `b` is positioned before `op`, for values that the visits
   /// share (views of the operands).
-  virtual std::unique_ptr<VisitProgram> build(OpBuilder &b, RaggedDotOp op,
-                                              KernelConfigAttr config,
-                                              TileSizes tiles,
-                                              Type accType) const = 0;
+  virtual std::unique_ptr<VisitProgram>
+  build(OpBuilder &b, RaggedDotOp op, KernelConfigAttr config) const = 0;
 };
 
 } // namespace gmm
