@@ -184,13 +184,22 @@ void addSat32(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
-/// add.cc, addc, sub.cc, subc (m0: 1 = reads carry, m1: 1 = writes carry).
+/// add.cc, addc, sub.cc, subc.
+struct CarryArgs {
+  /// Adds the carry flag in (addc, subc).
+  bool readCarry;
+  /// Sets the carry flag (.cc).
+  bool writeCarry;
+};
+
+/// add.cc, addc, sub.cc, subc.
 template <typename T, bool Sub>
 void addCarry(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]);
   uint64_t *cc = s.reg(kSlotCarry);
-  bool readCarry = in.m0, writeCarry = in.m1;
+  const auto &args = in.payload<CarryArgs>();
+  bool readCarry = args.readCarry, writeCarry = args.writeCarry;
   forEachLane(mask, [&](int l) {
     using UT = U<T>;
     UT x = rd<UT>(a[l]), y = rd<UT>(b[l]);
@@ -229,14 +238,25 @@ void mulWide(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
-/// mad.lo / mad.hi (m0: 0 lo, 1 hi; sat: mad.hi.sat.s32).
+/// mad.lo, mad.hi, mad.cc, madc.
+struct MadArgs {
+  /// .hi: adds the high half of the product (else the low half).
+  bool hi;
+  /// Adds the carry flag in (madc).
+  bool readCarry;
+  /// Sets the carry flag (.cc).
+  bool writeCarry;
+};
+
+/// mad.lo / mad.hi (sat: mad.hi.sat.s32).
 template <typename T>
 void madLoHi(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]),
                  *c = s.reg(in.ops[3]);
-  bool hi = in.m0;
-  bool readCarry = in.m1 & 1, writeCarry = in.m1 & 2;
+  const auto &args = in.payload<MadArgs>();
+  bool hi = args.hi;
+  bool readCarry = args.readCarry, writeCarry = args.writeCarry;
   uint64_t *cc = s.reg(kSlotCarry);
   forEachLane(mask, [&](int l) {
     T x = rd<T>(a[l]), y = rd<T>(b[l]), z = rd<T>(c[l]);
@@ -257,12 +277,19 @@ void madLoHi(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
-/// mul24 / mad24 (m0: 0 lo, 1 hi).
+/// mul24, mad24.
+struct Mul24Args {
+  /// .hi: bits 16..47 of the 48-bit product (else .lo, bits 0..31).
+  bool hi;
+};
+
+/// mul24 / mad24.
 template <bool Signed, bool Mad>
 void mul24(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]);
   const uint64_t *c = Mad ? s.reg(in.ops[3]) : nullptr;
+  bool hi = in.payload<Mul24Args>().hi;
   forEachLane(mask, [&](int l) {
     int64_t x, y;
     if (Signed) {
@@ -273,8 +300,8 @@ void mul24(ExecState &s, const Instr &in, uint32_t mask) {
       y = b[l] & 0xffffff;
     }
     uint64_t product = static_cast<uint64_t>(x * y);
-    uint32_t result = in.m0 ? static_cast<uint32_t>(product >> 16)
-                            : static_cast<uint32_t>(product);
+    uint32_t result = hi ? static_cast<uint32_t>(product >> 16)
+                         : static_cast<uint32_t>(product);
     if (Mad)
       result += static_cast<uint32_t>(c[l]);
     d[l] = result;
@@ -337,11 +364,18 @@ template <typename T> void clz(ExecState &s, const Instr &in, uint32_t m) {
     d[l] = x == 0 ? bits : __builtin_clzll(x) - (64 - bits);
   });
 }
-/// bfind (m0: .shiftamt).
+/// bfind.
+struct BfindArgs {
+  /// .shiftamt: the shift that brings the found bit to the top.
+  bool shiftAmount;
+};
+
+/// bfind.
 template <typename T> void bfind(ExecState &s, const Instr &in, uint32_t m) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]);
   constexpr int bits = sizeof(T) * 8;
+  bool shiftAmount = in.payload<BfindArgs>().shiftAmount;
   forEachLane(m, [&](int l) {
     T x = rd<T>(a[l]);
     uint64_t v = U<T>(x);
@@ -352,8 +386,8 @@ template <typename T> void bfind(ExecState &s, const Instr &in, uint32_t m) {
       return;
     }
     int position = 63 - __builtin_clzll(v);
-    d[l] = in.m0 ? static_cast<uint32_t>(bits - 1 - position)
-                 : static_cast<uint32_t>(position);
+    d[l] = shiftAmount ? static_cast<uint32_t>(bits - 1 - position)
+                       : static_cast<uint32_t>(position);
   });
 }
 template <typename T> void brev(ExecState &s, const Instr &in, uint32_t m) {
@@ -405,11 +439,18 @@ template <typename T> void bfi(ExecState &s, const Instr &in, uint32_t m) {
     d[l] = r;
   });
 }
-/// prmt (m0: mode 0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16).
+/// prmt.
+struct PrmtArgs {
+  /// 0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16.
+  uint8_t mode;
+};
+
+/// prmt.
 void prmt(ExecState &s, const Instr &in, uint32_t m) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]),
                  *c = s.reg(in.ops[3]);
+  uint8_t mode = in.payload<PrmtArgs>().mode;
   forEachLane(m, [&](int l) {
     uint64_t bytes = (a[l] & 0xffffffffu) | ((b[l] & 0xffffffffu) << 32);
     auto byteAt = [&](unsigned i) { return (bytes >> (8 * (i & 7))) & 0xff; };
@@ -418,7 +459,7 @@ void prmt(ExecState &s, const Instr &in, uint32_t m) {
     unsigned s0 = sel & 3;
     for (unsigned i = 0; i < 4; ++i) {
       uint64_t byte = 0;
-      switch (in.m0) {
+      switch (mode) {
       case 0: {
         unsigned nibble = (sel >> (4 * i)) & 0xf;
         byte = byteAt(nibble & 7);
@@ -472,28 +513,46 @@ void lop3(ExecState &s, const Instr &in, uint32_t m) {
     d[l] = r;
   });
 }
-/// shf.l/r (m0: 1 = left), .clamp when m1.
+/// shf.
+struct ShfArgs {
+  /// shf.l (else shf.r).
+  bool left;
+  /// .clamp: amounts past 32 clamp to 32 (else .wrap, modulo 32).
+  bool clamp;
+};
+
+/// shf.{l,r}.{wrap,clamp}.
 void shf(ExecState &s, const Instr &in, uint32_t m) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]),
                  *c = s.reg(in.ops[3]);
+  const auto &args = in.payload<ShfArgs>();
+  bool left = args.left, clamp = args.clamp;
   forEachLane(m, [&](int l) {
     uint64_t both = (a[l] & 0xffffffffu) | ((b[l] & 0xffffffffu) << 32);
     uint32_t n = static_cast<uint32_t>(c[l]);
-    n = in.m1 ? std::min<uint32_t>(n, 32) : (n & 31);
-    uint32_t r = in.m0 ? static_cast<uint32_t>((both << n) >> 32)
-                       : static_cast<uint32_t>(both >> n);
+    n = clamp ? std::min<uint32_t>(n, 32) : (n & 31);
+    uint32_t r = left ? static_cast<uint32_t>((both << n) >> 32)
+                      : static_cast<uint32_t>(both >> n);
     d[l] = r;
   });
 }
+/// bmsk, szext.
+struct ClampArgs {
+  /// .clamp: positions and widths past 32 clamp to 32 (else .wrap, modulo
+  /// 32).
+  bool clamp;
+};
+
 /// bmsk.{clamp,wrap}.b32 d, a (position), b (width).
 void bmsk(ExecState &s, const Instr &in, uint32_t m) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]);
+  bool clamp = in.payload<ClampArgs>().clamp;
   forEachLane(m, [&](int l) {
     uint32_t pos = static_cast<uint32_t>(a[l]),
              width = static_cast<uint32_t>(b[l]);
-    if (in.m1) {
+    if (clamp) {
       pos = std::min<uint32_t>(pos, 32);
       width = std::min<uint32_t>(width, 32);
     } else {
@@ -508,11 +567,12 @@ void bmsk(ExecState &s, const Instr &in, uint32_t m) {
 template <bool Signed> void szext(ExecState &s, const Instr &in, uint32_t m) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]);
+  bool clamp = in.payload<ClampArgs>().clamp;
   forEachLane(m, [&](int l) {
     uint32_t x = static_cast<uint32_t>(a[l]);
     uint32_t width = static_cast<uint32_t>(b[l]);
-    width = in.m1 ? std::min<uint32_t>(width, 32) : (width & 31);
-    if (width == 32 || (width == 0 && !in.m1 && false)) {
+    width = clamp ? std::min<uint32_t>(width, 32) : (width & 31);
+    if (width == 32 || (width == 0 && !clamp && false)) {
       d[l] = x;
       return;
     }
@@ -526,33 +586,47 @@ template <bool Signed> void szext(ExecState &s, const Instr &in, uint32_t m) {
     d[l] = low;
   });
 }
-/// dp4a/dp2a (m0: 1 = a signed, m1: 1 = b signed, m2: dp2a hi (1)/lo (0),
-/// m3: 1 = dp2a).
+/// dp4a, dp2a.
+struct DotArgs {
+  /// The first type is .s32: a's elements are signed.
+  bool aSigned;
+  /// The second type is .s32: b's bytes are signed.
+  bool bSigned;
+  /// dp2a.hi: b's upper two bytes (else .lo, the lower two).
+  bool hiHalf;
+  /// dp2a (else dp4a).
+  bool dp2a;
+};
+
+/// dp4a/dp2a.
 void dotBytes(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]),
                  *c = s.reg(in.ops[3]);
+  const auto &args = in.payload<DotArgs>();
+  bool aSigned = args.aSigned, bSigned = args.bSigned, hiHalf = args.hiHalf,
+       dp2a = args.dp2a;
   forEachLane(mask, [&](int l) {
     uint32_t x = static_cast<uint32_t>(a[l]), y = static_cast<uint32_t>(b[l]);
     int64_t sum = static_cast<int32_t>(static_cast<uint32_t>(c[l]));
-    if (!in.m1 && !in.m0)
+    if (!bSigned && !aSigned)
       sum = static_cast<uint32_t>(c[l]);
-    if (in.m3) {
+    if (dp2a) {
       // dp2a: two 16-bit halves of a against two bytes of b.
       for (int i = 0; i < 2; ++i) {
-        int64_t ha = in.m0 ? static_cast<int16_t>(x >> (16 * i))
-                           : static_cast<uint16_t>(x >> (16 * i));
-        unsigned byte = (in.m2 ? 2 : 0) + i;
-        int64_t hb = in.m1 ? static_cast<int8_t>(y >> (8 * byte))
-                           : static_cast<uint8_t>(y >> (8 * byte));
+        int64_t ha = aSigned ? static_cast<int16_t>(x >> (16 * i))
+                             : static_cast<uint16_t>(x >> (16 * i));
+        unsigned byte = (hiHalf ? 2 : 0) + i;
+        int64_t hb = bSigned ? static_cast<int8_t>(y >> (8 * byte))
+                             : static_cast<uint8_t>(y >> (8 * byte));
         sum += ha * hb;
       }
     } else {
       for (int i = 0; i < 4; ++i) {
-        int64_t ba = in.m0 ? static_cast<int8_t>(x >> (8 * i))
-                           : static_cast<uint8_t>(x >> (8 * i));
-        int64_t bb = in.m1 ? static_cast<int8_t>(y >> (8 * i))
-                           : static_cast<uint8_t>(y >> (8 * i));
+        int64_t ba = aSigned ? static_cast<int8_t>(x >> (8 * i))
+                             : static_cast<uint8_t>(x >> (8 * i));
+        int64_t bb = bSigned ? static_cast<int8_t>(y >> (8 * i))
+                             : static_cast<uint8_t>(y >> (8 * i));
         sum += ba * bb;
       }
     }
@@ -583,6 +657,12 @@ enum FloatOp : uint8_t {
   FMin,
   FMax,
   FCopysign,
+};
+
+/// f32 and f64 arithmetic (f32Directed, f64Arith).
+struct FloatArgs {
+  /// The operation (FAdd ... FTanh).
+  FloatOp op;
 };
 
 /// Computes one f32 or f64 operation with round-to-nearest; the
@@ -621,8 +701,8 @@ template <typename T> T hostFloatOp(FloatOp op, T x, T y, T z) {
   }
 }
 
-/// f32 arithmetic, round to nearest, specialized on the operation (m0),
-/// .ftz and .sat.
+/// f32 arithmetic, round to nearest, specialized on the operation, .ftz
+/// and .sat.
 template <FloatOp Op, bool Ftz, bool Sat>
 void f32Arith(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
@@ -653,6 +733,7 @@ void f32Directed(ExecState &s, const Instr &in, uint32_t mask) {
   const uint64_t *a = s.reg(in.ops[1]);
   const uint64_t *b = in.numOps > 2 ? s.reg(in.ops[2]) : a;
   const uint64_t *c = in.numOps > 3 ? s.reg(in.ops[3]) : a;
+  int op = kOps[in.payload<FloatArgs>().op];
   forEachLane(mask, [&](int l) {
     float x = f32(a[l]), y = f32(b[l]), z = f32(c[l]);
     if (in.ftz) {
@@ -660,7 +741,7 @@ void f32Directed(ExecState &s, const Instr &in, uint32_t mask) {
       y = flushSubnormal(y);
       z = flushSubnormal(z);
     }
-    float r = roundedF32(kOps[in.m0], x, y, z, in.round);
+    float r = roundedF32(op, x, y, z, in.round);
     if (in.ftz)
       r = flushSubnormal(r);
     if (in.sat)
@@ -669,8 +750,7 @@ void f32Directed(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
-/// f64 arithmetic (m0: the operation); directed rounding through the host
-/// FPU.
+/// f64 arithmetic; directed rounding through the host FPU.
 void f64Arith(ExecState &s, const Instr &in, uint32_t mask) {
   static const int kOps[] = {kOpAdd, kOpSub, kOpMul, kOpFma,
                              kOpDiv, kOpRcp, kOpSqrt};
@@ -678,7 +758,7 @@ void f64Arith(ExecState &s, const Instr &in, uint32_t mask) {
   const uint64_t *a = s.reg(in.ops[1]);
   const uint64_t *b = in.numOps > 2 ? s.reg(in.ops[2]) : a;
   const uint64_t *c = in.numOps > 3 ? s.reg(in.ops[3]) : a;
-  auto op = static_cast<FloatOp>(in.m0);
+  FloatOp op = in.payload<FloatArgs>().op;
   bool directed =
       in.round == Round::RZ || in.round == Round::RM || in.round == Round::RP;
   forEachLane(mask, [&](int l) {
@@ -692,7 +772,6 @@ void f64Arith(ExecState &s, const Instr &in, uint32_t mask) {
 }
 
 /// 16-bit floats: unpack, compute in float/double, round back.
-/// (m1: 1 = bf16; m2: 1 = x2 (packed pair); m3: .relu).
 inline float load16(uint64_t bits, bool bf) {
   return bf ? bf16ToFloat(static_cast<uint16_t>(bits))
             : halfToFloat(static_cast<uint16_t>(bits));
@@ -701,13 +780,26 @@ inline uint16_t store16(double value, bool bf) {
   return bf ? doubleToBF16(value, Round::RN) : doubleToHalf(value, Round::RN);
 }
 
+/// f16, f16x2, bf16, bf16x2 arithmetic (f16Arith).
+struct Float16Args {
+  /// The operation (FAdd ... FTanh).
+  FloatOp op;
+  /// bf16 or bf16x2 (else f16 or f16x2).
+  bool bf16;
+  /// f16x2 or bf16x2: a packed pair.
+  bool pair;
+  /// fma.relu: negative results become +0.
+  bool relu;
+};
+
 void f16Arith(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]);
   const uint64_t *b = in.numOps > 2 ? s.reg(in.ops[2]) : a;
   const uint64_t *c = in.numOps > 3 ? s.reg(in.ops[3]) : a;
-  auto op = static_cast<FloatOp>(in.m0);
-  bool bf = in.m1, pair = in.m2, relu = in.m3;
+  const auto &args = in.payload<Float16Args>();
+  FloatOp op = args.op;
+  bool bf = args.bf16, pair = args.pair, relu = args.relu;
   auto one = [&](uint16_t xa, uint16_t xb, uint16_t xc) -> uint16_t {
     float x = load16(xa, bf), y = load16(xb, bf), z = load16(xc, bf);
     if (in.ftz && !bf) {
@@ -762,33 +854,59 @@ void f16Arith(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
-/// abs/neg of f32/f64/f16/bf16 (and pairs): sign bit operations (m0: FAbs
-/// or FNeg; m1: width 16/32/64 as 1/2/3; m2: pair). f32 with .ftz flushes.
+/// abs, neg of floats.
+struct FloatSignArgs {
+  /// FAbs or FNeg.
+  FloatOp op;
+  /// Width of one element in bits: 16, 32 or 64.
+  uint8_t elementBits;
+  /// f16x2 or bf16x2: a packed pair of 16-bit elements.
+  bool pair;
+};
+
+/// abs/neg of f32/f64/f16/bf16 (and pairs): sign bit operations. f32 with
+/// .ftz flushes.
 void floatSign(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]);
-  bool abs = in.m0 == FAbs;
-  uint64_t signBit = in.m1 == 1   ? 0x8000
-                     : in.m1 == 2 ? 0x80000000u
-                                  : uint64_t(1) << 63;
-  if (in.m2)
+  const auto &args = in.payload<FloatSignArgs>();
+  bool abs = args.op == FAbs;
+  bool is32 = args.elementBits == 32;
+  uint64_t signBit = args.elementBits == 16 ? 0x8000
+                     : is32                 ? 0x80000000u
+                                            : uint64_t(1) << 63;
+  if (args.pair)
     signBit |= signBit << 16;
   forEachLane(mask, [&](int l) {
     uint64_t x = a[l];
-    if (in.ftz && in.m1 == 2)
+    if (in.ftz && is32)
       x = bitsF32(flushSubnormal(f32(x)));
     d[l] = abs ? (x & ~signBit) : (x ^ signBit);
-    if (in.m1 == 2)
+    if (is32)
       d[l] &= 0xffffffffu;
   });
 }
 
-/// min/max of floats (m0: FMin/FMax; m1: kind 0 f32, 1 f64, 2 f16, 3 bf16;
-/// m2: pair; m3: .NaN).
+/// min, max of floats.
+struct FloatMinMaxArgs {
+  /// FMin or FMax.
+  FloatOp op;
+  /// The element type: 0 f32, 1 f64, 2 f16, 3 bf16.
+  uint8_t kind;
+  /// f16x2 or bf16x2: a packed pair.
+  bool pair;
+  /// .NaN: a NaN operand gives NaN (else the other operand).
+  bool propagateNaN;
+};
+
+/// min/max of floats.
 void floatMinMax(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]);
-  bool isMin = in.m0 == FMin, propagateNaN = in.m3;
+  const auto &args = in.payload<FloatMinMaxArgs>();
+  bool isMin = args.op == FMin, propagateNaN = args.propagateNaN;
+  uint8_t kind = args.kind;
+  bool pair = args.pair;
   auto pick = [&](double x, double y, bool &nan) {
     nan = false;
     if (x != x || y != y) {
@@ -804,7 +922,7 @@ void floatMinMax(ExecState &s, const Instr &in, uint32_t mask) {
   };
   forEachLane(mask, [&](int l) {
     bool nan = false;
-    switch (in.m1) {
+    switch (kind) {
     case 0: {
       float x = f32(a[l]), y = f32(b[l]);
       if (in.ftz) {
@@ -821,9 +939,9 @@ void floatMinMax(ExecState &s, const Instr &in, uint32_t mask) {
       break;
     }
     default: {
-      bool bf = in.m1 == 3;
+      bool bf = kind == 3;
       uint64_t result = 0;
-      for (int half = 0; half < (in.m2 ? 2 : 1); ++half) {
+      for (int half = 0; half < (pair ? 2 : 1); ++half) {
         uint16_t xa = static_cast<uint16_t>(a[l] >> (16 * half));
         uint16_t xb = static_cast<uint16_t>(b[l] >> (16 * half));
         double r = pick(load16(xa, bf), load16(xb, bf), nan);
@@ -841,26 +959,43 @@ void floatMinMax(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
+/// copysign.
+struct CopysignArgs {
+  /// .f64 (else .f32).
+  bool isF64;
+};
+
 /// copysign.f32/f64 d, a, b: b's magnitude with a's sign.
 void copysignHandler(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]);
-  uint64_t sign = in.m1 == 3 ? uint64_t(1) << 63 : 0x80000000u;
+  uint64_t sign =
+      in.payload<CopysignArgs>().isF64 ? uint64_t(1) << 63 : 0x80000000u;
   forEachLane(mask, [&](int l) { d[l] = (b[l] & ~sign) | (a[l] & sign); });
 }
 
-/// testp (m0: 0 finite, 1 infinite, 2 number, 3 notanumber, 4 normal,
-/// 5 subnormal; m1: 1 = f64).
+/// testp.
+struct TestpArgs {
+  /// 0 finite, 1 infinite, 2 number, 3 notanumber, 4 normal, 5 subnormal.
+  uint8_t test;
+  /// .f64 (else .f32).
+  bool isF64;
+};
+
+/// testp.
 void testp(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]);
+  const auto &args = in.payload<TestpArgs>();
+  uint8_t test = args.test;
+  bool isF64 = args.isF64;
   forEachLane(mask, [&](int l) {
-    double x = in.m1 ? f64(a[l]) : f32(a[l]);
-    int cls = std::fpclassify(in.m1 ? x : static_cast<double>(f32(a[l])));
-    if (!in.m1)
+    double x = isF64 ? f64(a[l]) : f32(a[l]);
+    int cls = std::fpclassify(isF64 ? x : static_cast<double>(f32(a[l])));
+    if (!isF64)
       cls = std::fpclassify(f32(a[l]));
     bool r = false;
-    switch (in.m0) {
+    switch (test) {
     case 0:
       r = std::isfinite(x);
       break;
@@ -905,6 +1040,18 @@ enum Cmp : uint8_t {
   CNan,
 };
 enum BoolOp : uint8_t { BNone, BAnd, BOr, BXor };
+
+/// setp, set (setp<T>, setp16, setHandler<T>).
+struct CompareArgs {
+  /// The comparison.
+  Cmp cmp;
+  /// How the result combines with the predicate operand c.
+  BoolOp boolOp;
+  /// c is negated ({!}c).
+  bool negateC;
+  /// setp on 16-bit floats: bf16 or bf16x2 (else f16 or f16x2).
+  bool bf16;
+};
 
 template <typename T> inline bool compareInt(Cmp cmp, T x, T y) {
   switch (cmp) {
@@ -959,10 +1106,10 @@ inline bool compareFloat(Cmp cmp, double x, double y) {
   return false;
 }
 
-/// The comparison of one lane (or of the low half of a pair: `half`).
+/// The comparison `cmp` of one lane (or of the low half of a pair: `half`).
 template <typename T>
-inline bool compareLane(const Instr &in, uint64_t a, uint64_t b, int half) {
-  auto cmp = static_cast<Cmp>(in.m0);
+inline bool compareLane(const Instr &in, Cmp cmp, uint64_t a, uint64_t b,
+                        int half) {
   if constexpr (std::is_same_v<T, float>) {
     float x = f32(a), y = f32(b);
     if (in.ftz) {
@@ -980,16 +1127,19 @@ inline bool compareLane(const Instr &in, uint64_t a, uint64_t b, int half) {
 }
 
 /// setp for integers and f32/f64: d (p), e (q or sink), a, b, c (bool
-/// operand or kSlotZero). m1: bool op; m2: c negated.
+/// operand or kSlotZero).
 template <typename T> void setp(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *p = s.reg(in.ops[0]), *q = s.reg(in.ops[1]);
   const uint64_t *a = s.reg(in.ops[2]), *b = s.reg(in.ops[3]),
                  *c = s.reg(in.ops[4]);
-  auto op = static_cast<BoolOp>(in.m1);
+  const auto &args = in.payload<CompareArgs>();
+  Cmp cmp = args.cmp;
+  BoolOp op = args.boolOp;
+  bool negateC = args.negateC;
   bool writeQ = in.ops[1] != kSlotSink;
   forEachLane(mask, [&](int l) {
-    bool r = compareLane<T>(in, a[l], b[l], 0);
-    bool cv = (c[l] & 1) != in.m2;
+    bool r = compareLane<T>(in, cmp, a[l], b[l], 0);
+    bool cv = (c[l] & 1) != negateC;
     bool pr = r, qr = !r;
     switch (op) {
     case BNone:
@@ -1013,15 +1163,17 @@ template <typename T> void setp(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
-/// setp on 16-bit floats (m3: 1 = bf16, type2 pair): p for the low half,
-/// q for the high half of a pair (or !p for scalars).
+/// setp on 16-bit floats (type: pair or not): p for the low half, q for the
+/// high half of a pair (or !p for scalars).
 void setp16(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *p = s.reg(in.ops[0]), *q = s.reg(in.ops[1]);
   const uint64_t *a = s.reg(in.ops[2]), *b = s.reg(in.ops[3]),
                  *c = s.reg(in.ops[4]);
-  auto cmp = static_cast<Cmp>(in.m0);
-  auto op = static_cast<BoolOp>(in.m1);
-  bool bf = in.m3, pair = in.type == Ty::F16x2 || in.type == Ty::BF16x2;
+  const auto &args = in.payload<CompareArgs>();
+  Cmp cmp = args.cmp;
+  BoolOp op = args.boolOp;
+  bool negateC = args.negateC;
+  bool bf = args.bf16, pair = in.type == Ty::F16x2 || in.type == Ty::BF16x2;
   bool writeQ = in.ops[1] != kSlotSink;
   auto combine = [&](bool r, bool cv) {
     switch (op) {
@@ -1036,7 +1188,7 @@ void setp16(ExecState &s, const Instr &in, uint32_t mask) {
     }
   };
   forEachLane(mask, [&](int l) {
-    bool cv = (c[l] & 1) != in.m2;
+    bool cv = (c[l] & 1) != negateC;
     bool lo =
         compareFloat(cmp, load16(a[l] & 0xffff, bf), load16(b[l] & 0xffff, bf));
     if (pair) {
@@ -1060,11 +1212,14 @@ void setHandler(ExecState &s, const Instr &in, uint32_t m) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]),
                  *c = s.reg(in.ops[3]);
-  auto op = static_cast<BoolOp>(in.m1);
+  const auto &args = in.payload<CompareArgs>();
+  Cmp cmp = args.cmp;
+  BoolOp op = args.boolOp;
+  bool negateC = args.negateC;
   bool isFloatResult = in.type2 == Ty::F32;
   forEachLane(m, [&](int l) {
-    bool r = compareLane<T>(in, a[l], b[l], 0);
-    bool cv = (c[l] & 1) != in.m2;
+    bool r = compareLane<T>(in, cmp, a[l], b[l], 0);
+    bool cv = (c[l] & 1) != negateC;
     if (op == BAnd)
       r = r && cv;
     else if (op == BOr)
@@ -1106,22 +1261,35 @@ void slct(ExecState &s, const Instr &in, uint32_t mask) {
 // mov
 //===----------------------------------------------------------------------===//
 
-/// mov d, a (m0: width in bits to keep).
+/// mov of a scalar, mov from a clock register.
+struct MovArgs {
+  /// Width of the moved value in bits (of the instruction's type).
+  uint8_t bits;
+};
+
+/// mov d, a: keeps the low MovArgs::bits.
 void mov(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]);
-  if (in.m0 >= 64) {
+  unsigned bits = in.payload<MovArgs>().bits;
+  if (bits >= 64) {
     forEachLane(mask, [&](int l) { d[l] = a[l]; });
     return;
   }
-  uint64_t keep = (uint64_t(1) << in.m0) - 1;
+  uint64_t keep = (uint64_t(1) << bits) - 1;
   forEachLane(mask, [&](int l) { d[l] = a[l] & keep; });
 }
 
-/// mov d, {a, b, ...}: packs elements of m0 bits each (low first).
+/// mov to or from a vector (packing, unpacking).
+struct MovVectorArgs {
+  /// Width of one element in bits.
+  uint8_t elementBits;
+};
+
+/// mov d, {a, b, ...}: packs elements (low first).
 void movPack(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
-  unsigned n = in.numOps - 1, bits = in.m0;
+  unsigned n = in.numOps - 1, bits = in.payload<MovVectorArgs>().elementBits;
   uint64_t keep = bits >= 64 ? ~0ull : (uint64_t(1) << bits) - 1;
   forEachLane(mask, [&](int l) {
     uint64_t r = 0;
@@ -1133,7 +1301,7 @@ void movPack(ExecState &s, const Instr &in, uint32_t mask) {
 
 /// mov {a, b, ...}, d: unpacks (ops: elements..., source).
 void movUnpack(ExecState &s, const Instr &in, uint32_t mask) {
-  unsigned n = in.numOps - 1, bits = in.m0;
+  unsigned n = in.numOps - 1, bits = in.payload<MovVectorArgs>().elementBits;
   const uint64_t *a = s.reg(in.ops[n]);
   uint64_t keep = bits >= 64 ? ~0ull : (uint64_t(1) << bits) - 1;
   // Read the source first: a destination may be the source register.
@@ -1145,14 +1313,14 @@ void movUnpack(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
-/// mov from %clock / %clock64 / %globaltimer (m0: 32 or 64 bits): a count
-/// of executed instructions, monotonic per warp.
+/// mov from %clock / %clock64 / %globaltimer (MovArgs::bits: 32 or 64): a
+/// count of executed instructions, monotonic per warp.
 void movClock(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   uint64_t value = s.warp->steps * 4 + s.block.steps;
-  forEachLane(mask, [&](int l) {
-    d[l] = in.m0 == 32 ? static_cast<uint32_t>(value) : value;
-  });
+  bool is32 = in.payload<MovArgs>().bits == 32;
+  forEachLane(
+      mask, [&](int l) { d[l] = is32 ? static_cast<uint32_t>(value) : value; });
 }
 
 //===----------------------------------------------------------------------===//
@@ -1216,14 +1384,28 @@ inline uint64_t storeInt(__int128 value, Ty type, unsigned regBits) {
   return truncBits(v, std::max(regBits, width));
 }
 
-/// cvt d, a (type: destination; type2: source; m1: destination register
-/// width; m2: .relu; m3: .satfinite).
+/// cvt of a scalar (cvt).
+struct CvtArgs {
+  /// A float-to-float conversion with integer rounding (.rni ...).
+  bool roundToIntegral;
+  /// Width of the destination register in bits (0: 64).
+  uint8_t regBits;
+  /// .relu: negative results become +0.
+  bool relu;
+  /// .satfinite: results past the finite range saturate to it.
+  bool satfinite;
+};
+
+/// cvt d, a (type: destination; type2: source).
 void cvt(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]);
   Ty dt = in.type, st = in.type2;
   bool dFloat = isFloatType(dt), sFloat = isFloatType(st);
-  unsigned regBits = in.m1 ? in.m1 : 64;
+  const auto &args = in.payload<CvtArgs>();
+  bool toIntegral = args.roundToIntegral, relu = args.relu,
+       satfinite = args.satfinite;
+  unsigned regBits = args.regBits ? args.regBits : 64;
   forEachLane(mask, [&](int l) {
     uint64_t bits = a[l];
     if (sFloat && dFloat) {
@@ -1231,20 +1413,20 @@ void cvt(ExecState &s, const Instr &in, uint32_t mask) {
       if (in.ftz && st == Ty::F32)
         v = flushSubnormal(static_cast<float>(v));
       // Rounding to an integral value (.rni ...) within the same type.
-      if (in.m0 == 1 && in.round != Round::None)
+      if (toIntegral && in.round != Round::None)
         v = roundToIntegral(v, in.round);
-      if (in.m2 && v < 0) // .relu
+      if (relu && v < 0) // .relu
         v = 0;
       if (in.sat)
         v = saturate01(v);
       switch (dt) {
       case Ty::F16:
         d[l] = doubleToHalf(v, in.round == Round::None ? Round::RN : in.round,
-                            in.m3);
+                            satfinite);
         break;
       case Ty::BF16:
         d[l] = doubleToBF16(v, in.round == Round::None ? Round::RN : in.round,
-                            in.m3);
+                            satfinite);
         break;
       case Ty::TF32:
         d[l] = floatToTF32(static_cast<float>(v), in.round);
@@ -1252,13 +1434,13 @@ void cvt(ExecState &s, const Instr &in, uint32_t mask) {
       case Ty::F32: {
         float r = st == Ty::F64
                       ? doubleToFloat(v, in.round == Round::None ? Round::RN
-                                         : in.m0 == 1            ? Round::RN
+                                         : toIntegral            ? Round::RN
                                                                  : in.round)
                       : static_cast<float>(v);
         if (in.ftz)
           r = flushSubnormal(r);
         d[l] = bitsF32(
-            st == Ty::F32 && !in.sat && in.m0 != 1 && !in.ftz ? f32(bits) : r);
+            st == Ty::F32 && !in.sat && !toIntegral && !in.ftz ? f32(bits) : r);
         if (r != r)
           d[l] = kCanonicalNaN32;
         break;
@@ -1347,18 +1529,30 @@ void cvt(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
+/// cvt to a packed pair (cvtPack).
+struct CvtPackArgs {
+  /// .bf16x2 (else .f16x2).
+  bool bf16;
+  /// .relu: negative results become +0.
+  bool relu;
+  /// .satfinite: results past the finite range saturate to it.
+  bool satfinite;
+};
+
 /// cvt.{rn,rz}{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a goes to the
-/// upper half. (m1: bf16; m2: relu; m3: satfinite.)
+/// upper half.
 void cvtPack(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]), *b = s.reg(in.ops[2]);
   Round r = in.round == Round::None ? Round::RN : in.round;
+  const auto &args = in.payload<CvtPackArgs>();
+  bool bf = args.bf16, relu = args.relu, satfinite = args.satfinite;
   forEachLane(mask, [&](int l) {
     auto one = [&](uint64_t bits) -> uint64_t {
       double v = f32(bits);
-      if (in.m2 && v < 0)
+      if (relu && v < 0)
         v = 0;
-      return in.m1 ? doubleToBF16(v, r, in.m3) : doubleToHalf(v, r, in.m3);
+      return bf ? doubleToBF16(v, r, satfinite) : doubleToHalf(v, r, satfinite);
     };
     d[l] = one(b[l]) | one(a[l]) << 16;
   });
@@ -1439,7 +1633,7 @@ class ArithmeticDecoder : public FamilyDecoder {
 public:
   using FamilyDecoder::FamilyDecoder;
 
-  bool run(bool &handled);
+  bool run();
 
 private:
   /// d, then n sources of `type`.
@@ -1467,8 +1661,9 @@ private:
     return ok || d.fail(std::string("unsupported type for ") + what);
   }
 
-  bool integerBinary(const std::string &base);
-  bool floatArith(FloatOp op, Ty type, size_t sources);
+  bool integerBinary();
+  /// `relu`: fma.relu (16-bit types only; the caller checks).
+  bool floatArith(FloatOp op, Ty type, size_t sources, bool relu = false);
   bool decodeAddSub(bool sub);
   bool decodeMul(bool mad);
   bool decodeFloatUnary(FloatOp op);
@@ -1478,15 +1673,16 @@ private:
   bool decodeCvt();
 };
 
-bool ArithmeticDecoder::floatArith(FloatOp op, Ty type, size_t sources) {
+bool ArithmeticDecoder::floatArith(FloatOp op, Ty type, size_t sources,
+                                   bool relu) {
   out.type = type;
-  out.m0 = op;
   bool ok = operands(sources,
                      type == Ty::F16x2 || type == Ty::BF16x2 ? Ty::B32 : type);
   if (!ok)
     return false;
   switch (type) {
   case Ty::F32: {
+    out.setPayload<FloatArgs>().op = op;
     bool directed = out.round == Round::RZ || out.round == Round::RM ||
                     out.round == Round::RP;
     if (directed && op <= FSqrt) {
@@ -1523,48 +1719,55 @@ bool ArithmeticDecoder::floatArith(FloatOp op, Ty type, size_t sources) {
   case Ty::F64:
     if (out.ftz)
       return d.fail(".ftz does not apply to .f64");
+    out.setPayload<FloatArgs>().op = op;
     out.exec = &f64Arith;
     return true;
   case Ty::F16:
   case Ty::F16x2:
   case Ty::BF16:
-  case Ty::BF16x2:
-    out.m1 = type == Ty::BF16 || type == Ty::BF16x2;
-    out.m2 = type == Ty::F16x2 || type == Ty::BF16x2;
+  case Ty::BF16x2: {
+    auto &args = out.setPayload<Float16Args>();
+    args.op = op;
+    args.bf16 = type == Ty::BF16 || type == Ty::BF16x2;
+    args.pair = type == Ty::F16x2 || type == Ty::BF16x2;
+    args.relu = relu;
     if (out.round != Round::None && out.round != Round::RN)
       return d.fail("16-bit floating-point arithmetic rounds to nearest only");
     out.exec = &f16Arith;
     return true;
+  }
   default:
     return d.fail(std::string("unsupported type .") + typeName(type));
   }
 }
 
-bool ArithmeticDecoder::integerBinary(const std::string &base) {
+bool ArithmeticDecoder::integerBinary() {
+  Opcode op = out.opcode;
+  const char *base = opcodeName(op);
   Ty type;
   if (!oneType(type))
     return false;
   out.type = type;
   Handler h = nullptr;
-  if (base == "and" || base == "or" || base == "xor") {
+  if (op == Opcode::And || op == Opcode::Or || op == Opcode::Xor) {
     if (type == Ty::Pred) {
       if (!operands(2, Ty::Pred))
         return false;
-      h = base == "and"  ? &intBinary<uint8_t, OpAnd>
-          : base == "or" ? &intBinary<uint8_t, OpOr>
-                         : &intBinary<uint8_t, OpXor>;
+      h = op == Opcode::And  ? &intBinary<uint8_t, OpAnd>
+          : op == Opcode::Or ? &intBinary<uint8_t, OpOr>
+                             : &intBinary<uint8_t, OpXor>;
       out.exec = h;
       return true;
     }
     if (!need(type == Ty::B16 || type == Ty::B32 || type == Ty::B64, "logic"))
       return false;
-    h = base == "and"  ? pickInt<HAnd>(type)
-        : base == "or" ? pickInt<HOr>(type)
-                       : pickInt<HXor>(type);
-  } else if (base == "shl" || base == "shr") {
+    h = op == Opcode::And  ? pickInt<HAnd>(type)
+        : op == Opcode::Or ? pickInt<HOr>(type)
+                           : pickInt<HXor>(type);
+  } else if (op == Opcode::Shl || op == Opcode::Shr) {
     if (!need(type != Ty::Pred && isInteger(type) && bitWidth(type) >= 16 &&
-                  (base == "shr" || !isSignedInt(type)),
-              base.c_str()))
+                  (op == Opcode::Shr || !isSignedInt(type)),
+              base))
       return false;
     if (!count(3))
       return false;
@@ -1573,14 +1776,14 @@ bool ArithmeticDecoder::integerBinary(const std::string &base) {
         !d.source(ops[2], Ty::U32, slots[2]))
       return false;
     d.setOperands(out, slots);
-    out.exec = base == "shl" ? pickInt<HShl>(type) : pickInt<HShr>(type);
+    out.exec = op == Opcode::Shl ? pickInt<HShl>(type) : pickInt<HShr>(type);
     return true;
-  } else if (base == "div" || base == "rem") {
-    if (!need(isSignedInt(type) || isUnsignedInt(type), base.c_str()))
+  } else if (op == Opcode::Div || op == Opcode::Rem) {
+    if (!need(isSignedInt(type) || isUnsignedInt(type), base))
       return false;
-    h = base == "div" ? pickInt<HDiv>(type) : pickInt<HRem>(type);
+    h = op == Opcode::Div ? pickInt<HDiv>(type) : pickInt<HRem>(type);
   } else {
-    return d.fail("internal: " + base);
+    return d.fail(std::string("internal: ") + base);
   }
   if (!operands(2, type))
     return false;
@@ -1613,7 +1816,9 @@ bool ArithmeticDecoder::decodeAddSub(bool sub) {
   if (cc) {
     if (out.sat || bitWidth(type) < 32)
       return d.fail("unsupported add.cc form");
-    out.m1 = 1;
+    auto &args = out.setPayload<CarryArgs>();
+    args.readCarry = false;
+    args.writeCarry = true;
     bool is64 = bitWidth(type) == 64;
     out.exec =
         sub ? (is64 ? &addCarry<uint64_t, true> : &addCarry<uint32_t, true>)
@@ -1683,8 +1888,10 @@ bool ArithmeticDecoder::decodeMul(bool mad) {
   if (out.sat && !(mad && mode == 1 && type == Ty::S32))
     return d.fail(".sat applies to mad.hi.s32 only");
   if (mad) {
-    out.m0 = mode == 1;
-    out.m1 = cc ? 2 : 0;
+    auto &args = out.setPayload<MadArgs>();
+    args.hi = mode == 1;
+    args.readCarry = false;
+    args.writeCarry = cc;
     out.exec = pickInt<HMad>(type);
     return true;
   }
@@ -1718,27 +1925,28 @@ bool ArithmeticDecoder::decodeMinMax(bool isMin) {
     return false;
   out.type = type;
   if (isFloatType(type)) {
-    out.m0 = isMin ? FMin : FMax;
-    out.m3 = nan;
+    auto &args = out.setPayload<FloatMinMaxArgs>();
+    args.op = isMin ? FMin : FMax;
+    args.propagateNaN = nan;
     switch (type) {
     case Ty::F32:
-      out.m1 = 0;
+      args.kind = 0;
       break;
     case Ty::F64:
-      out.m1 = 1;
+      args.kind = 1;
       break;
     case Ty::F16:
     case Ty::F16x2:
-      out.m1 = 2;
+      args.kind = 2;
       break;
     case Ty::BF16:
     case Ty::BF16x2:
-      out.m1 = 3;
+      args.kind = 3;
       break;
     default:
       return d.fail("unsupported type");
     }
-    out.m2 = type == Ty::F16x2 || type == Ty::BF16x2;
+    args.pair = type == Ty::F16x2 || type == Ty::BF16x2;
     if (!operands(2, type == Ty::F16x2 || type == Ty::BF16x2 ? Ty::B32 : type))
       return false;
     out.exec = &floatMinMax;
@@ -1789,8 +1997,9 @@ bool ArithmeticDecoder::decodeSetp(bool isSet) {
   if ((type == Ty::B16 || type == Ty::B32 || type == Ty::B64) && cmp > CNe &&
       cmp != CLt && cmp != CLe && cmp != CGt && cmp != CGe)
     return d.fail("bit types compare for equality only");
-  out.m0 = static_cast<uint8_t>(cmp);
-  out.m1 = static_cast<uint8_t>(boolOp < 0 ? BNone : boolOp + 1);
+  auto &args = out.setPayload<CompareArgs>();
+  args.cmp = static_cast<Cmp>(cmp);
+  args.boolOp = static_cast<BoolOp>(boolOp < 0 ? BNone : boolOp + 1);
   // Operands: setp p[|q], a, b{, {!}c};  set d, a, b{, {!}c}.
   size_t expected = boolOp < 0 ? 3 : 4;
   if (ops.size() != expected)
@@ -1813,7 +2022,7 @@ bool ArithmeticDecoder::decodeSetp(bool isSet) {
     bool negated = false;
     if (!d.predicate(ops[3], c, negated))
       return false;
-    out.m2 = negated;
+    args.negateC = negated;
   }
   if (isSet) {
     slots = {p, a, b, c};
@@ -1843,7 +2052,7 @@ bool ArithmeticDecoder::decodeSetp(bool isSet) {
   case Ty::F16x2:
   case Ty::BF16:
   case Ty::BF16x2:
-    out.m3 = type == Ty::BF16 || type == Ty::BF16x2;
+    args.bf16 = type == Ty::BF16 || type == Ty::BF16x2;
     out.exec = &setp16;
     return true;
   default:
@@ -1873,7 +2082,7 @@ bool ArithmeticDecoder::decodeMov() {
       if (!d.dest(ops[0], slot))
         return false;
       d.setOperands(out, {slot});
-      out.m0 = static_cast<uint8_t>(width);
+      out.setPayload<MovArgs>().bits = static_cast<uint8_t>(width);
       out.exec = &movClock;
       return true;
     }
@@ -1893,7 +2102,7 @@ bool ArithmeticDecoder::decodeMov() {
       if (!d.source(ops[1].elements[i], elementType, slots[1 + i]))
         return false;
     d.setOperands(out, slots);
-    out.m0 = static_cast<uint8_t>(element);
+    out.setPayload<MovVectorArgs>().elementBits = static_cast<uint8_t>(element);
     out.exec = &movPack;
     return true;
   }
@@ -1909,13 +2118,13 @@ bool ArithmeticDecoder::decodeMov() {
     if (!d.source(ops[1], type, slots[n]))
       return false;
     d.setOperands(out, slots);
-    out.m0 = static_cast<uint8_t>(element);
+    out.setPayload<MovVectorArgs>().elementBits = static_cast<uint8_t>(element);
     out.exec = &movUnpack;
     return true;
   }
   if (!operands(1, type))
     return false;
-  out.m0 = static_cast<uint8_t>(width);
+  out.setPayload<MovArgs>().bits = static_cast<uint8_t>(width);
   out.exec = &mov;
   return true;
 }
@@ -1929,8 +2138,8 @@ bool ArithmeticDecoder::decodeCvt() {
     out.round = mods.takeRound();
   out.ftz = mods.take("ftz");
   out.sat = mods.take("sat");
-  out.m2 = mods.take("relu");
-  out.m3 = mods.take("satfinite");
+  bool relu = mods.take("relu");
+  bool satfinite = mods.take("satfinite");
   std::vector<Ty> types = mods.takeTypes();
   if (types.size() != 2)
     return d.fail("cvt needs a destination and a source type");
@@ -1940,13 +2149,17 @@ bool ArithmeticDecoder::decodeCvt() {
   if (dt == Ty::F16x2 || dt == Ty::BF16x2) {
     if (st != Ty::F32)
       return d.fail("unsupported packed conversion");
-    out.m1 = dt == Ty::BF16x2;
+    auto &args = out.setPayload<CvtPackArgs>();
+    args.bf16 = dt == Ty::BF16x2;
+    args.relu = relu;
+    args.satfinite = satfinite;
     if (!operands(2, Ty::F32))
       return false;
     out.exec = &cvtPack;
     return true;
   }
   bool dFloat = isFloatType(dt), sFloat = isFloatType(st);
+  bool toIntegral = false;
   if (dt == Ty::Pred || st == Ty::Pred || (!dFloat && !isInteger(dt)) ||
       (!sFloat && !isInteger(st)) || dt == Ty::F16x2 || st == Ty::F16x2 ||
       st == Ty::BF16x2 || dt == Ty::B128 || st == Ty::B128)
@@ -1959,7 +2172,7 @@ bool ArithmeticDecoder::decodeCvt() {
       if (dt != st)
         return d.fail("integer rounding of a float-to-float conversion needs "
                       "equal types");
-      out.m0 = 1;
+      toIntegral = true;
     } else if (narrowing && out.round == Round::None) {
       return d.fail("a narrowing floating-point conversion needs a rounding "
                     "modifier");
@@ -1984,16 +2197,23 @@ bool ArithmeticDecoder::decodeCvt() {
     return false;
   d.setOperands(out, slots);
   unsigned regBits = d.registerWidth(ops[0]);
-  out.m1 = static_cast<uint8_t>(regBits == 64 ? 64 : regBits);
+  auto &args = out.setPayload<CvtArgs>();
+  args.roundToIntegral = toIntegral;
+  args.regBits = static_cast<uint8_t>(regBits == 64 ? 64 : regBits);
+  args.relu = relu;
+  args.satfinite = satfinite;
   out.exec = &cvt;
   return true;
 }
 
-bool ArithmeticDecoder::run(bool &handled) {
-  const std::string &base = mods.base();
-  if (base == "add" || base == "sub")
-    return decodeAddSub(base == "sub");
-  if (base == "addc" || base == "subc") {
+bool ArithmeticDecoder::run() {
+  const std::string &base = mods.base(); // for messages
+  switch (out.opcode) {
+  case Opcode::Add:
+  case Opcode::Sub:
+    return decodeAddSub(out.opcode == Opcode::Sub);
+  case Opcode::Addc:
+  case Opcode::Subc: {
     bool cc = mods.take("cc");
     Ty type;
     if (!oneType(type))
@@ -2003,18 +2223,20 @@ bool ArithmeticDecoder::run(bool &handled) {
     out.type = type;
     if (!operands(2, type))
       return false;
-    out.m0 = 1;
-    out.m1 = cc;
-    bool is64 = bitWidth(type) == 64, sub = base == "subc";
+    auto &args = out.setPayload<CarryArgs>();
+    args.readCarry = true;
+    args.writeCarry = cc;
+    bool is64 = bitWidth(type) == 64, sub = out.opcode == Opcode::Subc;
     out.exec =
         sub ? (is64 ? &addCarry<uint64_t, true> : &addCarry<uint32_t, true>)
             : (is64 ? &addCarry<uint64_t, false> : &addCarry<uint32_t, false>);
     return true;
   }
-  if (base == "mul")
+  case Opcode::Mul:
     return decodeMul(false);
-  if (base == "mad" || base == "madc") {
-    if (base == "madc") {
+  case Opcode::Mad:
+  case Opcode::Madc: {
+    if (out.opcode == Opcode::Madc) {
       int mode = mods.takeOneOf({"lo", "hi"});
       bool cc = mods.take("cc");
       Ty type;
@@ -2025,41 +2247,42 @@ bool ArithmeticDecoder::run(bool &handled) {
       out.type = type;
       if (!operands(3, type))
         return false;
-      out.m0 = mode == 1;
-      out.m1 = 1 | (cc ? 2 : 0);
+      auto &args = out.setPayload<MadArgs>();
+      args.hi = mode == 1;
+      args.readCarry = true;
+      args.writeCarry = cc;
       out.exec = pickInt<HMad>(type);
       return true;
     }
     return decodeMul(true);
   }
-  if (base == "fma") {
+  case Opcode::Fma: {
     out.round = mods.takeRound();
     out.ftz = mods.take("ftz");
     out.sat = mods.take("sat");
-    out.m3 = mods.take("relu");
+    bool relu = mods.take("relu");
     Ty type;
     if (!oneType(type))
       return false;
     if (out.round == Round::None)
       return d.fail("fma needs a rounding modifier");
-    bool relu = out.m3;
-    if (!floatArith(FFma, type, 3))
+    if (!floatArith(FFma, type, 3, relu))
       return false;
-    out.m3 = relu;
     if (relu && out.exec != &f16Arith)
       return d.fail(".relu applies to 16-bit types only");
     return true;
   }
-  if (base == "mul24" || base == "mad24") {
+  case Opcode::Mul24:
+  case Opcode::Mad24: {
     int mode = mods.takeOneOf({"lo", "hi"});
     Ty type;
     if (mode < 0 || !oneType(type) || (type != Ty::U32 && type != Ty::S32))
       return d.fail("expected .lo/.hi and .u32/.s32");
     if (mods.take("sat"))
       return d.fail("mad24.sat is not supported");
-    bool mad = base == "mad24";
+    bool mad = out.opcode == Opcode::Mad24;
     out.type = type;
-    out.m0 = mode == 1;
+    out.setPayload<Mul24Args>().hi = mode == 1;
     if (!operands(mad ? 3 : 2, type))
       return false;
     bool sgn = type == Ty::S32;
@@ -2067,7 +2290,7 @@ bool ArithmeticDecoder::run(bool &handled) {
                    : (sgn ? &mul24<true, false> : &mul24<false, false>);
     return true;
   }
-  if (base == "sad") {
+  case Opcode::Sad: {
     Ty type;
     if (!oneType(type) || !(isSignedInt(type) || isUnsignedInt(type)) ||
         bitWidth(type) < 16)
@@ -2077,36 +2300,41 @@ bool ArithmeticDecoder::run(bool &handled) {
     out.exec = pickInt<HSad>(type);
     return true;
   }
-  if (base == "div") {
+  case Opcode::Div: {
     // Integer or floating point.
     std::vector<Ty> peek;
     for (const std::string &part : mods.all())
       if (parseType(part) != Ty::None)
         peek.push_back(parseType(part));
     if (peek.size() == 1 && isInteger(peek[0]))
-      return integerBinary(base);
+      return integerBinary();
     return decodeFloatUnary(FDiv);
   }
-  if (base == "rem" || base == "and" || base == "or" || base == "xor" ||
-      base == "shl" || base == "shr")
-    return integerBinary(base);
-  if (base == "rcp")
+  case Opcode::Rem:
+  case Opcode::And:
+  case Opcode::Or:
+  case Opcode::Xor:
+  case Opcode::Shl:
+  case Opcode::Shr:
+    return integerBinary();
+  case Opcode::Rcp:
     return decodeFloatUnary(FRcp);
-  if (base == "sqrt")
+  case Opcode::Sqrt:
     return decodeFloatUnary(FSqrt);
-  if (base == "rsqrt")
+  case Opcode::Rsqrt:
     return decodeFloatUnary(FRsqrt);
-  if (base == "sin")
+  case Opcode::Sin:
     return decodeFloatUnary(FSin);
-  if (base == "cos")
+  case Opcode::Cos:
     return decodeFloatUnary(FCos);
-  if (base == "lg2")
+  case Opcode::Lg2:
     return decodeFloatUnary(FLg2);
-  if (base == "ex2")
+  case Opcode::Ex2:
     return decodeFloatUnary(FEx2);
-  if (base == "tanh")
+  case Opcode::Tanh:
     return decodeFloatUnary(FTanh);
-  if (base == "abs" || base == "neg") {
+  case Opcode::Abs:
+  case Opcode::Neg: {
     out.ftz = mods.take("ftz");
     Ty type;
     if (!oneType(type))
@@ -2115,11 +2343,12 @@ bool ArithmeticDecoder::run(bool &handled) {
     if (isFloatType(type)) {
       if (type == Ty::TF32)
         return d.fail("unsupported type");
-      out.m0 = base == "abs" ? FAbs : FNeg;
+      auto &args = out.setPayload<FloatSignArgs>();
+      args.op = out.opcode == Opcode::Abs ? FAbs : FNeg;
       unsigned w = bitWidth(type);
-      out.m2 = type == Ty::F16x2 || type == Ty::BF16x2;
-      out.m1 = out.m2 ? 1 : w == 16 ? 1 : w == 32 ? 2 : 3;
-      if (!operands(1, out.m2 ? Ty::B32 : type))
+      args.pair = type == Ty::F16x2 || type == Ty::BF16x2;
+      args.elementBits = args.pair ? 16 : w == 16 ? 16 : w == 32 ? 32 : 64;
+      if (!operands(1, args.pair ? Ty::B32 : type))
         return false;
       out.exec = &floatSign;
       return true;
@@ -2128,65 +2357,72 @@ bool ArithmeticDecoder::run(bool &handled) {
       return false;
     if (!operands(1, type))
       return false;
-    out.exec = base == "abs" ? pickInt<HAbs>(type) : pickInt<HNeg>(type);
+    out.exec =
+        out.opcode == Opcode::Abs ? pickInt<HAbs>(type) : pickInt<HNeg>(type);
     return true;
   }
-  if (base == "min" || base == "max")
-    return decodeMinMax(base == "min");
-  if (base == "copysign") {
+  case Opcode::Min:
+  case Opcode::Max:
+    return decodeMinMax(out.opcode == Opcode::Min);
+  case Opcode::Copysign: {
     Ty type;
     if (!oneType(type) || (type != Ty::F32 && type != Ty::F64))
       return d.fail("copysign takes .f32 or .f64");
-    out.m1 = type == Ty::F64 ? 3 : 2;
+    out.setPayload<CopysignArgs>().isF64 = type == Ty::F64;
     if (!operands(2, type))
       return false;
     out.exec = &copysignHandler;
     return true;
   }
-  if (base == "testp") {
+  case Opcode::Testp: {
     int what = mods.takeOneOf(
         {"finite", "infinite", "number", "notanumber", "normal", "subnormal"});
     Ty type;
     if (what < 0 || !oneType(type) || (type != Ty::F32 && type != Ty::F64))
       return d.fail("unsupported testp");
-    out.m0 = static_cast<uint8_t>(what);
-    out.m1 = type == Ty::F64;
+    auto &args = out.setPayload<TestpArgs>();
+    args.test = static_cast<uint8_t>(what);
+    args.isF64 = type == Ty::F64;
     if (!operands(1, type))
       return false;
     out.exec = &testp;
     return true;
   }
-  if (base == "not" || base == "cnot") {
+  case Opcode::Not:
+  case Opcode::Cnot: {
     Ty type;
     if (!oneType(type))
       return false;
     out.type = type;
     if (!operands(1, type))
       return false;
-    if (type == Ty::Pred && base == "not") {
+    if (type == Ty::Pred && out.opcode == Opcode::Not) {
       out.exec = &predNot;
       return true;
     }
     if (!need(type == Ty::B16 || type == Ty::B32 || type == Ty::B64,
               base.c_str()))
       return false;
-    out.exec = base == "not" ? pickInt<HNot>(type) : pickInt<HCnot>(type);
+    out.exec =
+        out.opcode == Opcode::Not ? pickInt<HNot>(type) : pickInt<HCnot>(type);
     return true;
   }
-  if (base == "popc" || base == "clz" || base == "brev") {
+  case Opcode::Popc:
+  case Opcode::Clz:
+  case Opcode::Brev: {
     Ty type;
     if (!oneType(type) || (type != Ty::B32 && type != Ty::B64))
       return d.fail("expected .b32 or .b64");
     out.type = type;
     if (!operands(1, type))
       return false;
-    out.exec = base == "popc"  ? pickInt<HPopc>(type)
-               : base == "clz" ? pickInt<HClz>(type)
-                               : pickInt<HBrev>(type);
+    out.exec = out.opcode == Opcode::Popc  ? pickInt<HPopc>(type)
+               : out.opcode == Opcode::Clz ? pickInt<HClz>(type)
+                                           : pickInt<HBrev>(type);
     return true;
   }
-  if (base == "bfind") {
-    out.m0 = mods.take("shiftamt");
+  case Opcode::Bfind: {
+    out.setPayload<BfindArgs>().shiftAmount = mods.take("shiftamt");
     Ty type;
     if (!oneType(type) || !(isSignedInt(type) || isUnsignedInt(type)) ||
         bitWidth(type) < 32)
@@ -2196,12 +2432,13 @@ bool ArithmeticDecoder::run(bool &handled) {
     out.exec = pickInt<HBfind>(type);
     return true;
   }
-  if (base == "bfe" || base == "bfi") {
+  case Opcode::Bfe:
+  case Opcode::Bfi: {
     Ty type;
     if (!oneType(type) || bitWidth(type) < 32 || type == Ty::F32 ||
         type == Ty::F64)
       return d.fail("unsupported type");
-    bool isBfe = base == "bfe";
+    bool isBfe = out.opcode == Opcode::Bfe;
     if (!count(isBfe ? 4 : 5))
       return false;
     std::vector<uint32_t> slots(isBfe ? 4 : 5);
@@ -2219,18 +2456,18 @@ bool ArithmeticDecoder::run(bool &handled) {
     out.exec = isBfe ? pickInt<HBfe>(type) : pickInt<HBfi>(type);
     return true;
   }
-  if (base == "prmt") {
+  case Opcode::Prmt: {
     int mode = mods.takeOneOf({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"});
     Ty type;
     if (!oneType(type) || type != Ty::B32)
       return d.fail("prmt takes .b32");
-    out.m0 = static_cast<uint8_t>(mode + 1);
+    out.setPayload<PrmtArgs>().mode = static_cast<uint8_t>(mode + 1);
     if (!operands(3, Ty::B32))
       return false;
     out.exec = &prmt;
     return true;
   }
-  if (base == "lop3") {
+  case Opcode::Lop3: {
     Ty type;
     if (!oneType(type) || type != Ty::B32)
       return d.fail("lop3 takes .b32");
@@ -2239,28 +2476,30 @@ bool ArithmeticDecoder::run(bool &handled) {
     out.exec = &lop3;
     return true;
   }
-  if (base == "shf") {
+  case Opcode::Shf: {
     int dir = mods.takeOneOf({"l", "r"});
     int mode = mods.takeOneOf({"wrap", "clamp"});
     Ty type;
     if (dir < 0 || mode < 0 || !oneType(type) || type != Ty::B32)
       return d.fail("expected shf.{l,r}.{wrap,clamp}.b32");
-    out.m0 = dir == 0;
-    out.m1 = mode == 1;
+    auto &args = out.setPayload<ShfArgs>();
+    args.left = dir == 0;
+    args.clamp = mode == 1;
     if (!operands(3, Ty::B32))
       return false;
     out.exec = &shf;
     return true;
   }
-  if (base == "bmsk" || base == "szext") {
+  case Opcode::Bmsk:
+  case Opcode::Szext: {
     int mode = mods.takeOneOf({"wrap", "clamp"});
     Ty type;
     if (mode < 0 || !oneType(type))
       return d.fail("expected .wrap or .clamp and a type");
-    out.m1 = mode == 1;
+    out.setPayload<ClampArgs>().clamp = mode == 1;
     if (!operands(2, Ty::U32))
       return false;
-    if (base == "bmsk") {
+    if (out.opcode == Opcode::Bmsk) {
       if (type != Ty::B32)
         return d.fail("bmsk takes .b32");
       out.exec = &bmsk;
@@ -2271,28 +2510,30 @@ bool ArithmeticDecoder::run(bool &handled) {
     }
     return true;
   }
-  if (base == "dp4a" || base == "dp2a") {
-    int half = base == "dp2a" ? mods.takeOneOf({"lo", "hi"}) : 0;
+  case Opcode::Dp4a:
+  case Opcode::Dp2a: {
+    int half = out.opcode == Opcode::Dp2a ? mods.takeOneOf({"lo", "hi"}) : 0;
     std::vector<Ty> types = mods.takeTypes();
     if (half < 0 || types.size() != 2)
       return d.fail("unsupported " + base);
     for (Ty t : types)
       if (t != Ty::U32 && t != Ty::S32)
         return d.fail("unsupported " + base + " type");
-    out.m0 = types[0] == Ty::S32;
-    out.m1 = types[1] == Ty::S32;
-    out.m2 = half == 1;
-    out.m3 = base == "dp2a";
+    auto &args = out.setPayload<DotArgs>();
+    args.aSigned = types[0] == Ty::S32;
+    args.bSigned = types[1] == Ty::S32;
+    args.hiHalf = half == 1;
+    args.dp2a = out.opcode == Opcode::Dp2a;
     if (!operands(3, Ty::B32))
       return false;
     out.exec = &dotBytes;
     return true;
   }
-  if (base == "setp")
+  case Opcode::Setp:
     return decodeSetp(false);
-  if (base == "set")
+  case Opcode::Set:
     return decodeSetp(true);
-  if (base == "selp") {
+  case Opcode::Selp: {
     Ty type;
     if (!oneType(type))
       return false;
@@ -2311,7 +2552,7 @@ bool ArithmeticDecoder::run(bool &handled) {
     out.exec = &selp;
     return true;
   }
-  if (base == "slct") {
+  case Opcode::Slct: {
     out.ftz = mods.take("ftz");
     std::vector<Ty> types = mods.takeTypes();
     if (types.size() != 2 || (types[1] != Ty::S32 && types[1] != Ty::F32))
@@ -2328,18 +2569,20 @@ bool ArithmeticDecoder::run(bool &handled) {
     out.exec = &slct;
     return true;
   }
-  if (base == "mov")
+  case Opcode::Mov:
     return decodeMov();
-  if (base == "cvt")
+  case Opcode::Cvt:
     return decodeCvt();
-  handled = false;
-  return false;
+  default:
+    break;
+  }
+  return d.fail("internal error: not a arithmetic opcode");
 }
 
 } // namespace
 
 bool gmm::sim::decodeArithmetic(Decoder &decoder, const ptx::Instruction &instr,
-                                Modifiers &mods, Instr &out, bool &handled) {
+                                Modifiers &mods, Instr &out) {
   ArithmeticDecoder arithmetic(decoder, instr, mods, out);
-  return arithmetic.run(handled);
+  return arithmetic.run();
 }

@@ -47,7 +47,7 @@ void completeBarrier(ExecState &s, uint32_t id) {
       bool same = true;
       forEachLane(waiting, [&](int l) { same &= w.pc[l] == pc; });
       const Instr &in = s.prog.code[pc];
-      if (!same && in.m1) {
+      if (!same && in.payload<BarrierArgs>().aligned) {
         ExecState at = s;
         at.warp = &w;
         at.pc = pc;
@@ -68,10 +68,11 @@ void completeBarrier(ExecState &s, uint32_t id) {
     materialize(w);
     forEachLane(waiting, [&](int l) {
       const Instr &in = s.prog.code[w.pc[l]];
-      if (in.m0 >= BarRedPopc) {
-        uint64_t value = in.m0 == BarRedPopc  ? barrier.redCount
-                         : in.m0 == BarRedAnd ? (barrier.redAnd ? 1 : 0)
-                                              : (barrier.redOr ? 1 : 0);
+      BarrierKind kind = in.payload<BarrierArgs>().kind;
+      if (kind >= BarRedPopc) {
+        uint64_t value = kind == BarRedPopc  ? barrier.redCount
+                         : kind == BarRedAnd ? (barrier.redAnd ? 1 : 0)
+                                             : (barrier.redOr ? 1 : 0);
         w.reg(in.ops[2])[l] = value;
       }
       w.state[l] = LaneState::Ready;
@@ -85,10 +86,9 @@ void completeBarrier(ExecState &s, uint32_t id) {
   block.epoch = ++*block.epochClock;
 }
 
-/// bar.sync / bar.arrive / bar.red / barrier.sync (ops: id, count or
-/// kSlotSink, red destination, red predicate; m0: BarrierKind; m1: aligned;
-/// m2: red predicate negated).
+/// bar.sync / bar.arrive / bar.red / barrier.sync (BarrierArgs).
 void barrierHandler(ExecState &s, const Instr &in, uint32_t exec) {
+  const BarrierArgs &args = in.payload<BarrierArgs>();
   Warp &w = *s.warp;
   Block &block = s.block;
   materialize(w);
@@ -135,17 +135,17 @@ void barrierHandler(ExecState &s, const Instr &in, uint32_t exec) {
     return;
   }
   uint32_t arriving = __builtin_popcount(exec);
-  if (in.m0 >= BarRedPopc) {
+  if (args.kind >= BarRedPopc) {
     const uint64_t *p = s.reg(in.ops[3]);
     forEachLane(exec, [&](int l) {
-      bool v = (p[l] & 1) != in.m2;
+      bool v = (p[l] & 1) != args.predicateNegated;
       barrier.redCount += v;
       barrier.redAnd = barrier.redAnd && v;
       barrier.redOr = barrier.redOr || v;
     });
   }
   barrier.arrived += arriving;
-  if (in.m0 == BarArrive) {
+  if (args.kind == BarArrive) {
     forEachLane(exec, [&](int l) { w.pc[l] = s.pc + 1; });
   } else {
     forEachLane(exec, [&](int l) {

@@ -78,13 +78,28 @@ void ret(ExecState &s, const Instr &in, uint32_t exec);
 void exitHandler(ExecState &s, const Instr &in, uint32_t exec);
 void trap(ExecState &s, const Instr &in, uint32_t exec);
 
-// Barriers (Barriers.cpp): bar/barrier's kind, in Instr::m0.
+/// trap and brkpt.
+struct TrapArgs {
+  bool breakpoint;
+};
+
+// Barriers (Barriers.cpp).
 enum BarrierKind : uint8_t {
   BarSync,
   BarArrive,
   BarRedPopc,
   BarRedAnd,
   BarRedOr
+};
+
+/// bar/barrier .sync, .arrive and .red (ops: id, count or kSlotSink, red
+/// destination, red predicate).
+struct BarrierArgs {
+  BarrierKind kind;
+  /// All lanes of a warp must wait at the same instruction.
+  bool aligned;
+  /// bar.red's predicate is negated.
+  bool predicateNegated;
 };
 
 void barrierHandler(ExecState &s, const Instr &in, uint32_t exec);
@@ -94,6 +109,32 @@ void completeBarrier(ExecState &s, uint32_t id);
 void nothing(ExecState &s, const Instr &in, uint32_t exec);
 
 // Warp collectives (WarpCollectives.cpp).
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+/// shfl.sync (ops: d, p or sink, a, b, c, membermask).
+struct ShflArgs {
+  ShflMode mode;
+};
+
+enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+/// vote.sync (ops: d, p, membermask).
+struct VoteArgs {
+  VoteMode mode;
+  bool predicateNegated;
+};
+
+enum class ReduxOp : uint8_t { Add, Min, Max, And, Or, Xor };
+/// redux.sync (ops: d, a, membermask).
+struct ReduxArgs {
+  ReduxOp op;
+  bool isSigned;
+};
+
+/// match.sync (ops: d, p or sink, a, membermask).
+struct MatchArgs {
+  /// .all (else .any).
+  bool all;
+};
+
 void shfl(ExecState &s, const Instr &in, uint32_t exec);
 void vote(ExecState &s, const Instr &in, uint32_t exec);
 void redux(ExecState &s, const Instr &in, uint32_t exec);

@@ -28,7 +28,7 @@ class ControlDecoder : public FamilyDecoder {
 public:
   using FamilyDecoder::FamilyDecoder;
 
-  bool run(bool &handled);
+  bool run();
 
 private:
   /// The member mask operand (an immediate or register) at `index`.
@@ -36,14 +36,14 @@ private:
     out.collective = Collective::MemberMask;
     return d.source(ops[index], Ty::B32, slot);
   }
-  bool decodeBarrier(const std::string &base);
+  bool decodeBarrier();
 };
 
-bool ControlDecoder::decodeBarrier(const std::string &base) {
+bool ControlDecoder::decodeBarrier() {
   // bar{.cta}.sync / .arrive / .red.op.pred, barrier{.cta}{.aligned}.sync
   // ..., bar.warp.sync (a collective of the member mask).
   mods.take("cta");
-  if (base == "bar" && mods.take("warp")) {
+  if (out.opcode == Opcode::Bar && mods.take("warp")) {
     if (!mods.take("sync") || !count(1))
       return d.fail("expected bar.warp.sync membermask");
     uint32_t mask = 0;
@@ -54,19 +54,20 @@ bool ControlDecoder::decodeBarrier(const std::string &base) {
     out.exec = &nothing;
     return true;
   }
-  bool aligned = base == "bar" || mods.take("aligned");
+  bool aligned = out.opcode == Opcode::Bar || mods.take("aligned");
   int kind = mods.takeOneOf({"sync", "arrive", "red"});
   if (kind < 0)
     return d.fail("expected .sync, .arrive or .red");
   out.flow = Flow::Control;
   out.exec = &barrierHandler;
-  out.m1 = aligned;
+  BarrierArgs &args = out.setPayload<BarrierArgs>();
+  args.aligned = aligned;
   if (kind == 2) {
     int op = mods.takeOneOf({"popc", "and", "or"});
     std::vector<Ty> types = mods.takeTypes();
     if (op < 0 || types.size() != 1)
       return d.fail("expected bar.red.{popc,and,or}.{u32,pred}");
-    out.m0 = static_cast<uint8_t>(BarRedPopc + op);
+    args.kind = static_cast<BarrierKind>(BarRedPopc + op);
     // bar.red.popc.u32 d, a{, b}, {!}c
     if (ops.size() != 3 && ops.size() != 4)
       return d.fail("expected bar.red d, a{, b}, {!}c");
@@ -78,11 +79,11 @@ bool ControlDecoder::decodeBarrier(const std::string &base) {
       return false;
     if (!d.predicate(ops.back(), pred, negated))
       return false;
-    out.m2 = negated;
+    args.predicateNegated = negated;
     d.setOperands(out, {id, cnt, dst, pred});
     return true;
   }
-  out.m0 = kind == 0 ? BarSync : BarArrive;
+  args.kind = kind == 0 ? BarSync : BarArrive;
   if (ops.empty() || ops.size() > 2)
     return d.fail("expected a barrier id and an optional thread count");
   uint32_t id = 0, cnt = kSlotSink;
@@ -95,9 +96,9 @@ bool ControlDecoder::decodeBarrier(const std::string &base) {
   return true;
 }
 
-bool ControlDecoder::run(bool &handled) {
-  const std::string &base = mods.base();
-  if (base == "bra") {
+bool ControlDecoder::run() {
+  switch (out.opcode) {
+  case Opcode::Bra: {
     mods.take("uni");
     if (!count(1) || ops[0].kind != ptx::Operand::Register)
       return d.fail("expected a label");
@@ -106,18 +107,18 @@ bool ControlDecoder::run(bool &handled) {
     out.exec = &branch;
     return true;
   }
-  if (base == "brx") {
+  case Opcode::Brx: {
     if (!mods.take("idx"))
       return d.fail("expected brx.idx");
     mods.take("uni");
     return d.fail("brx.idx with .branchtargets is not supported");
   }
-  if (base == "call") {
+  case Opcode::Call: {
     out.flow = Flow::Control;
     out.exec = &call;
     return true;
   }
-  if (base == "ret") {
+  case Opcode::Ret: {
     mods.take("uni");
     if (!ops.empty())
       return d.fail("ret takes no operands");
@@ -125,22 +126,25 @@ bool ControlDecoder::run(bool &handled) {
     out.exec = &ret;
     return true;
   }
-  if (base == "exit") {
+  case Opcode::Exit: {
     if (!ops.empty())
       return d.fail("exit takes no operands");
     out.flow = Flow::Control;
     out.exec = &exitHandler;
     return true;
   }
-  if (base == "trap" || base == "brkpt") {
+  case Opcode::Trap:
+  case Opcode::Brkpt: {
     out.flow = Flow::Control;
-    out.m0 = base == "brkpt";
+    out.setPayload<TrapArgs>().breakpoint = out.opcode == Opcode::Brkpt;
     out.exec = &trap;
     return true;
   }
-  if (base == "bar" || base == "barrier")
-    return decodeBarrier(base);
-  if (base == "membar" || base == "fence") {
+  case Opcode::Bar:
+  case Opcode::Barrier:
+    return decodeBarrier();
+  case Opcode::Membar:
+  case Opcode::Fence: {
     // The simulator is sequentially consistent: fences order nothing more.
     mods.takeIgnorable();
     mods.takeOneOf({"sc", "proxy", "op_restrict"});
@@ -151,20 +155,21 @@ bool ControlDecoder::run(bool &handled) {
     out.exec = &nothing;
     return true;
   }
-  if (base == "nanosleep" || base == "pmevent") {
+  case Opcode::Nanosleep:
+  case Opcode::Pmevent: {
     mods.take("u32");
     mods.take("mask");
     out.exec = &nothing;
     return true;
   }
-  if (base == "shfl") {
+  case Opcode::Shfl: {
     if (!mods.take("sync"))
       return d.fail("shfl without .sync (sm_70 removed it)");
     int mode = mods.takeOneOf({"up", "down", "bfly", "idx"});
     std::vector<Ty> types = mods.takeTypes();
     if (mode < 0 || types.size() != 1 || types[0] != Ty::B32)
       return d.fail("expected shfl.sync.{up,down,bfly,idx}.b32");
-    out.m0 = static_cast<uint8_t>(mode);
+    out.setPayload<ShflArgs>().mode = static_cast<ShflMode>(mode);
     if (!count(5))
       return false;
     uint32_t dst = 0, p = kSlotSink, a = 0, b = 0, c = 0, mask = 0;
@@ -182,14 +187,15 @@ bool ControlDecoder::run(bool &handled) {
     out.exec = &shfl;
     return true;
   }
-  if (base == "vote") {
+  case Opcode::Vote: {
     if (!mods.take("sync"))
       return d.fail("vote without .sync (sm_70 removed it)");
     int mode = mods.takeOneOf({"all", "any", "uni", "ballot"});
     std::vector<Ty> types = mods.takeTypes();
     if (mode < 0 || types.size() != 1)
       return d.fail("expected vote.sync.{all,any,uni,ballot}");
-    out.m0 = static_cast<uint8_t>(mode);
+    VoteArgs &args = out.setPayload<VoteArgs>();
+    args.mode = static_cast<VoteMode>(mode);
     if (!count(3))
       return false;
     uint32_t dst = 0, p = 0, mask = 0;
@@ -197,13 +203,13 @@ bool ControlDecoder::run(bool &handled) {
     if (!d.dest(ops[0], dst) || !d.predicate(ops[1], p, negated) ||
         !memberMask(2, mask))
       return false;
-    out.m2 = negated;
+    args.predicateNegated = negated;
     d.setOperands(out, {dst, p, mask});
     out.memberMaskOperand = 2;
     out.exec = &vote;
     return true;
   }
-  if (base == "redux") {
+  case Opcode::Redux: {
     if (!mods.take("sync"))
       return d.fail("expected redux.sync");
     int op = mods.takeOneOf({"add", "min", "max", "and", "or", "xor"});
@@ -211,8 +217,9 @@ bool ControlDecoder::run(bool &handled) {
     if (op < 0 || types.size() != 1 ||
         (types[0] != Ty::U32 && types[0] != Ty::S32 && types[0] != Ty::B32))
       return d.fail("unsupported redux.sync");
-    out.m0 = static_cast<uint8_t>(op);
-    out.m1 = types[0] == Ty::S32;
+    ReduxArgs &args = out.setPayload<ReduxArgs>();
+    args.op = static_cast<ReduxOp>(op);
+    args.isSigned = types[0] == Ty::S32;
     if (!count(3))
       return false;
     uint32_t dst = 0, a = 0, mask = 0;
@@ -224,7 +231,7 @@ bool ControlDecoder::run(bool &handled) {
     out.exec = &redux;
     return true;
   }
-  if (base == "match") {
+  case Opcode::Match: {
     if (!mods.take("sync"))
       return d.fail("expected match.sync");
     int mode = mods.takeOneOf({"any", "all"});
@@ -233,7 +240,7 @@ bool ControlDecoder::run(bool &handled) {
         (types[0] != Ty::B32 && types[0] != Ty::B64))
       return d.fail("unsupported match.sync");
     out.type = types[0];
-    out.m0 = static_cast<uint8_t>(mode);
+    out.setPayload<MatchArgs>().all = mode == 1;
     if (!count(3))
       return false;
     uint32_t dst = 0, p = kSlotSink, a = 0, mask = 0;
@@ -250,7 +257,7 @@ bool ControlDecoder::run(bool &handled) {
     out.exec = &match;
     return true;
   }
-  if (base == "activemask") {
+  case Opcode::Activemask: {
     if (!mods.take("b32") || !count(1))
       return d.fail("expected activemask.b32 d");
     uint32_t dst = 0;
@@ -260,7 +267,7 @@ bool ControlDecoder::run(bool &handled) {
     out.exec = &activemask;
     return true;
   }
-  if (base == "elect") {
+  case Opcode::Elect: {
     if (!mods.take("sync") || !count(2))
       return d.fail("expected elect.sync d|p, membermask");
     uint32_t dst = 0, p = kSlotSink, mask = 0;
@@ -277,8 +284,10 @@ bool ControlDecoder::run(bool &handled) {
     out.exec = &elect;
     return true;
   }
-  handled = false;
-  return false;
+  default:
+    break;
+  }
+  return d.fail("internal error: not a control opcode");
 }
 
 } // namespace control
@@ -286,9 +295,9 @@ bool ControlDecoder::run(bool &handled) {
 } // namespace gmm
 
 bool gmm::sim::decodeControl(Decoder &decoder, const ptx::Instruction &instr,
-                             Modifiers &mods, Instr &out, bool &handled) {
+                             Modifiers &mods, Instr &out) {
   control::ControlDecoder control(decoder, instr, mods, out);
-  return control.run(handled);
+  return control.run();
 }
 
 namespace gmm {

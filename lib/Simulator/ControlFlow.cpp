@@ -178,7 +178,8 @@ void trap(ExecState &s, const Instr &in, uint32_t exec) {
     return;
   }
   s.fail(FindingKind::Trap, __builtin_ctz(exec),
-         in.m0 ? "brkpt executed (no debugger)" : "trap executed");
+         in.payload<TrapArgs>().breakpoint ? "brkpt executed (no debugger)"
+                                           : "trap executed");
 }
 
 } // namespace control

@@ -105,6 +105,56 @@ const char *gmm::sim::spaceName(Space space) {
 }
 
 //===----------------------------------------------------------------------===//
+// Opcodes
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct OpcodeInfo {
+  const char *mnemonic;
+  OpcodeFamily family;
+};
+constexpr OpcodeInfo kOpcodes[] = {
+#define GMM_SIM_OPCODE(name, mnemonic, family) {mnemonic, OpcodeFamily::family},
+#include "Opcodes.def"
+};
+
+using FamilyDecoderFn = bool (*)(Decoder &, const ptx::Instruction &,
+                                 Modifiers &, Instr &);
+/// Indexed by OpcodeFamily.
+constexpr FamilyDecoderFn kFamilyDecoders[] = {
+    &decodeArithmetic,
+    &decodeMemory,
+    &decodeControl,
+    &decodeTensor,
+};
+static_assert(std::size(kFamilyDecoders) ==
+                  static_cast<size_t>(OpcodeFamily::Tensor) + 1,
+              "one decoder per OpcodeFamily");
+} // namespace
+
+const char *gmm::sim::opcodeName(Opcode op) {
+  return kOpcodes[static_cast<size_t>(op)].mnemonic;
+}
+
+OpcodeFamily gmm::sim::opcodeFamily(Opcode op) {
+  return kOpcodes[static_cast<size_t>(op)].family;
+}
+
+bool gmm::sim::lookupOpcode(const std::string &mnemonic, Opcode &op) {
+  static const std::unordered_map<std::string, Opcode> byMnemonic = [] {
+    std::unordered_map<std::string, Opcode> map;
+    for (size_t i = 0; i < std::size(kOpcodes); ++i)
+      map.emplace(kOpcodes[i].mnemonic, static_cast<Opcode>(i));
+    return map;
+  }();
+  auto it = byMnemonic.find(mnemonic);
+  if (it == byMnemonic.end())
+    return false;
+  op = it->second;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
 // Modifiers
 //===----------------------------------------------------------------------===//
 
@@ -1116,30 +1166,13 @@ bool FunctionDecoder::decodeInstruction(const ptx::Instruction &instr) {
       return false;
     out.guardNegated = instr.guardNegated;
   }
-  bool ok = false, handled = true;
-  if (mods.base() == "call") {
-    ok = decodeCall(instr, out, mods);
-    if (ok) {
-      // The control family gives calls their handler.
-      ok = decodeControl(*this, instr, mods, out, handled);
-    }
-  } else {
-    ok = decodeArithmetic(*this, instr, mods, out, handled);
-    if (!handled) {
-      handled = true;
-      ok = decodeMemory(*this, instr, mods, out, handled);
-    }
-    if (!handled) {
-      handled = true;
-      ok = decodeControl(*this, instr, mods, out, handled);
-    }
-    if (!handled) {
-      handled = true;
-      ok = decodeTensor(*this, instr, mods, out, handled);
-    }
-    if (!handled)
-      return fail("unsupported instruction");
-  }
+  if (!lookupOpcode(mods.base(), out.opcode))
+    return fail("unsupported instruction");
+  // Calls resolve their callee and arguments here; the control family gives
+  // them their handler.
+  bool ok = out.opcode != Opcode::Call || decodeCall(instr, out, mods);
+  ok = ok && kFamilyDecoders[static_cast<size_t>(opcodeFamily(out.opcode))](
+                 *this, instr, mods, out);
   if (!ok || unresolvedLabel)
     return fail("cannot decode");
   std::string unused = mods.unused();
@@ -1230,8 +1263,8 @@ bool FunctionDecoder::run() {
   out.line = ret.line;
   out.textIndex = static_cast<uint32_t>(builder.prog.texts.size());
   builder.prog.texts.push_back("ret (end of function)");
-  bool handled = true;
-  if (!decodeControl(*this, ret, mods, out, handled))
+  out.opcode = Opcode::Ret;
+  if (!decodeControl(*this, ret, mods, out))
     return false;
   builder.prog.code[layout.entry + decodedCount] = out;
   ++decodedCount;

@@ -26,7 +26,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace gmm {
@@ -138,6 +140,24 @@ constexpr uint32_t kNoSlot = UINT32_MAX;
 constexpr uint64_t kThreadParamBase = uint64_t(1) << 32;
 
 //===----------------------------------------------------------------------===//
+// Opcodes (Opcodes.def)
+//===----------------------------------------------------------------------===//
+
+enum class Opcode : uint8_t {
+#define GMM_SIM_OPCODE(name, mnemonic, family) name,
+#include "Opcodes.def"
+};
+
+/// The family decoder that owns an opcode.
+enum class OpcodeFamily : uint8_t { Arithmetic, Memory, Control, Tensor };
+
+/// The PTX mnemonic of `op` ("add").
+const char *opcodeName(Opcode op);
+OpcodeFamily opcodeFamily(Opcode op);
+/// The opcode of a base mnemonic; false if the simulator has none.
+bool lookupOpcode(const std::string &mnemonic, Opcode &op);
+
+//===----------------------------------------------------------------------===//
 // Instructions
 //===----------------------------------------------------------------------===//
 
@@ -166,6 +186,12 @@ enum class Collective : uint8_t {
   MemberMask,
 };
 
+/// What a family decoder records for its handlers beyond the common fields
+/// of Instr (a comparison, a vector width, a mode, ...). Each family declares
+/// one trivially copyable struct per kind of handler, with named fields,
+/// and reaches it through Instr::setPayload / Instr::payload.
+constexpr size_t kPayloadBytes = 8;
+
 struct Instr {
   Handler exec = nullptr;
   /// Operand slots (meaning per instruction family), in Program::pool.
@@ -182,11 +208,10 @@ struct Instr {
   bool ftz = false;
   bool sat = false;
   Space space = Space::Generic;
-  /// Family-specific small values (comparison, vector width, mode, ...).
-  uint8_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+  Opcode opcode = Opcode::Add;
+  bool guardNegated = false;
   /// Guard predicate slot, or kNoSlot.
   uint32_t guard = kNoSlot;
-  bool guardNegated = false;
   /// Address offset or another immediate.
   int64_t imm = 0;
   /// Branch target or callee entry (an index into Program::code).
@@ -196,6 +221,29 @@ struct Instr {
   /// PTX source line and the opcode as written.
   uint32_t line = 0;
   uint32_t textIndex = 0;
+
+  /// Starts the family payload `P` (value-initialized) and returns it for
+  /// the decoder to fill.
+  template <typename P> P &setPayload() {
+    checkPayload<P>();
+    return *::new (static_cast<void *>(payloadStorage)) P();
+  }
+  /// The payload `P` a decoder set (handlers read the one their decoder
+  /// wrote).
+  template <typename P> const P &payload() const {
+    checkPayload<P>();
+    return *std::launder(reinterpret_cast<const P *>(payloadStorage));
+  }
+
+private:
+  template <typename P> static constexpr void checkPayload() {
+    static_assert(std::is_trivially_copyable<P>::value &&
+                      std::is_trivially_destructible<P>::value,
+                  "payloads are plain data");
+    static_assert(sizeof(P) <= kPayloadBytes && alignof(P) <= 8,
+                  "payload too large");
+  }
+  alignas(8) unsigned char payloadStorage[kPayloadBytes] = {};
 };
 
 /// A kernel parameter: offset and size in the launch's parameter buffer.
@@ -507,17 +555,17 @@ public:
                               std::vector<const ptx::Operand *> &out) = 0;
 };
 
-/// Family decoders: each returns true and fills `out` when it knows the
-/// base opcode (reporting errors through `decoder`), or sets `handled` to
-/// false when the opcode is not of its family.
+/// Family decoders, one per OpcodeFamily: each decodes an instruction whose
+/// `out.opcode` (set from Opcodes.def) is of its family, fills `out` and
+/// returns true, or reports the error through `decoder`.
 bool decodeArithmetic(Decoder &decoder, const ptx::Instruction &instr,
-                      Modifiers &mods, Instr &out, bool &handled);
+                      Modifiers &mods, Instr &out);
 bool decodeMemory(Decoder &decoder, const ptx::Instruction &instr,
-                  Modifiers &mods, Instr &out, bool &handled);
+                  Modifiers &mods, Instr &out);
 bool decodeControl(Decoder &decoder, const ptx::Instruction &instr,
-                   Modifiers &mods, Instr &out, bool &handled);
+                   Modifiers &mods, Instr &out);
 bool decodeTensor(Decoder &decoder, const ptx::Instruction &instr,
-                  Modifiers &mods, Instr &out, bool &handled);
+                  Modifiers &mods, Instr &out);
 
 /// What the family decoders share: the instruction's operands, its
 /// modifiers and the instruction being filled.

@@ -30,10 +30,22 @@ inline uint64_t extend(uint64_t value, unsigned bits, bool isSigned,
   return truncBits(value, regBits);
 }
 
-/// ld{.space}{.vN}.type {d...}, [a+imm] (ops: destinations, base; m0: N;
-/// m1: destination register width; m2: signed).
+/// ld and st.
+struct LoadStoreArgs {
+  /// N of .vN (1 without).
+  uint8_t vectorLength;
+  /// ld: the widest destination register's width in bits (64 if unknown).
+  uint8_t regBits;
+  /// ld: the loaded type is signed (sign-extends into the register).
+  bool isSigned;
+};
+
+/// ld{.space}{.vN}.type {d...}, [a+imm] (ops: destinations, base).
 void load(ExecState &s, const Instr &in, uint32_t mask) {
-  unsigned n = in.m0, width = byteWidth(in.type);
+  const auto &args = in.payload<LoadStoreArgs>();
+  unsigned n = args.vectorLength, width = byteWidth(in.type);
+  unsigned regBits = args.regBits;
+  bool isSigned = args.isSigned;
   unsigned total = n * width;
   const uint64_t *base = s.reg(in.ops[n]);
   forEachLane(mask, [&](int l) {
@@ -45,14 +57,15 @@ void load(ExecState &s, const Instr &in, uint32_t mask) {
     for (unsigned i = 0; i < n; ++i) {
       uint64_t v = 0;
       std::memcpy(&v, p + i * width, width);
-      s.reg(in.ops[i])[l] = extend(v, width * 8, in.m2, in.m1);
+      s.reg(in.ops[i])[l] = extend(v, width * 8, isSigned, regBits);
     }
   });
 }
 
-/// st{.space}{.vN}.type [a+imm], {b...} (ops: base, sources; m0: N).
+/// st{.space}{.vN}.type [a+imm], {b...} (ops: base, sources).
 void store(ExecState &s, const Instr &in, uint32_t mask) {
-  unsigned n = in.m0, width = byteWidth(in.type);
+  const auto &args = in.payload<LoadStoreArgs>();
+  unsigned n = args.vectorLength, width = byteWidth(in.type);
   unsigned total = n * width;
   const uint64_t *base = s.reg(in.ops[0]);
   forEachLane(mask, [&](int l) {
@@ -173,17 +186,28 @@ uint64_t atomicApply(uint8_t *p, AtomOp op, Ty type, uint64_t b, uint64_t c) {
   }
 }
 
-/// atom (ops: d, base, b{, c}) and red (ops: base, b); m0: AtomOp; m1: 1
-/// for red; m2: packed pair (f16x2/bf16x2, as two 16-bit atomics).
+/// atom and red.
+struct AtomicArgs {
+  /// The operation.
+  AtomOp op;
+  /// red (no destination) rather than atom.
+  bool isRed;
+  /// A packed pair (f16x2/bf16x2), applied as two 16-bit atomics.
+  bool packedPair;
+};
+
+/// atom (ops: d, base, b{, c}) and red (ops: base, b).
 void atomic(ExecState &s, const Instr &in, uint32_t mask) {
-  bool isRed = in.m1;
+  const auto &args = in.payload<AtomicArgs>();
+  bool isRed = args.isRed;
+  bool packedPair = args.packedPair;
   unsigned first = isRed ? 0 : 1;
   const uint64_t *base = s.reg(in.ops[first]);
   const uint64_t *b = s.reg(in.ops[first + 1]);
   const uint64_t *c = in.numOps > first + 2 ? s.reg(in.ops[first + 2]) : b;
   uint64_t *d = isRed ? nullptr : s.reg(in.ops[0]);
   unsigned width = byteWidth(in.type);
-  auto op = static_cast<AtomOp>(in.m0);
+  AtomOp op = args.op;
   forEachLane(mask, [&](int l) {
     uint64_t address = base[l] + static_cast<uint64_t>(in.imm);
     uint8_t *p =
@@ -191,7 +215,7 @@ void atomic(ExecState &s, const Instr &in, uint32_t mask) {
     if (!p)
       return;
     uint64_t old;
-    if (in.m2) {
+    if (packedPair) {
       Ty half = in.type == Ty::BF16x2 ? Ty::BF16 : Ty::F16;
       uint64_t lo = atomicApply(p, op, half, b[l] & 0xffff, 0);
       uint64_t hi = atomicApply(p + 2, op, half, (b[l] >> 16) & 0xffff, 0);
@@ -204,14 +228,25 @@ void atomic(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
+/// cp.async (the copy).
+struct CpAsyncArgs {
+  /// cp-size in bytes (4, 8 or 16).
+  uint8_t cpSize;
+  /// The ignore-src predicate is negated (`!p`): the register value that
+  /// keeps the source (any other value ignores it).
+  bool ignoreSrcNegated;
+};
+
 /// cp.async (ops: dst base, src base, src-size or kSlotSink, ignore-src or
-/// kSlotSink, src offset; imm: dst offset; m0: cp-size; space: dst space).
+/// kSlotSink, src offset; imm: dst offset; space: dst space).
 void cpAsync(ExecState &s, const Instr &in, uint32_t mask) {
+  const auto &args = in.payload<CpAsyncArgs>();
   const uint64_t *dst = s.reg(in.ops[0]), *src = s.reg(in.ops[1]);
   const uint64_t *srcOffset = s.reg(in.ops[4]);
   bool hasSrcSize = in.ops[2] != kSlotSink;
   bool hasIgnore = in.ops[3] != kSlotSink;
-  unsigned size = in.m0;
+  unsigned size = args.cpSize;
+  bool ignoreSrcNegated = args.ignoreSrcNegated;
   Warp &w = *s.warp;
   forEachLane(mask, [&](int l) {
     uint64_t dstAddress = dst[l] + static_cast<uint64_t>(in.imm);
@@ -219,7 +254,7 @@ void cpAsync(ExecState &s, const Instr &in, uint32_t mask) {
     uint64_t srcSize = size;
     if (hasSrcSize)
       srcSize = s.reg(in.ops[2])[l] & 0xffffffffu;
-    if (hasIgnore && (s.reg(in.ops[3])[l] & 1) != in.m1)
+    if (hasIgnore && (s.reg(in.ops[3])[l] & 1) != ignoreSrcNegated)
       srcSize = 0;
     if (srcSize > size) {
       s.fail(FindingKind::OutOfBounds, l,
@@ -285,12 +320,19 @@ void landCopies(ExecState &s, uint32_t mask, const uint32_t limits[32]) {
   w.async.resize(kept);
 }
 
-/// cp.async.wait_group N (imm: N) and wait_all (m0: 1).
+/// cp.async.wait_group and cp.async.wait_all.
+struct CpAsyncWaitArgs {
+  /// wait_all (rather than wait_group N).
+  bool waitAll;
+};
+
+/// cp.async.wait_group N (imm: N) and wait_all.
 void cpAsyncWait(ExecState &s, const Instr &in, uint32_t mask) {
   Warp &w = *s.warp;
+  bool waitAll = in.payload<CpAsyncWaitArgs>().waitAll;
   uint32_t limits[32] = {};
   forEachLane(mask, [&](int l) {
-    if (in.m0) {
+    if (waitAll) {
       ++w.asyncGroups[l];
       limits[l] = UINT32_MAX;
     } else {
@@ -304,15 +346,25 @@ void cpAsyncWait(ExecState &s, const Instr &in, uint32_t mask) {
     landCopies(s, mask, limits);
 }
 
-/// cvta (m0: 1 = to generic; space; type width in m1).
+/// cvta and cvta.to.
+struct CvtaArgs {
+  /// cvta (state space -> generic) rather than cvta.to (generic -> space).
+  bool toGeneric;
+  /// The width of the type in bits (32 or 64).
+  uint8_t bits;
+};
+
+/// cvta{.to}.space.type (ops: d, a; space).
 void cvta(ExecState &s, const Instr &in, uint32_t mask) {
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]);
-  bool toGenericForm = in.m0;
+  const auto &args = in.payload<CvtaArgs>();
+  bool toGenericForm = args.toGeneric;
+  bool bits32 = args.bits == 32;
   forEachLane(mask, [&](int l) {
     uint64_t v =
         toGenericForm ? toGeneric(in.space, a[l]) : fromGeneric(in.space, a[l]);
-    d[l] = in.m1 == 32 ? (v & 0xffffffffu) : v;
+    d[l] = bits32 ? (v & 0xffffffffu) : v;
   });
 }
 
@@ -337,7 +389,7 @@ class MemoryDecoder : public FamilyDecoder {
 public:
   using FamilyDecoder::FamilyDecoder;
 
-  bool run(bool &handled);
+  bool run();
 
 private:
   bool decodeLoadStore(bool isStore);
@@ -363,7 +415,8 @@ bool MemoryDecoder::decodeLoadStore(bool isStore) {
     return false;
   out.space = space;
   out.type = type;
-  out.m0 = static_cast<uint8_t>(n);
+  auto &args = out.setPayload<LoadStoreArgs>();
+  args.vectorLength = static_cast<uint8_t>(n);
   size_t expected = cacheHint ? 3 : 2;
   if (!count(expected))
     return false;
@@ -400,8 +453,8 @@ bool MemoryDecoder::decodeLoadStore(bool isStore) {
   }
   slots.push_back(base);
   d.setOperands(out, slots);
-  out.m1 = static_cast<uint8_t>(regBits ? regBits : 64);
-  out.m2 = isSignedInt(type);
+  args.regBits = static_cast<uint8_t>(regBits ? regBits : 64);
+  args.isSigned = isSignedInt(type);
   out.exec = &load;
   return true;
 }
@@ -434,9 +487,10 @@ bool MemoryDecoder::decodeAtomic(bool isRed) {
     return d.fail("unsupported atomic type");
   out.space = space;
   out.type = type;
-  out.m0 = static_cast<uint8_t>(op);
-  out.m1 = isRed;
-  out.m2 = type == Ty::F16x2 || type == Ty::BF16x2;
+  auto &args = out.setPayload<AtomicArgs>();
+  args.op = static_cast<AtomOp>(op);
+  args.isRed = isRed;
+  args.packedPair = type == Ty::F16x2 || type == Ty::BF16x2;
   size_t values = op == ACas ? 2 : 1;
   size_t expected = (isRed ? 1 : 2) + values + (cacheHint ? 1 : 0);
   if (!count(expected))
@@ -453,7 +507,7 @@ bool MemoryDecoder::decodeAtomic(bool isRed) {
   if (!d.address(ops[i++], space, base, out.imm))
     return false;
   slots.push_back(base);
-  Ty valueType = out.m2 ? Ty::B32 : type;
+  Ty valueType = args.packedPair ? Ty::B32 : type;
   for (size_t v = 0; v < values; ++v) {
     uint32_t slot = 0;
     if (!d.source(ops[i++], valueType, slot))
@@ -478,13 +532,14 @@ bool MemoryDecoder::decodeCpAsync() {
     if (!count(1) || ops[0].kind != ptx::Operand::Integer)
       return d.fail("cp.async.wait_group takes an integer");
     out.imm = static_cast<int64_t>(ops[0].bits);
+    out.setPayload<CpAsyncWaitArgs>().waitAll = false;
     out.exec = &cpAsyncWait;
     return true;
   }
   if (mods.take("wait_all")) {
     if (!ops.empty())
       return d.fail("cp.async.wait_all takes no operands");
-    out.m0 = 1;
+    out.setPayload<CpAsyncWaitArgs>().waitAll = true;
     out.exec = &cpAsyncWait;
     return true;
   }
@@ -508,7 +563,8 @@ bool MemoryDecoder::decodeCpAsync() {
     return d.fail("cp-size must be 4, 8 or 16");
   if (cache == 1 && ops[2].bits != 16)
     return d.fail("cp.async.cg copies 16 bytes");
-  out.m0 = static_cast<uint8_t>(ops[2].bits);
+  auto &args = out.setPayload<CpAsyncArgs>();
+  args.cpSize = static_cast<uint8_t>(ops[2].bits);
   out.space = dstSpace;
   uint32_t dstBase = 0, srcBase = 0;
   int64_t srcOffset = 0;
@@ -527,9 +583,9 @@ bool MemoryDecoder::decodeCpAsync() {
       bool negated = false;
       if (!d.predicate(extra, ignore, negated))
         return false;
-      // ignore-src when the predicate is true (m1 holds the value that means
-      // "do not ignore": !negated -> ignore when 1).
-      out.m1 = negated;
+      // ignore-src when the predicate is true (!negated: ignore when the
+      // register is 1; negated: when it is 0).
+      args.ignoreSrcNegated = negated;
     } else if (!d.source(extra, Ty::U32, srcSize)) {
       return false;
     }
@@ -542,19 +598,20 @@ bool MemoryDecoder::decodeCpAsync() {
   return true;
 }
 
-bool MemoryDecoder::run(bool &handled) {
-  const std::string &base = mods.base();
-  if (base == "ld" || base == "ldu")
+bool MemoryDecoder::run() {
+  switch (out.opcode) {
+  case Opcode::Ld:
+  case Opcode::Ldu:
     return decodeLoadStore(false);
-  if (base == "st")
+  case Opcode::St:
     return decodeLoadStore(true);
-  if (base == "atom")
+  case Opcode::Atom:
     return decodeAtomic(false);
-  if (base == "red")
+  case Opcode::Red:
     return decodeAtomic(true);
-  if (base == "cp")
+  case Opcode::Cp:
     return decodeCpAsync();
-  if (base == "cvta") {
+  case Opcode::Cvta: {
     bool to = mods.take("to");
     Space space = Space::Generic;
     if (!mods.takeSpace(space))
@@ -565,8 +622,9 @@ bool MemoryDecoder::run(bool &handled) {
     if (space == Space::Param)
       return d.fail("cvta.param is not supported");
     out.space = space;
-    out.m0 = !to;
-    out.m1 = static_cast<uint8_t>(bitWidth(types[0]));
+    auto &args = out.setPayload<CvtaArgs>();
+    args.toGeneric = !to;
+    args.bits = static_cast<uint8_t>(bitWidth(types[0]));
     if (!count(2))
       return false;
     uint32_t dst = 0, src = 0;
@@ -576,7 +634,7 @@ bool MemoryDecoder::run(bool &handled) {
     out.exec = &cvta;
     return true;
   }
-  if (base == "isspacep") {
+  case Opcode::Isspacep: {
     Space space = Space::Generic;
     if (!mods.takeSpace(space))
       return d.fail("isspacep needs a state space");
@@ -590,8 +648,10 @@ bool MemoryDecoder::run(bool &handled) {
     out.exec = &isspacep;
     return true;
   }
-  if (base == "prefetch" || base == "prefetchu" || base == "applypriority" ||
-      base == "discard") {
+  case Opcode::Prefetch:
+  case Opcode::Prefetchu:
+  case Opcode::Applypriority:
+  case Opcode::Discard: {
     // Hints: no effect on what the kernel computes. (discard makes a cache
     // line's contents undefined; the simulator keeps them.)
     Space space = Space::Generic;
@@ -608,14 +668,16 @@ bool MemoryDecoder::run(bool &handled) {
     out.exec = &nothing;
     return true;
   }
-  handled = false;
-  return false;
+  default:
+    break;
+  }
+  return d.fail("internal error: not a memory opcode");
 }
 
 } // namespace
 
 bool gmm::sim::decodeMemory(Decoder &decoder, const ptx::Instruction &instr,
-                            Modifiers &mods, Instr &out, bool &handled) {
+                            Modifiers &mods, Instr &out) {
   MemoryDecoder memory(decoder, instr, mods, out);
-  return memory.run(handled);
+  return memory.run();
 }

@@ -130,17 +130,29 @@ double readElement(ExecState &s, const uint32_t *slots, int lane, int i,
   return kind == KindBF16 ? bf16ToFloat(half) : halfToFloat(half);
 }
 
-/// mma.sync (ops: d..., a..., b..., c...; m0: shape; m1: kind; m2: d is f16;
-/// m3: c is f16).
+/// mma.sync.
+struct MmaArgs {
+  /// The shape.
+  MmaShape shape;
+  /// The kind of the multiplicands.
+  MmaKind kind;
+  /// d is f16 (packed in pairs; else f32 or f64).
+  bool dF16;
+  /// c is f16 (packed in pairs; else f32 or f64).
+  bool cF16;
+};
+
+/// mma.sync (ops: d..., a..., b..., c...).
 void mma(ExecState &s, const Instr &in, uint32_t exec) {
   if (exec != 0xffffffffu) {
     s.fail(FindingKind::CollectiveDivergence, __builtin_ctz(~exec),
            "mma.sync with lanes predicated off (it needs all 32)");
     return;
   }
-  auto shape = static_cast<MmaShape>(in.m0);
-  auto kind = static_cast<MmaKind>(in.m1);
-  bool dF16 = in.m2, cF16 = in.m3;
+  const auto &args = in.payload<MmaArgs>();
+  MmaShape shape = args.shape;
+  MmaKind kind = args.kind;
+  bool dF16 = args.dF16, cF16 = args.cF16;
   const ShapeInfo &info = kShapes[shape];
   int na = fragmentElements(shape, Operand3::A);
   int nb = fragmentElements(shape, Operand3::B);
@@ -200,9 +212,19 @@ void mma(ExecState &s, const Instr &in, uint32_t exec) {
       s.reg(d[r])[lane] = out[lane][r];
 }
 
-/// ldmatrix (ops: d0..d(n-1), base; m0: n; m1: .trans; imm: offset).
+/// ldmatrix and stmatrix.
+struct MatrixMoveArgs {
+  /// The number of 8x8 matrices (1, 2 or 4, from .x1/.x2/.x4).
+  uint8_t count;
+  /// .trans: the matrices are transposed.
+  bool transpose;
+};
+
+/// ldmatrix (ops: d0..d(n-1), base; imm: offset).
 void ldmatrix(ExecState &s, const Instr &in, uint32_t exec) {
-  unsigned n = in.m0;
+  const auto &args = in.payload<MatrixMoveArgs>();
+  unsigned n = args.count;
+  bool transpose = args.transpose;
   const uint64_t *base = s.reg(in.ops[n]);
   // Rows of the n matrices: 8 b16 elements each, from lanes 8i + r.
   uint16_t rows[4][8][8];
@@ -221,7 +243,7 @@ void ldmatrix(ExecState &s, const Instr &in, uint32_t exec) {
     int row = lane >> 2, col = 2 * (lane & 3);
     for (unsigned m = 0; m < n; ++m) {
       uint16_t lo, hi;
-      if (in.m1) {
+      if (transpose) {
         lo = rows[m][col][row];
         hi = rows[m][col + 1][row];
       } else {
@@ -237,9 +259,11 @@ void ldmatrix(ExecState &s, const Instr &in, uint32_t exec) {
   });
 }
 
-/// stmatrix (ops: base, s0..s(n-1); m0: n; m1: .trans).
+/// stmatrix (ops: base, s0..s(n-1); imm: offset).
 void stmatrix(ExecState &s, const Instr &in, uint32_t) {
-  unsigned n = in.m0;
+  const auto &args = in.payload<MatrixMoveArgs>();
+  unsigned n = args.count;
+  bool transpose = args.transpose;
   const uint64_t *base = s.reg(in.ops[0]);
   uint16_t rows[4][8][8];
   for (int lane = 0; lane < 32; ++lane) {
@@ -247,7 +271,7 @@ void stmatrix(ExecState &s, const Instr &in, uint32_t) {
     for (unsigned m = 0; m < n; ++m) {
       uint64_t v = s.reg(in.ops[1 + m])[lane];
       auto lo = static_cast<uint16_t>(v), hi = static_cast<uint16_t>(v >> 16);
-      if (in.m1) {
+      if (transpose) {
         rows[m][col][row] = lo;
         rows[m][col + 1][row] = hi;
       } else {
@@ -384,18 +408,31 @@ WmmaFragment makeFragment(int which, int shape, Ty type) {
   return f;
 }
 
-/// The fragments of a wmma instruction: m0 shape, m1 which (load/store), m2
-/// column-major, type/type2/type3/m3 the a/b/c/d element types (load and
-/// store: type).
+/// wmma.load, wmma.store and wmma.mma.
+struct WmmaArgs {
+  /// The shape (an index into kWmmaShapes).
+  uint8_t shape;
+  /// The fragment (0 a, 1 b, 2 c, 3 d): load's a/b/c; 3 for store and mma.
+  uint8_t which;
+  /// The (first) layout is .col: column-major (read by load and store).
+  bool columnMajor;
+  /// mma: the element type of d (Ty::None for load and store).
+  Ty dType;
+};
+
+/// The fragments of a wmma.mma: type/type2/type3 and the payload's dType
+/// are the a/b/c/d element types (load and store: type).
 WmmaFragment fragmentOf(const Instr &in, int which) {
-  Ty types[4] = {in.type, in.type2, in.type3, static_cast<Ty>(in.m3)};
-  return makeFragment(which, in.m0, types[which]);
+  const auto &args = in.payload<WmmaArgs>();
+  Ty types[4] = {in.type, in.type2, in.type3, args.dType};
+  return makeFragment(which, args.shape, types[which]);
 }
 
 /// wmma.load (ops: regs..., base, stride or kSlotSink; aux: info; imm).
 void wmmaLoad(ExecState &s, const Instr &in, uint32_t exec) {
-  WmmaFragment f = makeFragment(in.m1, in.m0, in.type);
-  bool columnMajor = in.m2;
+  const auto &args = in.payload<WmmaArgs>();
+  WmmaFragment f = makeFragment(args.which, args.shape, in.type);
+  bool columnMajor = args.columnMajor;
   const uint32_t *regs = in.ops;
   const uint64_t *base = s.reg(in.ops[f.registers]);
   uint32_t strideSlot = in.ops[f.registers + 1];
@@ -427,8 +464,9 @@ void wmmaLoad(ExecState &s, const Instr &in, uint32_t exec) {
 
 /// wmma.store (ops: base, regs..., stride or kSlotSink).
 void wmmaStore(ExecState &s, const Instr &in, uint32_t exec) {
-  WmmaFragment f = makeFragment(3, in.m0, in.type);
-  bool columnMajor = in.m2;
+  const auto &args = in.payload<WmmaArgs>();
+  WmmaFragment f = makeFragment(3, args.shape, in.type);
+  bool columnMajor = args.columnMajor;
   const uint64_t *base = s.reg(in.ops[0]);
   const uint32_t *regs = in.ops + 1;
   uint32_t strideSlot = in.ops[1 + f.registers];
@@ -521,7 +559,7 @@ class TensorDecoder : public FamilyDecoder {
 public:
   using FamilyDecoder::FamilyDecoder;
 
-  bool run(bool &handled);
+  bool run();
 
 private:
   /// Registers of a vector operand.
@@ -612,10 +650,11 @@ bool TensorDecoder::decodeMma() {
                  ctype))
     return false;
   d.setOperands(out, slots);
-  out.m0 = static_cast<uint8_t>(s);
-  out.m1 = kind;
-  out.m2 = dt == Ty::F16;
-  out.m3 = ct == Ty::F16;
+  auto &args = out.setPayload<MmaArgs>();
+  args.shape = s;
+  args.kind = kind;
+  args.dF16 = dt == Ty::F16;
+  args.cF16 = ct == Ty::F16;
   out.collective = Collective::FullWarp;
   out.exec = &mma;
   return true;
@@ -627,7 +666,8 @@ bool TensorDecoder::decodeMatrixMove(bool isStore) {
   int num = mods.takeOneOf({"x1", "x2", "x4"});
   if (num < 0)
     return d.fail("expected .x1, .x2 or .x4");
-  out.m1 = mods.take("trans");
+  auto &args = out.setPayload<MatrixMoveArgs>();
+  args.transpose = mods.take("trans");
   Space space = Space::Generic;
   mods.takeSpace(space);
   if (space != Space::Generic && space != Space::Shared)
@@ -635,7 +675,7 @@ bool TensorDecoder::decodeMatrixMove(bool isStore) {
   if (!mods.take("b16"))
     return d.fail("only .b16 matrices are supported");
   unsigned n = 1u << num;
-  out.m0 = static_cast<uint8_t>(n);
+  args.count = static_cast<uint8_t>(n);
   out.space = space;
   if (ops.size() != 2)
     return d.fail("expected two operands");
@@ -693,9 +733,10 @@ bool TensorDecoder::decodeWmma() {
       space != Space::Shared)
     return d.fail("wmma accesses global or shared memory");
   out.space = space;
-  out.m0 = static_cast<uint8_t>(shape);
-  out.m1 = static_cast<uint8_t>(which);
-  out.m2 = layoutA == 1;
+  auto &args = out.setPayload<WmmaArgs>();
+  args.shape = static_cast<uint8_t>(shape);
+  args.which = static_cast<uint8_t>(which);
+  args.columnMajor = layoutA == 1;
   mods.takeRound();
   std::vector<Ty> types = mods.takeTypes();
   out.collective = Collective::FullWarp;
@@ -721,7 +762,7 @@ bool TensorDecoder::decodeWmma() {
     out.type = at;
     out.type2 = bt;
     out.type3 = ct;
-    out.m3 = static_cast<uint8_t>(dt);
+    args.dType = dt;
     WmmaFragment a = fragmentOf(out, 0), b = fragmentOf(out, 1),
                  c = fragmentOf(out, 2), dd = fragmentOf(out, 3);
     if (!a.registers || !b.registers || !c.registers || !dd.registers)
@@ -767,15 +808,15 @@ bool TensorDecoder::decodeWmma() {
   return true;
 }
 
-bool TensorDecoder::run(bool &handled) {
-  const std::string &base = mods.base();
-  if (base == "mma")
+bool TensorDecoder::run() {
+  switch (out.opcode) {
+  case Opcode::Mma:
     return decodeMma();
-  if (base == "ldmatrix")
+  case Opcode::Ldmatrix:
     return decodeMatrixMove(false);
-  if (base == "stmatrix")
+  case Opcode::Stmatrix:
     return decodeMatrixMove(true);
-  if (base == "movmatrix") {
+  case Opcode::Movmatrix: {
     if (!mods.take("sync") || !mods.take("aligned") || !mods.take("m8n8") ||
         !mods.take("trans") || !mods.take("b16") || ops.size() != 2)
       return d.fail("expected movmatrix.sync.aligned.m8n8.trans.b16 d, a");
@@ -787,16 +828,18 @@ bool TensorDecoder::run(bool &handled) {
     out.exec = &movmatrix;
     return true;
   }
-  if (base == "wmma")
+  case Opcode::Wmma:
     return decodeWmma();
-  handled = false;
-  return false;
+  default:
+    break;
+  }
+  return d.fail("internal error: not a tensor opcode");
 }
 
 } // namespace
 
 bool gmm::sim::decodeTensor(Decoder &decoder, const ptx::Instruction &instr,
-                            Modifiers &mods, Instr &out, bool &handled) {
+                            Modifiers &mods, Instr &out) {
   TensorDecoder tensor(decoder, instr, mods, out);
-  return tensor.run(handled);
+  return tensor.run();
 }

@@ -22,9 +22,9 @@ namespace control {
 // Warp collectives
 //===----------------------------------------------------------------------===//
 
-/// shfl.sync (ops: d, p or sink, a, b, c, membermask; m0: mode 0 up, 1 down,
-/// 2 bfly, 3 idx).
+/// shfl.sync (ShflArgs).
 void shfl(ExecState &s, const Instr &in, uint32_t exec) {
+  ShflMode mode = in.payload<ShflArgs>().mode;
   uint64_t *d = s.reg(in.ops[0]), *p = s.reg(in.ops[1]);
   const uint64_t *a = s.reg(in.ops[2]), *b = s.reg(in.ops[3]),
                  *c = s.reg(in.ops[4]);
@@ -40,20 +40,20 @@ void shfl(ExecState &s, const Instr &in, uint32_t exec) {
     uint32_t minLane = lane & segmask;
     int32_t j = lane;
     bool valid = false;
-    switch (in.m0) {
-    case 0:
+    switch (mode) {
+    case ShflMode::Up:
       j = lane - static_cast<int32_t>(bval);
       valid = j >= static_cast<int32_t>(maxLane);
       break;
-    case 1:
+    case ShflMode::Down:
       j = lane + static_cast<int32_t>(bval);
       valid = j <= static_cast<int32_t>(maxLane);
       break;
-    case 2:
+    case ShflMode::Bfly:
       j = lane ^ static_cast<int32_t>(bval);
       valid = j <= static_cast<int32_t>(maxLane);
       break;
-    case 3:
+    case ShflMode::Idx:
       j = static_cast<int32_t>(minLane | (bval & ~segmask));
       valid = j <= static_cast<int32_t>(maxLane);
       break;
@@ -66,64 +66,64 @@ void shfl(ExecState &s, const Instr &in, uint32_t exec) {
   });
 }
 
-/// vote.sync (ops: d, p, membermask; m0: 0 all, 1 any, 2 uni, 3 ballot;
-/// m2: p negated).
+/// vote.sync (VoteArgs).
 void vote(ExecState &s, const Instr &in, uint32_t exec) {
+  const VoteArgs &args = in.payload<VoteArgs>();
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *p = s.reg(in.ops[1]);
   uint32_t ballot = 0;
   forEachLane(exec, [&](int l) {
-    if ((p[l] & 1) != in.m2)
+    if ((p[l] & 1) != args.predicateNegated)
       ballot |= 1u << l;
   });
   bool all = ballot == exec, any = ballot != 0;
   bool uni = all || !any;
   forEachLane(exec, [&](int l) {
-    switch (in.m0) {
-    case 0:
+    switch (args.mode) {
+    case VoteMode::All:
       d[l] = all;
       break;
-    case 1:
+    case VoteMode::Any:
       d[l] = any;
       break;
-    case 2:
+    case VoteMode::Uni:
       d[l] = uni;
       break;
-    case 3:
+    case VoteMode::Ballot:
       d[l] = ballot;
       break;
     }
   });
 }
 
-/// redux.sync (ops: d, a, membermask; m0: 0 add, 1 min, 2 max, 3 and, 4 or,
-/// 5 xor; m1: signed).
+/// redux.sync (ReduxArgs).
 void redux(ExecState &s, const Instr &in, uint32_t exec) {
+  const ReduxArgs &args = in.payload<ReduxArgs>();
   uint64_t *d = s.reg(in.ops[0]);
   const uint64_t *a = s.reg(in.ops[1]);
   int first = __builtin_ctz(exec);
   uint32_t acc = static_cast<uint32_t>(a[first]);
   forEachLane(exec & (exec - 1), [&](int l) {
     uint32_t v = static_cast<uint32_t>(a[l]);
-    switch (in.m0) {
-    case 0:
+    switch (args.op) {
+    case ReduxOp::Add:
       acc += v;
       break;
-    case 1:
-      acc = in.m1 ? static_cast<uint32_t>(std::min<int32_t>(acc, v))
-                  : std::min(acc, v);
+    case ReduxOp::Min:
+      acc = args.isSigned ? static_cast<uint32_t>(std::min<int32_t>(acc, v))
+                          : std::min(acc, v);
       break;
-    case 2:
-      acc = in.m1 ? static_cast<uint32_t>(std::max<int32_t>(acc, v))
-                  : std::max(acc, v);
+    case ReduxOp::Max:
+      acc = args.isSigned ? static_cast<uint32_t>(std::max<int32_t>(acc, v))
+                          : std::max(acc, v);
       break;
-    case 3:
+    case ReduxOp::And:
       acc &= v;
       break;
-    case 4:
+    case ReduxOp::Or:
       acc |= v;
       break;
-    case 5:
+    case ReduxOp::Xor:
       acc ^= v;
       break;
     }
@@ -131,8 +131,9 @@ void redux(ExecState &s, const Instr &in, uint32_t exec) {
   forEachLane(exec, [&](int l) { d[l] = acc; });
 }
 
-/// match.sync.{any,all} (ops: d, p or sink, a, membermask; m0: 1 = all).
+/// match.sync.{any,all} (MatchArgs).
 void match(ExecState &s, const Instr &in, uint32_t exec) {
+  bool matchAll = in.payload<MatchArgs>().all;
   uint64_t *d = s.reg(in.ops[0]), *p = s.reg(in.ops[1]);
   const uint64_t *a = s.reg(in.ops[2]);
   uint64_t keep = bitWidth(in.type) == 64 ? ~0ull : 0xffffffffull;
@@ -142,7 +143,7 @@ void match(ExecState &s, const Instr &in, uint32_t exec) {
       if ((a[k] & keep) == (a[l] & keep))
         same |= 1u << k;
     });
-    if (in.m0) {
+    if (matchAll) {
       bool all = same == exec;
       d[l] = all ? exec : 0;
       if (in.ops[1] != kSlotSink)
