@@ -142,6 +142,11 @@ void match(ExecState &s, const Instr &in, uint32_t exec);
 void activemask(ExecState &s, const Instr &in, uint32_t exec);
 void elect(ExecState &s, const Instr &in, uint32_t exec);
 
+// mbarrier objects (MBarrier.cpp).
+/// What lane `lane` of `w`, parked at an mbarrier.try_wait, waits for: the
+/// phase, the mbarrier and its state (for deadlock messages).
+std::string describeMbarrierWait(ExecState &s, Warp &w, int lane);
+
 // The builtins that call sites of vprintf and __assertfail run
 // (Builtins.cpp).
 void vprintfBuiltin(ExecState &s, const CallSite &site, int lane);

@@ -147,7 +147,7 @@ bool ControlDecoder::run() {
   case Opcode::Fence: {
     // The simulator is sequentially consistent: fences order nothing more.
     mods.takeIgnorable();
-    mods.takeOneOf({"sc", "proxy", "op_restrict"});
+    mods.takeOneOf({"sc", "proxy", "op_restrict", "mbarrier_init"});
     mods.takeOneOf({"async", "alias", "tensormap", "generic"});
     mods.take("shared::cta");
     mods.take("shared::cluster");

@@ -122,13 +122,11 @@ using FamilyDecoderFn = bool (*)(Decoder &, const ptx::Instruction &,
                                  Modifiers &, Instr &);
 /// Indexed by OpcodeFamily.
 constexpr FamilyDecoderFn kFamilyDecoders[] = {
-    &decodeArithmetic,
-    &decodeMemory,
-    &decodeControl,
-    &decodeTensor,
+    &decodeArithmetic, &decodeMemory,   &decodeControl,
+    &decodeTensor,     &decodeMbarrier,
 };
 static_assert(std::size(kFamilyDecoders) ==
-                  static_cast<size_t>(OpcodeFamily::Tensor) + 1,
+                  static_cast<size_t>(OpcodeFamily::Mbarrier) + 1,
               "one decoder per OpcodeFamily");
 } // namespace
 
@@ -479,7 +477,15 @@ private:
   ProgramBuilder &builder;
   const FunctionLayout &layout;
   std::vector<std::unordered_map<std::string, Symbol>> scopes;
+  /// Labels by "scope:name": a label is visible in the `{ }` block that
+  /// declares it and in the blocks inside it (inline asm repeats its labels
+  /// in blocks of their own). Scopes are numbered in the order they open.
   std::unordered_map<std::string, uint32_t> labels;
+  /// The numbers of the scopes open at the current statement.
+  std::vector<uint32_t> scopeIds;
+  static std::string labelKey(uint32_t scope, const std::string &name) {
+    return std::to_string(scope) + ":" + name;
+  }
   const ptx::Instruction *current = nullptr;
   bool unresolvedLabel = false;
   /// Instructions decoded so far (the next one's index from the entry).
@@ -834,13 +840,14 @@ uint32_t FunctionDecoder::constant(uint64_t bits) {
 }
 
 uint32_t FunctionDecoder::label(const std::string &name) {
-  auto it = labels.find(name);
-  if (it == labels.end()) {
-    unresolvedLabel = true;
-    fail("unknown label '" + name + "'");
-    return 0;
+  for (auto scope = scopeIds.rbegin(); scope != scopeIds.rend(); ++scope) {
+    auto it = labels.find(labelKey(*scope, name));
+    if (it != labels.end())
+      return it->second;
   }
-  return it->second;
+  unresolvedLabel = true;
+  fail("unknown label '" + name + "'");
+  return 0;
 }
 
 void FunctionDecoder::setOperands(Instr &in,
@@ -1187,13 +1194,23 @@ bool FunctionDecoder::decodeInstruction(const ptx::Instruction &instr) {
 
 bool FunctionDecoder::run() {
   // Labels first (branches may point forward).
-  uint32_t pc = layout.entry;
+  uint32_t pc = layout.entry, numScopes = 1;
+  scopeIds.assign(1, 0);
   for (const ptx::Statement &s : layout.fn->body) {
-    if (s.kind == ptx::Statement::Label)
-      labels[s.label] = pc;
-    else if (s.kind == ptx::Statement::Instr)
+    if (s.kind == ptx::Statement::ScopeBegin) {
+      scopeIds.push_back(numScopes++);
+    } else if (s.kind == ptx::Statement::ScopeEnd) {
+      if (scopeIds.size() > 1)
+        scopeIds.pop_back();
+    } else if (s.kind == ptx::Statement::Label) {
+      if (!labels.emplace(labelKey(scopeIds.back(), s.label), pc).second)
+        return fail("label '" + s.label + "' defined twice in one scope");
+    } else if (s.kind == ptx::Statement::Instr) {
       ++pc;
+    }
   }
+  numScopes = 1;
+  scopeIds.assign(1, 0);
   scopes.emplace_back();
   // Kernel parameters are found through Program::params; a function's
   // parameters and results are its per-thread parameter memory.
@@ -1233,11 +1250,13 @@ bool FunctionDecoder::run() {
     switch (s.kind) {
     case ptx::Statement::ScopeBegin:
       scopes.emplace_back();
+      scopeIds.push_back(numScopes++);
       break;
     case ptx::Statement::ScopeEnd:
       if (scopes.size() <= 1)
         return fail("unbalanced '}'");
       scopes.pop_back();
+      scopeIds.pop_back();
       break;
     case ptx::Statement::Decl:
       current = nullptr;

@@ -48,6 +48,7 @@ const char *gmm::sim::findingKindName(FindingKind kind) {
   case FindingKind::BarrierDivergence:
   case FindingKind::CollectiveDivergence:
   case FindingKind::Deadlock:
+  case FindingKind::MbarrierMisuse:
     return "synccheck";
   case FindingKind::Trap:
     return "trap";

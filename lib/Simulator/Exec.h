@@ -29,6 +29,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 namespace gmm {
@@ -149,7 +150,13 @@ enum class Opcode : uint8_t {
 };
 
 /// The family decoder that owns an opcode.
-enum class OpcodeFamily : uint8_t { Arithmetic, Memory, Control, Tensor };
+enum class OpcodeFamily : uint8_t {
+  Arithmetic,
+  Memory,
+  Control,
+  Tensor,
+  Mbarrier
+};
 
 /// The PTX mnemonic of `op` ("add").
 const char *opcodeName(Opcode op);
@@ -313,6 +320,8 @@ enum class LaneState : uint8_t {
   Exited,
   AtBarrier,
   AtCollective,
+  /// At an mbarrier.try_wait whose phase has not completed.
+  AtMbarrier,
 };
 
 /// A cp.async in flight.
@@ -378,6 +387,23 @@ struct Barrier {
   bool active = false;
 };
 
+/// An mbarrier object (PTX ISA, "Parallel synchronization and
+/// communication instructions: mbarrier"). The simulator keeps its state
+/// beside shared memory, keyed by the object's shared offset; the 8 bytes
+/// themselves hold an opaque mirror of it.
+struct MBarrier {
+  /// Arrivals per phase, and those the current phase still needs.
+  uint32_t expected = 0;
+  uint32_t pending = 0;
+  /// The current phase's transaction count (bytes expected minus bytes
+  /// completed; negative while completions run ahead of expect_tx).
+  int64_t tx = 0;
+  /// Phases completed; the current phase's parity is `phase & 1`.
+  uint32_t phase = 0;
+  /// The PTX line of the mbarrier.init (for messages).
+  uint32_t initLine = 0;
+};
+
 struct Block {
   uint32_t ctaid[3] = {0, 0, 0};
   uint64_t linear = 0;
@@ -396,6 +422,8 @@ struct Block {
   /// The worker's epoch clock (epochs are unique across its blocks).
   uint32_t *epochClock = nullptr;
   Barrier barriers[16];
+  /// The live mbarrier objects, by shared offset.
+  std::unordered_map<uint32_t, MBarrier> mbarriers;
   std::string output;     // printf
   std::string assertions; // __assertfail messages
   bool assertFailed = false;
@@ -566,6 +594,8 @@ bool decodeControl(Decoder &decoder, const ptx::Instruction &instr,
                    Modifiers &mods, Instr &out);
 bool decodeTensor(Decoder &decoder, const ptx::Instruction &instr,
                   Modifiers &mods, Instr &out);
+bool decodeMbarrier(Decoder &decoder, const ptx::Instruction &instr,
+                    Modifiers &mods, Instr &out);
 
 /// What the family decoders share: the instruction's operands, its
 /// modifiers and the instruction being filled.

@@ -945,29 +945,30 @@ private:
       return advance();
     }
     if (tok.kind == Token::Word) {
-      if (tok.text == "_") {
-        op.kind = Operand::Sink;
-        return advance();
-      }
-      op.kind = Operand::Register;
-      op.name = tok.text;
+      bool sink = tok.text == "_";
+      op.kind = sink ? Operand::Sink : Operand::Register;
+      if (!sink)
+        op.name = tok.text;
       if (!advance())
         return false;
       if (isPunct("|")) {
-        // %p|%q
+        // %d|%p, with `_` for either (elect.sync _|%p)
         if (!advance())
           return false;
         if (tok.kind != Token::Word)
           return fail("expected a second predicate after '|', found " +
                       describe());
         Operand first = op, second;
-        second.kind = Operand::Register;
-        second.name = tok.text;
+        second.kind = tok.text == "_" ? Operand::Sink : Operand::Register;
+        if (second.kind == Operand::Register)
+          second.name = tok.text;
         op = Operand();
         op.kind = Operand::Pair;
         op.elements = {first, second};
         return advance();
       }
+      if (sink)
+        return true;
       if (isPunct("+")) {
         // symbol+offset
         if (!advance())

@@ -261,6 +261,48 @@ void diagnoseStuck(ExecState &s) {
     if (s.failed)
       return;
   }
+  // Waits on mbarriers (perhaps beside barriers): name every warp's.
+  std::string waits;
+  int mbarrierWarp = -1, mbarrierLane = 0;
+  for (uint32_t wi = 0; wi < block.numWarps; ++wi) {
+    Warp &w = block.warps[wi];
+    uint32_t pending = w.live & ~w.ready;
+    while (pending) {
+      int l = __builtin_ctz(pending);
+      uint32_t pc = w.pc[l];
+      LaneState state = w.state[l];
+      uint32_t same = 0;
+      forEachLane(pending, [&](int k) {
+        if (w.pc[k] == pc && w.state[k] == state)
+          same |= 1u << k;
+      });
+      pending &= ~same;
+      const Instr &in = s.prog.code[pc];
+      std::string what = state == LaneState::AtMbarrier
+                             ? "wait for " + describeMbarrierWait(s, w, l)
+                             : "wait at a barrier";
+      if (state == LaneState::AtMbarrier && mbarrierWarp < 0) {
+        mbarrierWarp = static_cast<int>(wi);
+        mbarrierLane = l;
+      }
+      waits += std::string(waits.empty() ? "" : "; ") + "warp " +
+               std::to_string(w.index) + " lanes " + laneList(same) + " " +
+               what + " (PTX line " + std::to_string(in.line) + ": " +
+               s.prog.texts[in.textIndex] + ")";
+    }
+    if (w.exists & ~w.live)
+      waits += std::string(waits.empty() ? "" : "; ") + "warp " +
+               std::to_string(w.index) + " lanes " +
+               laneList(w.exists & ~w.live) + " exited";
+  }
+  if (mbarrierWarp >= 0) {
+    Warp &w = block.warps[mbarrierWarp];
+    s.warp = &w;
+    s.pc = w.pc[mbarrierLane];
+    s.fail(FindingKind::Deadlock, mbarrierLane,
+           "deadlock: no thread of the block can go on: " + waits);
+    return;
+  }
   // A barrier.
   uint32_t exitedThreads = 0, waitingThreads = 0;
   int firstWarp = -1, firstLane = 0;
@@ -329,6 +371,7 @@ void gmm::sim::startBlock(LaunchContext &launch, Block &block, uint64_t linear,
   block.baseEpoch = block.epoch = ++epochCounter;
   for (Barrier &barrier : block.barriers)
     barrier = Barrier();
+  block.mbarriers.clear();
   if (block.shared.size() < launch.sharedBytes) {
     block.shared.resize(launch.sharedBytes);
     block.shadow.resize(launch.sharedBytes);

@@ -4,13 +4,15 @@
 // (%cuda_env) and print their results. Each exercises a part of the mgpu*
 // ABI and of the driver underneath: block reductions (gpu.all_reduce,
 // workgroup memory, barriers), warp shuffles, two streams joined through an
-// event (and the event destroyed while its record is still queued), and two
-// GPU modules.
+// event (and the event destroyed while its record is still queued), two GPU
+// modules, and (sm_90) a producer/consumer ring of NVGPU mbarriers.
 
 // REQUIRES: cuda-device
 // UNSUPPORTED: sanitizer
 // DEFINE: %{lower} = mlir-opt --convert-linalg-to-loops \
 // DEFINE:   --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_80 cubin-features=+ptx80"
+// DEFINE: %{lower90} = mlir-opt --convert-linalg-to-loops \
+// DEFINE:   --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_90 cubin-features=+ptx80"
 // DEFINE: %{run} = %cuda_env mlir-runner --entry-point-result=void \
 // DEFINE:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils
 
@@ -40,3 +42,8 @@
 // MODULES-NOT: error
 // MODULES: [1, 4, 7, 10, 13, 16, 19, 22]
 // MODULES-NOT: error
+
+// RUN: %{lower90} %S/Inputs/mbarrier-ring.mlir | %{run} 2>&1 | FileCheck %s --check-prefix=MBARRIER
+// MBARRIER-NOT: error
+// MBARRIER:      sizes = [32]
+// MBARRIER-NEXT: [1500,  1506,  1512,  1518,  1524,  1530,  1536,  1542,  1548,  1554,  1560,  1566,  1572,  1578,  1584,  1590,  1596,  1602,  1608,  1614,  1620,  1626,  1632,  1638,  1644,  1650,  1656,  1662,  1668,  1674,  1680,  1686]

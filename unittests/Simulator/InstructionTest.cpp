@@ -406,4 +406,34 @@ TEST(Data, MovPacksAndUnpacks) {
             (std::vector<uint64_t>{0x2222222211111111ull}));
 }
 
+TEST(Control, LabelsAreScopedByBlocks) {
+  // Inline asm repeats its labels, each time in a { } block of its own:
+  // each branch goes to the label of its own block (or of an enclosing
+  // one). d = a + 1 + 10 + 100 (the outer SKIP is never the target).
+  EXPECT_EQ(run(R"(
+  mov.b32 %d, %a;
+  {
+    bra.uni DONE;
+    add.u32 %d, %d, 1000;
+  DONE:
+    add.u32 %d, %d, 1;
+  }
+  {
+    bra.uni DONE;
+    add.u32 %d, %d, 2000;
+  DONE:
+    add.u32 %d, %d, 10;
+    {
+      bra.uni OUTER;
+      add.u32 %d, %d, 3000;
+    }
+  OUTER:
+    add.u32 %d, %d, 100;
+  }
+  bra.uni SKIP;
+SKIP:)",
+                "b32", "b32", {{5}}),
+            (std::vector<uint64_t>{116}));
+}
+
 } // namespace

@@ -482,3 +482,118 @@ extern "C" __global__ void int_corners(const unsigned *as, const unsigned *bs,
   put64(21, up / uq);
   o[23] = static_cast<unsigned>(up % uq);
 }
+
+//===----------------------------------------------------------------------===//
+// mbarrier (sm_90): a producer/consumer ring
+//===----------------------------------------------------------------------===//
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+namespace {
+
+__device__ __forceinline__ void mbarrierInit(uint64_t *bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(
+                   sharedAddress(bar)),
+               "r"(count)
+               : "memory");
+}
+
+__device__ __forceinline__ void mbarrierArrive(uint64_t *bar) {
+  asm volatile("{\n"
+               "  .reg .b64 state;\n"
+               "  mbarrier.arrive.release.cta.shared::cta.b64 state, [%0];\n"
+               "}\n" ::"r"(sharedAddress(bar))
+               : "memory");
+}
+
+/// Spins on try_wait until the phase of `parity` completes.
+__device__ __forceinline__ void mbarrierWait(uint64_t *bar, unsigned parity) {
+  asm volatile("{\n"
+               "  .reg .pred done;\n"
+               "WAIT_%=:\n"
+               "  mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 done, "
+               "[%0], %1;\n"
+               "  @!done bra WAIT_%=;\n"
+               "}\n" ::"r"(sharedAddress(bar)),
+               "r"(parity)
+               : "memory");
+}
+
+__device__ __forceinline__ void mbarrierTx(uint64_t *bar, unsigned bytes,
+                                           bool complete) {
+  if (complete)
+    asm volatile(
+        "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;\n" ::"r"(
+            sharedAddress(bar)),
+        "r"(bytes)
+        : "memory");
+  else
+    asm volatile(
+        "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;\n" ::"r"(
+            sharedAddress(bar)),
+        "r"(bytes)
+        : "memory");
+}
+
+__device__ __forceinline__ bool electOne() {
+  unsigned elected;
+  asm volatile("{\n"
+               "  .reg .pred p;\n"
+               "  elect.sync _|p, 0xffffffff;\n"
+               "  selp.u32 %0, 1, 0, p;\n"
+               "}\n"
+               : "=r"(elected));
+  return elected != 0;
+}
+
+} // namespace
+#endif
+
+/// 96 threads: warp 0 produces `tiles` tiles of 64 floats of `in` into a
+/// ring of two stages; warps 1-2 (64 consumers) sum element c of every
+/// tile into out[c]. Stage s has a "full" mbarrier (32 producer arrivals,
+/// and 256 transaction bytes that an elected producer lane expects and
+/// completes) and an "empty" one (64 consumer arrivals).
+extern "C" __global__ void mbarrier_ring(const float *in, int tiles,
+                                         float *out) {
+#if __CUDA_ARCH__ >= 900
+  __shared__ __align__(16) float ring[2][64];
+  __shared__ __align__(8) uint64_t full[2], empty[2];
+  int tid = threadIdx.x;
+  if (tid == 0) {
+    for (int s = 0; s < 2; ++s) {
+      mbarrierInit(&full[s], 32);
+      mbarrierInit(&empty[s], 64);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+  if (tid < 32) {
+    for (int t = 0; t < tiles; ++t) {
+      int s = t % 2;
+      unsigned phase = (t / 2) % 2;
+      mbarrierWait(&empty[s], phase ^ 1);
+      bool leader = electOne();
+      if (leader)
+        mbarrierTx(&full[s], 256, false);
+      __syncwarp();
+      ring[s][2 * tid] = in[t * 64 + 2 * tid];
+      ring[s][2 * tid + 1] = in[t * 64 + 2 * tid + 1];
+      mbarrierArrive(&full[s]);
+      if (leader)
+        mbarrierTx(&full[s], 256, true);
+    }
+  } else {
+    int c = tid - 32;
+    float sum = 0;
+    for (int t = 0; t < tiles; ++t) {
+      int s = t % 2;
+      mbarrierWait(&full[s], (t / 2) % 2);
+      sum += ring[s][c];
+      mbarrierArrive(&empty[s]);
+    }
+    out[c] = sum;
+  }
+#else
+  __trap();
+#endif
+}

@@ -1008,6 +1008,35 @@ TEST_P(NvccKernels, IntegerCorners) {
   mismatches.report();
 }
 
+//===----------------------------------------------------------------------===//
+// mbarrier
+//===----------------------------------------------------------------------===//
+
+TEST_P(NvccKernels, MbarrierProducerConsumerRing) {
+  if (GetParam().arch < 90)
+    GTEST_SKIP() << "try_wait and transaction counts need sm_90";
+  // 7 tiles: the ring's two stages go through phases 0-3 (full) and the
+  // producer's first two waits on "empty" pass at once.
+  constexpr int kTiles = 7;
+  std::vector<float> in(kTiles * 64);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<float>(static_cast<int>(i * 37 % 101) - 50);
+  Buffer &inBuf = buffer(in);
+  Buffer &out = zeros(64 * sizeof(float));
+  LaunchResult result =
+      run->launch("mbarrier_ring", {1, 1, 1}, {96, 1, 1},
+                  {inBuf.address, uint64_t(kTiles), out.address});
+  ASSERT_LAUNCHED(result);
+  Mismatches mismatches;
+  for (int c = 0; c < 64; ++c) {
+    float want = 0;
+    for (int t = 0; t < kTiles; ++t)
+      want += in[t * 64 + c];
+    mismatches.expectEq("out", out.get<float>(c), want, "out" + at(c));
+  }
+  mismatches.report();
+}
+
 const PtxTarget kTargets[] = {{"sm_80", GMM_NVCC_PTX, 80},
                               {"sm_90", GMM_NVCC_PTX_SM90, 90}};
 

@@ -45,6 +45,10 @@ enum class FindingKind {
   BarrierDivergence,
   CollectiveDivergence,
   Deadlock,
+  /// An mbarrier used before mbarrier.init, more arrivals than a phase
+  /// expects, a transaction count that goes below zero once every arrival
+  /// is in, counts out of range.
+  MbarrierMisuse,
   // Not checks: the kernel itself stopped.
   Trap,
   AssertFailed,
