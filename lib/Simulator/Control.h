@@ -146,6 +146,23 @@ void elect(ExecState &s, const Instr &in, uint32_t exec);
 /// What lane `lane` of `w`, parked at an mbarrier.try_wait, waits for: the
 /// phase, the mbarrier and its state (for deadlock messages).
 std::string describeMbarrierWait(ExecState &s, Warp &w, int lane);
+/// Completes `bytes` transaction bytes on the mbarrier at shared `offset`
+/// (a bulk copy landing), as complete_tx would; findings name `reporter`'s
+/// thread and instruction. False after a finding.
+bool completeMbarrierTransaction(ExecState &s, ExecState &reporter, int lane,
+                                 uint32_t offset, uint64_t bytes);
+
+// Bulk (TMA) copies (BulkCopy.cpp).
+/// Lands the bulk loads in flight that complete on the mbarrier at shared
+/// `offset`. False after a finding.
+bool landBulkLoads(ExecState &s, uint32_t offset);
+/// Lands every bulk load in flight (when no thread can run); `landed` is
+/// how many. False after a finding.
+bool landAllBulkLoads(ExecState &s, unsigned &landed);
+/// When the block's threads have all exited: a bulk store still in flight
+/// (reading shared memory that no longer exists) is a finding; loads that
+/// nobody waited for are dropped.
+void finishBulkCopies(ExecState &s);
 
 // The builtins that call sites of vprintf and __assertfail run
 // (Builtins.cpp).

@@ -206,10 +206,17 @@ bool Modifiers::takeSpace(Space &space) {
   static const struct {
     const char *name;
     Space space;
-  } spaces[] = {{"global", Space::Global},      {"shared", Space::Shared},
-                {"shared::cta", Space::Shared}, {"local", Space::Local},
-                {"param", Space::Param},        {"param::entry", Space::Param},
-                {"param::func", Space::Param},  {"const", Space::Const}};
+  } spaces[] = {{"global", Space::Global},
+                {"shared", Space::Shared},
+                {"shared::cta", Space::Shared},
+                {"local", Space::Local},
+                // A cluster of one CTA: its shared::cluster window holds
+                // only the CTA's own shared memory, at the same offsets.
+                {"shared::cluster", Space::Shared},
+                {"param", Space::Param},
+                {"param::entry", Space::Param},
+                {"param::func", Space::Param},
+                {"const", Space::Const}};
   for (const auto &entry : spaces)
     if (take(entry.name)) {
       space = entry.space;
@@ -220,7 +227,7 @@ bool Modifiers::takeSpace(Space &space) {
 
 FamilyDecoder::FamilyDecoder(Decoder &d, const ptx::Instruction &instr,
                              Modifiers &mods, Instr &out)
-    : d(d), ops(instr.operands), mods(mods), out(out) {}
+    : d(d), instr(instr), ops(instr.operands), mods(mods), out(out) {}
 
 bool FamilyDecoder::count(size_t n) {
   if (ops.size() != n)
@@ -1021,6 +1028,8 @@ bool FunctionDecoder::address(const ptx::Operand &operand, Space space,
                               uint32_t &base, int64_t &offset) {
   if (operand.kind != ptx::Operand::Address)
     return fail("expected an address operand [..]");
+  if (!operand.elements.empty())
+    return fail("a tensor-map operand [map, {...}] where an address belongs");
   base = kSlotZero;
   offset = operand.offset;
   if (operand.name.empty())
@@ -1035,8 +1044,8 @@ bool FunctionDecoder::address(const ptx::Operand &operand, Space space,
     }
     if (space == Space::Generic) {
       if (symbol->space == Space::Param)
-        return fail("generic addressing of parameter '" + operand.name +
-                    "' is not supported");
+        return fail("generic addressing of the call parameter '" +
+                    operand.name + "' is not supported");
       offset += static_cast<int64_t>(toGeneric(symbol->space, symbol->address));
       return true;
     }
@@ -1050,6 +1059,11 @@ bool FunctionDecoder::address(const ptx::Operand &operand, Space space,
     return fail("unknown register " + operand.name);
   for (const ParamInfo &param : builder.prog.params)
     if (param.name == operand.name && layout.fn->isEntry) {
+      if (space == Space::Generic) {
+        // Kernel parameters have a read-only generic window (cvta.param).
+        offset += static_cast<int64_t>(toGeneric(Space::Param, param.offset));
+        return true;
+      }
       if (space != Space::Param)
         return fail("kernel parameter '" + operand.name + "' accessed in ." +
                     spaceName(space));

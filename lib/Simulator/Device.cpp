@@ -38,6 +38,7 @@ const char *gmm::sim::findingKindName(FindingKind kind) {
   case FindingKind::OutOfBounds:
     return "memcheck";
   case FindingKind::Misaligned:
+  case FindingKind::TmaMisuse:
     return "memcheck";
   case FindingKind::SharedRace:
     return "racecheck";

@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmm/Simulator/Simulator.h"
+#include "gmm/Simulator/TensorMap.h"
 
 #include "gmm/Support/CudaDriverABI.h"
 
@@ -1739,9 +1740,46 @@ GMM_SIM_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *device,
 }
 
 GMM_SIM_EXPORT CUresult cuTensorMapEncodeTiled(
-    CUtensorMap *, int, uint32_t, void *, const uint64_t *, const uint64_t *,
-    const uint32_t *, const uint32_t *, int, int, int, int) {
+    CUtensorMap *tensorMap, int dataType, uint32_t rank, void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStrides,
+    const uint32_t *boxDim, const uint32_t *elementStrides, int interleave,
+    int swizzle, int l2Promotion, int oobFill) {
   GMM_SIM_ENTER(false)
-  return failWith(d, kNotSupported,
-                  "the simulated GPU does not model TMA (tensor maps) yet");
+  if (d.device->options().arch < 90)
+    return failWith(d, kNotSupported,
+                    "cuTensorMapEncodeTiled: tensor maps need compute "
+                    "capability 9.0 (the simulated device is sm_" +
+                        std::to_string(d.device->options().arch) + ")");
+  gmm::sim::TiledTensorMapArgs args;
+  args.dataType = dataType;
+  args.rank = rank;
+  args.globalAddress = hostAddress(globalAddress);
+  args.interleave = interleave;
+  args.swizzle = swizzle;
+  args.l2Promotion = l2Promotion;
+  args.oobFill = oobFill;
+  if (rank >= 1 && rank <= 5) {
+    if (!globalDim || !boxDim || !elementStrides ||
+        (rank > 1 && !globalStrides))
+      return failWith(d, CUDA_ERROR_INVALID_VALUE,
+                      "cuTensorMapEncodeTiled: a null array");
+    for (uint32_t i = 0; i < rank; ++i) {
+      args.globalDim[i] = globalDim[i];
+      args.boxDim[i] = boxDim[i];
+      args.elementStrides[i] = elementStrides[i];
+      if (i + 1 < rank)
+        args.globalStrides[i] = globalStrides[i];
+    }
+  }
+  std::string error;
+  switch (gmm::sim::encodeTiledTensorMap(args, tensorMap, error)) {
+  case gmm::sim::TensorMapError::None:
+    return CUDA_SUCCESS;
+  case gmm::sim::TensorMapError::Invalid:
+    return failWith(d, CUDA_ERROR_INVALID_VALUE,
+                    "cuTensorMapEncodeTiled: " + error);
+  case gmm::sim::TensorMapError::Unsupported:
+    break;
+  }
+  return failWith(d, kNotSupported, "cuTensorMapEncodeTiled: " + error);
 }

@@ -23,6 +23,7 @@
 #define GMM_LIB_SIMULATOR_EXEC_H
 
 #include "gmm/Simulator/Simulator.h"
+#include "gmm/Simulator/TensorMap.h"
 
 #include <cstdint>
 #include <cstring>
@@ -334,6 +335,26 @@ struct AsyncCopy {
   uint32_t line;
 };
 
+/// A bulk (TMA) copy in flight: it lands as late as the ISA allows, a load
+/// when a thread tests the phase of its mbarrier (or nothing else can run),
+/// a store at the cp.async.bulk.wait_group that covers it.
+struct BulkCopy {
+  enum Kind : uint8_t { TensorLoad, TensorStore } kind = TensorLoad;
+  TensorMap map;
+  int32_t coords[5] = {};
+  /// The shared offset of the destination (loads) or source (stores).
+  uint32_t shared = 0;
+  uint32_t bytes = 0;
+  /// Loads: the shared offset of the mbarrier the copy completes on.
+  uint32_t mbarrier = 0;
+  /// Stores: the issuing thread's bulk async-group.
+  uint32_t group = 0;
+  /// The issuing warp and lane, and the instruction (for findings).
+  uint32_t warp = 0;
+  uint8_t lane = 0;
+  uint32_t pc = 0;
+};
+
 struct Warp {
   uint32_t index = 0;
   /// Lanes that exist (a block's last warp may be partial).
@@ -354,6 +375,8 @@ struct Warp {
   std::vector<uint32_t> callStack[32];
   std::vector<AsyncCopy> async;
   uint32_t asyncGroups[32] = {};
+  /// Bulk async-groups each lane has committed (cp.async.bulk.commit_group).
+  uint32_t bulkGroups[32] = {};
   /// Instructions executed (for %clock).
   uint64_t steps = 0;
 
@@ -375,6 +398,7 @@ enum : uint8_t {
   kShadowPending = 1,      // a cp.async will write it
   kShadowAsync = 2,        // written by a cp.async
   kShadowAtomic = 4,       // written by an atomic
+  kShadowBulk = 8,         // with kShadowPending: a bulk (TMA) copy's
   kShadowMultiReaders = 1, // readFlags: readers from several warps
 };
 
@@ -424,6 +448,8 @@ struct Block {
   Barrier barriers[16];
   /// The live mbarrier objects, by shared offset.
   std::unordered_map<uint32_t, MBarrier> mbarriers;
+  /// Bulk (TMA) copies in flight.
+  std::vector<BulkCopy> bulkCopies;
   std::string output;     // printf
   std::string assertions; // __assertfail messages
   bool assertFailed = false;
@@ -596,6 +622,9 @@ bool decodeTensor(Decoder &decoder, const ptx::Instruction &instr,
                   Modifiers &mods, Instr &out);
 bool decodeMbarrier(Decoder &decoder, const ptx::Instruction &instr,
                     Modifiers &mods, Instr &out);
+/// cp.async.bulk (reached from the Memory family's `cp`).
+bool decodeBulkCopy(Decoder &decoder, const ptx::Instruction &instr,
+                    Modifiers &mods, Instr &out);
 
 /// What the family decoders share: the instruction's operands, its
 /// modifiers and the instruction being filled.
@@ -609,6 +638,7 @@ protected:
   bool count(size_t n);
 
   Decoder &d;
+  const ptx::Instruction &instr;
   const std::vector<ptx::Operand> &ops;
   Modifiers &mods;
   Instr &out;

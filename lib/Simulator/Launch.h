@@ -43,13 +43,16 @@ inline uint64_t roundAllocation(uint64_t bytes) {
          kAllocationGranularity * kAllocationGranularity;
 }
 
-/// The generic-address windows of shared and local memory; reserved address
-/// space that no host or device allocation can overlap.
+/// The generic-address windows of shared and local memory and of kernel
+/// parameters (cvta.param, read-only); reserved address space that no host
+/// or device allocation can overlap.
 struct AddressWindows {
   uint64_t sharedBase = 0;
   uint64_t localBase = 0;
+  uint64_t paramBase = 0;
   static constexpr uint64_t kSharedSize = uint64_t(1) << 24;
   static constexpr uint64_t kLocalSize = uint64_t(1) << 28;
+  static constexpr uint64_t kParamSize = uint64_t(1) << 16;
 };
 const AddressWindows &getAddressWindows();
 

@@ -21,9 +21,10 @@
 //   still expects, an arrive.noComplete that completes a phase, counts out
 //   of the ISA's ranges, and a transaction count that goes below zero once
 //   every arrival of the phase is in (more bytes completed than expected).
-// - The 8 bytes of the object are accessed as atomics (init and inval as
-//   writes) through the memory checks, and hold an opaque mirror of the
-//   state.
+// - The 8 bytes of the object are accessed as atomics (inval as a write)
+//   through the memory checks, and hold an opaque mirror of the state.
+// - Several threads may initialize one object with the same count: it is
+//   initialized once (see mbarrierInit).
 //
 // The state token that arrive returns holds the phase it arrived in (high
 // 32 bits) and the arrivals then still pending (low 32 bits).
@@ -165,26 +166,28 @@ void wakeWaiters(ExecState &s, uint32_t offset, const MBarrier &b) {
 }
 
 /// After an arrival or a transaction-count change: completes the phase
-/// when nothing is pending, or reports a count that went below zero.
-/// False after a finding.
-bool settle(ExecState &s, int lane, const Instr &in, uint32_t offset,
-            MBarrier &b) {
+/// when nothing is pending, or reports (through `reporter`, the thread and
+/// instruction to blame) a count that went below zero. False after a
+/// finding.
+bool settle(ExecState &s, ExecState &reporter, int lane, bool noComplete,
+            uint32_t offset, MBarrier &b) {
   if (b.pending != 0)
     return true;
   if (b.tx < 0) {
-    s.fail(FindingKind::MbarrierMisuse, lane,
-           "mbarrier transaction count underflow: " + std::to_string(-b.tx) +
-               " more bytes completed than expected after every arrival of "
-               "the phase is in, on " +
-               describe(b, offset));
+    reporter.fail(
+        FindingKind::MbarrierMisuse, lane,
+        "mbarrier transaction count underflow: " + std::to_string(-b.tx) +
+            " more bytes completed than expected after every arrival of "
+            "the phase is in, on " +
+            describe(b, offset));
     return false;
   }
   if (b.tx > 0)
     return true;
-  if (in.payload<MbarrierArgs>().noComplete) {
-    s.fail(FindingKind::MbarrierMisuse, lane,
-           "mbarrier.arrive.noComplete completes the phase of " +
-               describe(b, offset));
+  if (noComplete) {
+    reporter.fail(FindingKind::MbarrierMisuse, lane,
+                  "mbarrier.arrive.noComplete completes the phase of " +
+                      describe(b, offset));
     return false;
   }
   b.phase += 1;
@@ -209,9 +212,11 @@ MBarrier *lookup(ExecState &s, const Instr &in, int l, uint32_t &offset,
            std::string(what) + " on an address outside shared memory");
     return nullptr;
   }
-  bool writes = args.op == MbarrierOp::Init || args.op == MbarrierOp::Inval;
-  bytes = accessMemory(s, l, Space::Shared, at, 8,
-                       writes ? Access::Write : Access::Atomic, 8);
+  // Every operation, init too, is an atomic access of the object: several
+  // threads may initialize it at once (see mbarrierInit).
+  bytes = accessMemory(
+      s, l, Space::Shared, at, 8,
+      args.op == MbarrierOp::Inval ? Access::Write : Access::Atomic, 8);
   if (!bytes)
     return nullptr;
   offset = static_cast<uint32_t>(at);
@@ -280,6 +285,12 @@ void mbarrierInit(ExecState &s, const Instr &in, uint32_t exec) {
                      " expected arrivals (the count must be 1 to 2^20 - 1)");
           return;
         }
+        // Threads that initialize one object with the same count (upstream
+        // MLIR's NVGPU examples have the whole block do it) initialize it
+        // once: on a GPU their inits happen together, before any arrival,
+        // while the simulator runs one warp after the other.
+        if (b.initLine != 0 && b.expected == count && b.phase == 0)
+          return;
         b = MBarrier();
         b.expected = b.pending = count;
         b.initLine = in.line;
@@ -327,7 +338,7 @@ void mbarrierArrive(ExecState &s, const Instr &in, uint32_t exec) {
         if (args.drop)
           b.expected -= count;
         uint64_t token = (uint64_t(arrivedIn) << 32) | b.pending;
-        if (!settle(s, l, in, offset, b))
+        if (!settle(s, s, l, args.noComplete, offset, b))
           return;
         mirror(bytes, b);
         state[l] = token;
@@ -343,7 +354,7 @@ void mbarrierTx(ExecState &s, const Instr &in, uint32_t exec) {
                     int64_t tx = 0;
                     if (!txOperand(s, l, counts[l], tx) ||
                         !addTx(s, l, offset, b, complete ? -tx : tx) ||
-                        !settle(s, l, in, offset, b))
+                        !settle(s, s, l, /*noComplete=*/false, offset, b))
                       return;
                     mirror(bytes, b);
                   });
@@ -353,9 +364,12 @@ void mbarrierTestWait(ExecState &s, const Instr &in, uint32_t exec) {
   const MbarrierArgs &args = in.payload<MbarrierArgs>();
   uint64_t *done = s.reg(in.ops[0]);
   const uint64_t *values = s.reg(in.ops[2]);
-  forEachMbarrier(s, in, exec, [&](int l, uint32_t, uint8_t *, MBarrier &b) {
-    done[l] = phaseDone(b, args, values[l]);
-  });
+  forEachMbarrier(s, in, exec,
+                  [&](int l, uint32_t offset, uint8_t *, MBarrier &b) {
+                    // The bulk copies that complete on it may have landed.
+                    if (landBulkLoads(s, offset))
+                      done[l] = phaseDone(b, args, values[l]);
+                  });
 }
 
 /// try_wait: lanes whose phase completed go on with waitComplete set; the
@@ -368,16 +382,19 @@ void mbarrierTryWait(ExecState &s, const Instr &in, uint32_t exec) {
   uint64_t *done = s.reg(in.ops[0]);
   const uint64_t *values = s.reg(in.ops[2]);
   uint32_t parked = 0;
-  forEachMbarrier(s, in, exec, [&](int l, uint32_t, uint8_t *, MBarrier &b) {
-    if (phaseDone(b, args, values[l])) {
-      done[l] = 1;
-      w.pc[l] = s.pc + 1;
-      return;
-    }
-    parked |= 1u << l;
-    w.state[l] = LaneState::AtMbarrier;
-    w.pc[l] = s.pc;
-  });
+  forEachMbarrier(s, in, exec,
+                  [&](int l, uint32_t offset, uint8_t *, MBarrier &b) {
+                    if (!landBulkLoads(s, offset))
+                      return;
+                    if (phaseDone(b, args, values[l])) {
+                      done[l] = 1;
+                      w.pc[l] = s.pc + 1;
+                      return;
+                    }
+                    parked |= 1u << l;
+                    w.state[l] = LaneState::AtMbarrier;
+                    w.pc[l] = s.pc;
+                  });
   w.ready &= ~parked;
 }
 
@@ -548,4 +565,27 @@ std::string gmm::sim::control::describeMbarrierWait(ExecState &s, Warp &w,
     return phase + " of an mbarrier at shared offset " + hex(offset) +
            " that was invalidated";
   return phase + " of " + describe(it->second, static_cast<uint32_t>(offset));
+}
+
+bool gmm::sim::control::completeMbarrierTransaction(ExecState &s,
+                                                    ExecState &reporter,
+                                                    int lane, uint32_t offset,
+                                                    uint64_t bytes) {
+  auto it = s.block.mbarriers.find(offset);
+  if (it == s.block.mbarriers.end()) {
+    reporter.fail(FindingKind::MbarrierMisuse, lane,
+                  "a bulk copy completes on shared offset " + hex(offset) +
+                      ", which holds no mbarrier (was it invalidated while "
+                      "the copy was in flight?)");
+    s.failed = true;
+    return false;
+  }
+  MBarrier &b = it->second;
+  if (!addTx(reporter, lane, offset, b, -static_cast<int64_t>(bytes)) ||
+      !settle(s, reporter, lane, /*noComplete=*/false, offset, b)) {
+    s.failed = true;
+    return false;
+  }
+  mirror(s.block.shared.data() + offset, b);
+  return true;
 }

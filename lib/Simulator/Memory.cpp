@@ -52,6 +52,7 @@ const AddressWindows &gmm::sim::getAddressWindows() {
     };
     w.sharedBase = reserve(AddressWindows::kSharedSize);
     w.localBase = reserve(AddressWindows::kLocalSize);
+    w.paramBase = reserve(AddressWindows::kParamSize);
     return w;
   }();
   return windows;
@@ -63,6 +64,8 @@ Space gmm::sim::classifyGeneric(uint64_t address) {
     return Space::Shared;
   if (address - w.localBase < AddressWindows::kLocalSize)
     return Space::Local;
+  if (address - w.paramBase < AddressWindows::kParamSize)
+    return Space::Param;
   return Space::Global;
 }
 
@@ -73,6 +76,8 @@ uint64_t gmm::sim::toGeneric(Space space, uint64_t address) {
     return w.sharedBase + address;
   case Space::Local:
     return w.localBase + address;
+  case Space::Param:
+    return w.paramBase + address;
   default:
     return address;
   }
@@ -85,6 +90,8 @@ uint64_t gmm::sim::fromGeneric(Space space, uint64_t address) {
     return address - w.sharedBase;
   case Space::Local:
     return address - w.localBase;
+  case Space::Param:
+    return address - w.paramBase;
   default:
     return address;
   }
@@ -135,13 +142,16 @@ bool checkShared(ExecState &state, int lane, uint32_t offset, unsigned size,
     if (access != Access::Write) {
       // A read (or the read half of an atomic).
       if (writtenThisBlock && (sb.writeFlags & kShadowPending)) {
+        bool bulk = sb.writeFlags & kShadowBulk;
         state.fail(FindingKind::AsyncCopyHazard, lane,
                    "shared " + std::string(accessName(access)) + " of byte " +
-                       std::to_string(i) +
-                       ", the destination of a cp.async of " +
+                       std::to_string(i) + ", the destination of a " +
+                       (bulk ? "cp.async.bulk.tensor" : "cp.async") + " of " +
                        describeThread(state, sb.writer) +
-                       " that has not completed (missing "
-                       "cp.async.wait_group/wait_all before it)");
+                       " that has not completed (missing " +
+                       (bulk ? "wait on its mbarrier's phase"
+                             : "cp.async.wait_group/wait_all") +
+                       " before it)");
         return false;
       }
       if (checks.initcheck && !writtenThisBlock && access == Access::Read) {
@@ -170,11 +180,13 @@ bool checkShared(ExecState &state, int lane, uint32_t offset, unsigned size,
     }
     if (access != Access::Read) {
       if (writtenThisBlock && (sb.writeFlags & kShadowPending)) {
-        state.fail(
-            FindingKind::AsyncCopyHazard, lane,
-            "shared " + std::string(accessName(access)) + " of byte " +
-                std::to_string(i) + ", the destination of a cp.async of " +
-                describeThread(state, sb.writer) + " that has not completed");
+        state.fail(FindingKind::AsyncCopyHazard, lane,
+                   "shared " + std::string(accessName(access)) + " of byte " +
+                       std::to_string(i) + ", the destination of a " +
+                       ((sb.writeFlags & kShadowBulk) ? "cp.async.bulk.tensor"
+                                                      : "cp.async") +
+                       " of " + describeThread(state, sb.writer) +
+                       " that has not completed");
         return false;
       }
       if (checks.racecheck) {

@@ -373,9 +373,7 @@ void isspacep(ExecState &s, const Instr &in, uint32_t mask) {
   const uint64_t *a = s.reg(in.ops[1]);
   forEachLane(mask, [&](int l) {
     Space space = classifyGeneric(a[l]);
-    d[l] = in.space == Space::Param || in.space == Space::Const
-               ? 0
-               : space == in.space;
+    d[l] = in.space == Space::Const ? 0 : space == in.space;
   });
 }
 
@@ -522,6 +520,8 @@ bool MemoryDecoder::decodeAtomic(bool isRed) {
 bool MemoryDecoder::decodeCpAsync() {
   if (!mods.take("async"))
     return d.fail("unsupported cp variant (only cp.async)");
+  if (mods.take("bulk"))
+    return decodeBulkCopy(d, instr, mods, out);
   if (mods.take("commit_group")) {
     if (!ops.empty())
       return d.fail("cp.async.commit_group takes no operands");
@@ -543,8 +543,8 @@ bool MemoryDecoder::decodeCpAsync() {
     out.exec = &cpAsyncWait;
     return true;
   }
-  if (mods.take("bulk") || mods.take("mbarrier"))
-    return d.fail("cp.async.bulk and cp.async.mbarrier are not supported yet");
+  if (mods.take("mbarrier"))
+    return d.fail("cp.async.mbarrier.arrive is not supported yet");
   int cache = mods.takeOneOf({"ca", "cg"});
   if (cache < 0)
     return d.fail("cp.async needs .ca or .cg");
@@ -619,8 +619,6 @@ bool MemoryDecoder::run() {
     std::vector<Ty> types = mods.takeTypes();
     if (types.size() != 1 || (types[0] != Ty::U32 && types[0] != Ty::U64))
       return d.fail("cvta takes .u32 or .u64");
-    if (space == Space::Param)
-      return d.fail("cvta.param is not supported");
     out.space = space;
     auto &args = out.setPayload<CvtaArgs>();
     args.toGeneric = !to;

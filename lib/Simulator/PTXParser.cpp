@@ -882,6 +882,21 @@ private:
         if (!advance())
           return false;
       }
+      // A tensor-map operand: [map, {c0, c1, ...}] (and im2col offsets in
+      // a second vector); the vectors are the operand's elements.
+      while (!op.name.empty() && isPunct(",")) {
+        if (!advance())
+          return false;
+        if (!isPunct("{"))
+          return fail("expected '{' after ',' in an address, found " +
+                      describe());
+        Operand vector;
+        if (!parseOperand(vector))
+          return false;
+        op.elements.push_back(std::move(vector));
+        if (!isPunct(",") && !isPunct("]"))
+          return fail("expected ',' or ']' in an address, found " + describe());
+      }
       // Offsets: `+8`, `+-8`, `-8`, or a lone integer.
       while (!isPunct("]")) {
         bool negative = false;

@@ -32,7 +32,7 @@ struct Operand {
     Integer,  // 12, -3, 0x1f, 7U
     Float,    // 0f3F800000, 0d3FF0000000000000, 1.5
     Vector,   // {%r1, %r2}
-    Address,  // [%rd1+8], [name], [name+4], [16]
+    Address,  // [%rd1+8], [name], [name+4], [16], [map, {c0, c1}]
     Pair,     // %p1|%p2 (setp's two destinations)
     Sink,     // _ (a destination nobody reads)
   };
@@ -46,7 +46,8 @@ struct Operand {
   bool isDouble = false;
   /// Address offset, in bytes.
   int64_t offset = 0;
-  /// Vector elements and the two registers of a Pair.
+  /// Vector elements, the two registers of a Pair, and the coordinate
+  /// vectors of a tensor-map Address.
   std::vector<Operand> elements;
 };
 

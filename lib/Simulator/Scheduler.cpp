@@ -372,6 +372,7 @@ void gmm::sim::startBlock(LaunchContext &launch, Block &block, uint64_t linear,
   for (Barrier &barrier : block.barriers)
     barrier = Barrier();
   block.mbarriers.clear();
+  block.bulkCopies.clear();
   if (block.shared.size() < launch.sharedBytes) {
     block.shared.resize(launch.sharedBytes);
     block.shadow.resize(launch.sharedBytes);
@@ -399,6 +400,7 @@ void gmm::sim::startBlock(LaunchContext &launch, Block &block, uint64_t linear,
           ((w.exists >> l) & 1) ? LaneState::Ready : LaneState::Inactive;
       w.callStack[l].clear();
       w.asyncGroups[l] = 0;
+      w.bulkGroups[l] = 0;
     }
     w.regs.assign(size_t(prog.numSlots) * 32, 0);
     if (prog.localBytes)
@@ -468,6 +470,8 @@ bool gmm::sim::stepBlock(LaunchContext &launch, Block &block, uint64_t budget,
       }
       done &= w.live == 0;
     }
+    if (done && !state.failed)
+      finishBulkCopies(state);
     if (state.failed || done)
       return true;
     if (!progress) {
@@ -475,6 +479,13 @@ bool gmm::sim::stepBlock(LaunchContext &launch, Block &block, uint64_t budget,
       for (uint32_t wi = 0; wi < numWarps; ++wi)
         anyReady |= warps[wi].ready != 0;
       if (!anyReady) {
+        // Bulk loads in flight land when nothing else can happen: they
+        // may complete the phases that the threads wait for.
+        unsigned landed = 0;
+        if (!landAllBulkLoads(state, landed))
+          return true;
+        if (landed)
+          continue;
         diagnoseStuck(state);
         return true;
       }

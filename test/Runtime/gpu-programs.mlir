@@ -5,7 +5,9 @@
 // ABI and of the driver underneath: block reductions (gpu.all_reduce,
 // workgroup memory, barriers), warp shuffles, two streams joined through an
 // event (and the event destroyed while its record is still queued), two GPU
-// modules, and (sm_90) a producer/consumer ring of NVGPU mbarriers.
+// modules, and (sm_90) a producer/consumer ring of NVGPU mbarriers and a
+// TMA load of a box across a tensor's edges (nvgpu.tma.create.descriptor on
+// the host, nvgpu.tma.async.load completing on an mbarrier).
 
 // REQUIRES: cuda-device
 // UNSUPPORTED: sanitizer
@@ -47,3 +49,15 @@
 // MBARRIER-NOT: error
 // MBARRIER:      sizes = [32]
 // MBARRIER-NEXT: [1500,  1506,  1512,  1518,  1524,  1530,  1536,  1542,  1548,  1554,  1560,  1566,  1572,  1578,  1584,  1590,  1596,  1602,  1608,  1614,  1620,  1626,  1632,  1638,  1644,  1650,  1656,  1662,  1668,  1674,  1680,  1686]
+
+// RUN: %{lower90} %S/Inputs/tma-box.mlir | %{run} 2>&1 | FileCheck %s --check-prefix=TMA
+// TMA-NOT: error
+// TMA:      sizes = [8, 16]
+// TMA-NEXT: {{\[\[}}1612,   1613,   1614,   1615,   1616,   1617,   1618,   1619,   1620,   1621,   1622,   1623,   0,   0,   0,   0],
+// TMA-NEXT:  [1712,   1713,   1714,   1715,   1716,   1717,   1718,   1719,   1720,   1721,   1722,   1723,   0,   0,   0,   0],
+// TMA-NEXT:  [1812,   1813,   1814,   1815,   1816,   1817,   1818,   1819,   1820,   1821,   1822,   1823,   0,   0,   0,   0],
+// TMA-NEXT:  [1912,   1913,   1914,   1915,   1916,   1917,   1918,   1919,   1920,   1921,   1922,   1923,   0,   0,   0,   0],
+// TMA-NEXT:  [0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0],
+// TMA-NEXT:  [0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0],
+// TMA-NEXT:  [0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0],
+// TMA-NEXT:  [0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0]]

@@ -17,6 +17,7 @@
 
 #include "DriverEntryPoints.h"
 #include "StoreKernel.h"
+#include "gmm/Simulator/TensorMap.h"
 
 #include "gtest/gtest.h"
 
@@ -618,6 +619,42 @@ TEST_F(SimDriver, AFailureWithoutDetailLeavesNoEarlierText) {
   EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
   EXPECT_EQ(std::string(gmmSimGetErrorDetail()), "");
   EXPECT_EQ(cuEventDestroy_v2(start), CUDA_SUCCESS);
+}
+
+TEST_F(SimDriver, TensorMapsAreCheckedAndEncoded) {
+  CUdeviceptr tensor = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&tensor, 64 * 64 * 4), CUDA_SUCCESS);
+  CUtensorMap map;
+  uint64_t dims[2] = {64, 64}, strides[1] = {256};
+  uint32_t box[2] = {32, 8}, elementStrides[2] = {1, 1};
+  // FLOAT32, rank 2, no interleave, no swizzle, no L2 promotion, zero fill.
+  EXPECT_EQ(cuTensorMapEncodeTiled(&map, 7, 2, reinterpret_cast<void *>(tensor),
+                                   dims, strides, box, elementStrides, 0, 0, 0,
+                                   0),
+            CUDA_SUCCESS)
+      << gmmSimGetErrorDetail();
+  gmm::sim::TensorMap decoded;
+  ASSERT_TRUE(gmm::sim::decodeTensorMap(&map, decoded));
+  EXPECT_EQ(decoded.globalAddress, tensor);
+  // A stride that is not a multiple of 16 bytes.
+  uint64_t badStrides[1] = {260};
+  EXPECT_EQ(cuTensorMapEncodeTiled(&map, 7, 2, reinterpret_cast<void *>(tensor),
+                                   dims, badStrides, box, elementStrides, 0, 0,
+                                   0, 0),
+            kInvalidValue);
+  EXPECT_NE(std::string(gmmSimGetErrorDetail())
+                .find("cuTensorMapEncodeTiled: globalStrides[0] = 260 must be "
+                      "a multiple of 16"),
+            std::string::npos)
+      << gmmSimGetErrorDetail();
+  // Valid, but an interleaved layout the simulator does not model.
+  uint64_t dims3[3] = {64, 8, 8}, strides3[2] = {256, 2048};
+  uint32_t box3[3] = {4, 8, 8}, elementStrides3[3] = {1, 1, 1};
+  EXPECT_EQ(cuTensorMapEncodeTiled(&map, 7, 3, reinterpret_cast<void *>(tensor),
+                                   dims3, strides3, box3, elementStrides3, 1, 0,
+                                   0, 0),
+            CUresult(801));
+  EXPECT_EQ(cuMemFree_v2(tensor), CUDA_SUCCESS);
 }
 
 } // namespace

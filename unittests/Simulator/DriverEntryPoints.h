@@ -19,6 +19,7 @@
 #include "gmm/Support/CudaDriverABI.h"
 
 #include <cstddef>
+#include <cstdint>
 
 extern "C" {
 gmm::cuda::CUresult cuInit(unsigned);
@@ -93,6 +94,11 @@ gmm::cuda::CUresult cuModuleLoadData(gmm::cuda::CUmodule *, const void *);
 // Weak: the test of cuMemHostAlloc says so when the library lacks it.
 gmm::cuda::CUresult cuMemHostAlloc(void **, size_t, unsigned)
     __attribute__((weak));
+gmm::cuda::CUresult cuTensorMapEncodeTiled(gmm::cuda::CUtensorMap *, int,
+                                           uint32_t, void *, const uint64_t *,
+                                           const uint64_t *, const uint32_t *,
+                                           const uint32_t *, int, int, int,
+                                           int);
 const char *gmmSimGetErrorDetail();
 void gmmSimClearError();
 gmm::cuda::CUresult cuMemAllocAsync(gmm::cuda::CUdeviceptr *, size_t,

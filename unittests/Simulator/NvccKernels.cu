@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
@@ -592,6 +593,58 @@ extern "C" __global__ void mbarrier_ring(const float *in, int tiles,
       mbarrierArrive(&empty[s]);
     }
     out[c] = sum;
+  }
+#else
+  __trap();
+#endif
+}
+
+//===----------------------------------------------------------------------===//
+// TMA (sm_90): a box through shared memory
+//===----------------------------------------------------------------------===//
+
+/// 128 threads: TMA loads an 8 x 64 box of u16 at (x, y) of `in` (128-byte
+/// swizzle, zeros outside the tensor) into shared memory, every element is
+/// incremented in place, and TMA stores the box at (ox, oy) of `out`
+/// (clipped at its edges). The maps are __grid_constant__ parameters.
+extern "C" __global__ void tma_box_increment(const __grid_constant__ CUtensorMap
+                                                 in,
+                                             const __grid_constant__ CUtensorMap
+                                                 out,
+                                             int x, int y, int ox, int oy) {
+#if __CUDA_ARCH__ >= 900
+  __shared__ __align__(1024) uint16_t tile[8 * 64];
+  __shared__ __align__(8) uint64_t bar;
+  int tid = threadIdx.x;
+  if (tid == 0) {
+    mbarrierInit(&bar, 1);
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+  if (tid == 0) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::
+                     "r"(sharedAddress(&bar)),
+                 "r"(static_cast<unsigned>(sizeof(tile)))
+                 : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+                 "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::
+                     "r"(sharedAddress(tile)),
+                 "l"(&in), "r"(x), "r"(y), "r"(sharedAddress(&bar))
+                 : "memory");
+  }
+  mbarrierWait(&bar, 0);
+  for (int i = tid; i < 8 * 64; i += blockDim.x)
+    tile[i] = static_cast<uint16_t>(tile[i] + 1);
+  // Ordinary stores, read next by the TMA unit: the async proxy's fence.
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  if (tid == 0) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group "
+                 "[%0, {%1, %2}], [%3];\n" ::"l"(&out),
+                 "r"(ox), "r"(oy), "r"(sharedAddress(tile))
+                 : "memory");
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
   }
 #else
   __trap();

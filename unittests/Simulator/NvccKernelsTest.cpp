@@ -14,6 +14,8 @@
 
 #include "SimTestUtils.h"
 
+#include "gmm/Simulator/TensorMap.h"
+
 #include "gtest/gtest.h"
 
 #include <algorithm>
@@ -1034,6 +1036,77 @@ TEST_P(NvccKernels, MbarrierProducerConsumerRing) {
       want += in[t * 64 + c];
     mismatches.expectEq("out", out.get<float>(c), want, "out" + at(c));
   }
+  mismatches.report();
+}
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+TEST_P(NvccKernels, TmaBoxThroughSharedMemory) {
+  if (GetParam().arch < 90)
+    GTEST_SKIP() << "TMA needs sm_90";
+  // in: 100 x 20 u16 (pitch 208 bytes); out: 80 x 30 (pitch 160). The box
+  // (64 x 8) is loaded at (60, 15), partly outside `in` (zeros there), and
+  // stored at (20, 25), partly outside `out` (clipped).
+  constexpr int inW = 100, inH = 20, inPitch = 104, outW = 80, outH = 30;
+  std::vector<uint16_t> in(inPitch * inH);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<uint16_t>(i * 37 + 11);
+  std::vector<uint16_t> out(outW * outH, 0x5555);
+  Buffer &inBuf = buffer(in);
+  Buffer &outBuf = buffer(out);
+  auto encode = [](uint64_t address, uint64_t w, uint64_t h, uint64_t pitch,
+                   void *map) {
+    TiledTensorMapArgs a;
+    a.dataType = 1; // UINT16
+    a.rank = 2;
+    a.globalAddress = address;
+    a.globalDim[0] = w;
+    a.globalDim[1] = h;
+    a.globalStrides[0] = pitch;
+    a.boxDim[0] = 64;
+    a.boxDim[1] = 8;
+    a.elementStrides[0] = a.elementStrides[1] = 1;
+    a.swizzle = kSwizzle128B;
+    std::string error;
+    EXPECT_EQ(encodeTiledTensorMap(a, map, error), TensorMapError::None)
+        << error;
+  };
+  Kernel *kernel = run->module->kernel("tma_box_increment");
+  ASSERT_NE(kernel, nullptr);
+  const std::vector<KernelParam> &p = kernel->params();
+  ASSERT_EQ(p.size(), 6u);
+  alignas(64) uint8_t params[512] = {};
+  ASSERT_LE(kernel->paramBufferBytes(), sizeof(params));
+  encode(inBuf.address, inW, inH, inPitch * 2, params + p[0].offset);
+  encode(outBuf.address, outW, outH, outW * 2, params + p[1].offset);
+  int32_t coords[4] = {60, 15, 20, 25};
+  for (int i = 0; i < 4; ++i)
+    std::memcpy(params + p[2 + i].offset, &coords[i], 4);
+  for (Buffer *b : {&inBuf, &outBuf})
+    std::memcpy(run->device.hostPointer(b->address, b->bytes.size()),
+                b->bytes.data(), b->bytes.size());
+  LaunchConfig config;
+  config.block = {128, 1, 1};
+  LaunchResult result = run->device.launch(*kernel, config, params);
+  ASSERT_LAUNCHED(result);
+  std::memcpy(out.data(),
+              run->device.hostPointer(outBuf.address, out.size() * 2),
+              out.size() * 2);
+  Mismatches mismatches;
+  for (int yy = 0; yy < outH; ++yy)
+    for (int xx = 0; xx < outW; ++xx) {
+      uint16_t want = 0x5555;
+      int bx = xx - 20, by = yy - 25;
+      if (bx >= 0 && bx < 64 && by >= 0 && by < 8) {
+        int gx = 60 + bx, gy = 15 + by;
+        uint16_t loaded =
+            gx < inW && gy < inH ? in[gy * inPitch + gx] : uint16_t(0);
+        want = static_cast<uint16_t>(loaded + 1);
+      }
+      mismatches.expectEq("out", out[yy * outW + xx], want, "out" + at(yy, xx));
+    }
   mismatches.report();
 }
 

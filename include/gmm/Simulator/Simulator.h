@@ -49,6 +49,11 @@ enum class FindingKind {
   /// expects, a transaction count that goes below zero once every arrival
   /// is in, counts out of range.
   MbarrierMisuse,
+  /// A TMA copy with a tensor map that is not one, coordinates of another
+  /// rank, a shared-memory box not aligned to its swizzle pattern, a
+  /// multicast to CTAs that do not exist, or a bulk store still reading
+  /// shared memory when its block exits.
+  TmaMisuse,
   // Not checks: the kernel itself stopped.
   Trap,
   AssertFailed,

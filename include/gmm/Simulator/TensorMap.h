@@ -1,0 +1,111 @@
+//===- TensorMap.h - TMA tensor maps of the simulated GPU -------*- C++ -*-===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tensor maps (TMA descriptors) of gmm's simulated GPU: what
+// cuTensorMapEncodeTiled checks and writes into the opaque 128-byte
+// CUtensorMap, what the TMA instructions read back from it, and the
+// shared-memory swizzles. Plain C++17, like the rest of the simulator.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMM_SIMULATOR_TENSORMAP_H
+#define GMM_SIMULATOR_TENSORMAP_H
+
+#include <cstdint>
+#include <string>
+
+namespace gmm {
+namespace sim {
+
+/// The driver API's CUtensorMapSwizzle values the simulator knows.
+enum TensorMapSwizzle : int {
+  kSwizzleNone = 0,
+  kSwizzle32B = 1,
+  kSwizzle64B = 2,
+  kSwizzle128B = 3,
+};
+
+/// The arguments of cuTensorMapEncodeTiled, the driver's enums as integers
+/// (CUtensorMapDataType, CUtensorMapInterleave, CUtensorMapSwizzle,
+/// CUtensorMapL2promotion, CUtensorMapFloatOOBfill).
+struct TiledTensorMapArgs {
+  int dataType = 0;
+  uint32_t rank = 0;
+  uint64_t globalAddress = 0;
+  /// Elements per dimension, innermost first.
+  uint64_t globalDim[5] = {};
+  /// Byte strides of dimensions 1 .. rank - 1 (dimension 0 is dense).
+  uint64_t globalStrides[4] = {};
+  uint32_t boxDim[5] = {};
+  uint32_t elementStrides[5] = {};
+  int interleave = 0;
+  int swizzle = 0;
+  int l2Promotion = 0;
+  int oobFill = 0;
+};
+
+/// A decoded tiled tensor map: what a TMA instruction needs.
+struct TensorMap {
+  uint32_t rank = 0;
+  uint32_t elementBytes = 0;
+  int dataType = 0;
+  int swizzle = kSwizzleNone;
+  /// Out-of-bounds elements read as a NaN (CU_TENSOR_MAP_FLOAT_OOB_FILL_
+  /// NAN_REQUEST_ZERO_FMA) rather than zero.
+  bool nanFill = false;
+  uint64_t globalAddress = 0;
+  uint64_t globalDim[5] = {};
+  /// Byte strides of every dimension (globalStrides[0] is elementBytes).
+  uint64_t globalStrides[5] = {};
+  uint32_t boxDim[5] = {};
+  uint32_t elementStrides[5] = {};
+
+  /// Elements a box holds along dimension `d` (the traversal of boxDim[d]
+  /// with elementStrides[d]; dimension 0 ignores its element stride).
+  uint32_t boxElements(uint32_t d) const;
+  /// Bytes one box moves (what a load completes on its mbarrier).
+  uint64_t boxBytes() const;
+  /// The span in bytes of the swizzle pattern's row (0 without swizzle).
+  uint32_t swizzleSpan() const;
+};
+
+/// Why an encoding failed.
+enum class TensorMapError {
+  None,
+  /// The arguments break a rule of cuTensorMapEncodeTiled's documentation
+  /// (CUDA_ERROR_INVALID_VALUE).
+  Invalid,
+  /// Valid, but a layout the simulator does not model (interleaved layouts,
+  /// packed 4- and 6-bit types, the sm_100 swizzles): CUDA_ERROR_NOT_SUPPORTED.
+  Unsupported,
+};
+
+/// Checks `args` against every rule of cuTensorMapEncodeTiled's
+/// documentation (rank, alignment of the address and strides, dimension and
+/// stride limits, box and element-stride limits, the inner box against
+/// 16 bytes and the swizzle span, enum ranges, OOB fill only for floats)
+/// and writes the 128-byte map to `map` (64-byte aligned). On failure
+/// returns the reason, with `error` naming the rule and the value.
+TensorMapError encodeTiledTensorMap(const TiledTensorMapArgs &args, void *map,
+                                    std::string &error);
+
+/// Reads a map that encodeTiledTensorMap wrote; false when the 128 bytes
+/// are not one (a kernel handed something else).
+bool decodeTensorMap(const void *map, TensorMap &out);
+
+/// The shared-memory address at which the TMA unit (and wgmma's swizzled
+/// operands) keep the byte that a dense row-major layout would put at
+/// `address`: the 16-byte chunk index (address bits 4-6) XOR the 128-byte
+/// row index (bits 7-9), masked to 1, 2 or 3 bits for the 32-, 64- and
+/// 128-byte swizzles. It is a function of the absolute address, so a tile
+/// whose start is not aligned to the pattern (256, 512, 1024 bytes) is laid
+/// out with the pattern shifted.
+uint32_t swizzleAddress(uint32_t address, int swizzle);
+
+} // namespace sim
+} // namespace gmm
+
+#endif // GMM_SIMULATOR_TENSORMAP_H

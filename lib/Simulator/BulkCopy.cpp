@@ -1,0 +1,587 @@
+//===- BulkCopy.cpp - TMA: cp.async.bulk.tensor ---------------------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tensor memory accelerator's tile-mode copies (PTX ISA, "Data movement
+// and conversion instructions: cp.async.bulk.tensor"), 1d to 5d:
+//
+// - loads global -> shared through a tensor map, completing their bytes on
+//   an mbarrier (mbarrier::complete_tx::bytes), with .multicast::cluster on
+//   a cluster of one CTA; out-of-bounds elements read as zero (or as a NaN
+//   for maps with CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA);
+// - stores shared -> global (bulk_group), which write only the elements
+//   inside the tensor; cp.async.bulk.commit_group and wait_group(.read).
+//
+// A copy lands as late as the ISA allows: a load when some thread tests
+// the phase of its mbarrier (or when no thread of the block can run), a
+// store at the wait_group that covers it. Until a load lands its
+// destination bytes are pending, so that touching them before the phase
+// that covers them completes is a finding. The shared-memory box is laid
+// out densely, innermost dimension first, at the destination, with the
+// 16-byte chunks of each row moved by the map's swizzle (TensorMap.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Control.h"
+#include "PTXSyntax.h"
+
+#include <cstdio>
+
+using namespace gmm::sim;
+using namespace gmm::sim::control;
+
+namespace {
+
+/// cp.async.bulk.tensor. Operands: loads [dst, map, c0 .. c(rank-1),
+/// mbarrier, ctaMask (multicast)]; stores [map, c0 .. c(rank-1), src]. The
+/// shared address's offset is Instr::imm.
+struct BulkTensorArgs {
+  uint8_t rank;
+  /// .multicast::cluster (the operand after the mbarrier is the CTA mask).
+  bool multicast;
+  /// The mbarrier address's offset.
+  int32_t mbarrierOffset;
+};
+
+/// cp.async.bulk.wait_group N (N in Instr::imm).
+struct BulkWaitArgs {
+  /// .read: only the reads of shared memory must be done.
+  bool read;
+};
+
+std::string hex(uint64_t value) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof(buffer), "0x%llx",
+                static_cast<unsigned long long>(value));
+  return buffer;
+}
+
+/// Reads and checks the tensor map at generic `address` for lane `l` of an
+/// instruction with `rank` coordinates; false after a finding.
+bool readMap(ExecState &s, int l, uint64_t address, unsigned rank,
+             TensorMap &map) {
+  const uint8_t *bytes =
+      accessMemory(s, l, Space::Generic, address, 128, Access::Read, 64);
+  if (!bytes)
+    return false;
+  if (!decodeTensorMap(bytes, map)) {
+    s.fail(FindingKind::TmaMisuse, l,
+           "the tensor map at " + hex(address) +
+               " is not one that cuTensorMapEncodeTiled wrote");
+    return false;
+  }
+  if (map.rank != rank) {
+    s.fail(FindingKind::TmaMisuse, l,
+           "a " + std::to_string(rank) + "d copy with a tensor map of rank " +
+               std::to_string(map.rank) +
+               " (the coordinates must match the map's rank)");
+    return false;
+  }
+  return true;
+}
+
+/// Checks the shared-memory side of a copy: 128-byte alignment (the ISA's),
+/// the swizzle pattern's alignment, and a box row the swizzle can take.
+bool checkSharedBox(ExecState &s, int l, const TensorMap &map,
+                    uint64_t shared) {
+  if (shared % 128) {
+    s.fail(FindingKind::Misaligned, l,
+           "cp.async.bulk.tensor shared-memory address offset " + hex(shared) +
+               " is not 128-byte aligned");
+    return false;
+  }
+  uint32_t span = map.swizzleSpan();
+  if (!span)
+    return true;
+  uint32_t repeat = span * 8;
+  if (shared % repeat) {
+    s.fail(FindingKind::TmaMisuse, l,
+           "cp.async.bulk.tensor shared-memory address offset " + hex(shared) +
+               " is not aligned to the " + std::to_string(repeat) +
+               "-byte repeat of the map's " + std::to_string(span) +
+               "-byte swizzle (the tile would be laid out with the pattern "
+               "shifted)");
+    return false;
+  }
+  uint64_t rowBytes = uint64_t(map.boxElements(0)) * map.elementBytes;
+  if (rowBytes != span) {
+    s.fail(FindingKind::Unsupported, l,
+           "a " + std::to_string(rowBytes) + "-byte box row with a " +
+               std::to_string(span) +
+               "-byte swizzle: the simulated GPU models swizzled boxes whose "
+               "inner dimension fills the swizzle span");
+    return false;
+  }
+  return true;
+}
+
+/// Visits the rows of a box: `f(row, global, inBounds0, inBoundsEnd)` for
+/// each row (the innermost dimension) in shared-memory order, with the
+/// global address of its element 0 (valid only when the row is inside the
+/// tensor in the outer dimensions) and the range [inBounds0, inBoundsEnd)
+/// of its elements inside the tensor (empty when the row is outside).
+template <typename F>
+void forEachBoxRow(const TensorMap &map, const int32_t *coords, F &&f) {
+  uint32_t n[5] = {1, 1, 1, 1, 1};
+  for (uint32_t d = 0; d < map.rank; ++d)
+    n[d] = map.boxElements(d);
+  // Inside the tensor along dimension 0: [lo, hi) of the row's elements.
+  int64_t c0 = coords[0];
+  int64_t lo = std::max<int64_t>(0, -c0);
+  int64_t hi = std::min<int64_t>(n[0], int64_t(map.globalDim[0]) - c0);
+  if (hi < lo)
+    hi = lo;
+  uint64_t row = 0;
+  for (uint32_t i4 = 0; i4 < n[4]; ++i4)
+    for (uint32_t i3 = 0; i3 < n[3]; ++i3)
+      for (uint32_t i2 = 0; i2 < n[2]; ++i2)
+        for (uint32_t i1 = 0; i1 < n[1]; ++i1, ++row) {
+          uint32_t index[5] = {0, i1, i2, i3, i4};
+          bool inside = true;
+          uint64_t address = map.globalAddress;
+          for (uint32_t d = 1; d < map.rank; ++d) {
+            int64_t g = int64_t(coords[d]) +
+                        int64_t(index[d]) * int64_t(map.elementStrides[d]);
+            inside &= g >= 0 && g < int64_t(map.globalDim[d]);
+            address += uint64_t(g) * map.globalStrides[d];
+          }
+          address += uint64_t(c0) * map.elementBytes;
+          f(row, address, inside ? lo : 0, inside ? hi : 0);
+        }
+}
+
+/// The bytes of the element that fills out-of-bounds positions.
+void fillValue(const TensorMap &map, uint8_t *out) {
+  std::memset(out, 0, map.elementBytes);
+  if (!map.nanFill)
+    return;
+  switch (map.elementBytes) {
+  case 2: { // f16 and bf16: canonical NaNs 0x7fff
+    uint16_t nan = 0x7fff;
+    std::memcpy(out, &nan, 2);
+    break;
+  }
+  case 4: {
+    uint32_t nan = 0x7fffffff;
+    std::memcpy(out, &nan, 4);
+    break;
+  }
+  case 8: {
+    uint64_t nan = 0x7fffffffffffffffull;
+    std::memcpy(out, &nan, 8);
+    break;
+  }
+  default:
+    break;
+  }
+}
+
+/// An ExecState that reports findings as the copy's issuing thread and
+/// instruction.
+ExecState reporterFor(ExecState &s, const BulkCopy &copy) {
+  ExecState at = s;
+  at.warp = &s.block.warps[copy.warp];
+  at.pc = copy.pc;
+  return at;
+}
+
+void markLanded(ExecState &s, const BulkCopy &copy) {
+  const Checks &checks = s.launch.options.checks;
+  if (!checks.racecheck && !checks.initcheck)
+    return;
+  auto tid = static_cast<uint16_t>(copy.warp * 32 + copy.lane);
+  for (uint32_t i = copy.shared; i < copy.shared + copy.bytes; ++i) {
+    ShadowByte &sb = s.block.shadow[i];
+    sb.writeEpoch = s.block.epoch;
+    sb.writer = tid;
+    sb.writeFlags = kShadowAsync;
+  }
+}
+
+/// Lands a tensor load: global -> shared, then its bytes complete on its
+/// mbarrier.
+bool landLoad(ExecState &s, const BulkCopy &copy) {
+  ExecState at = reporterFor(s, copy);
+  const TensorMap &map = copy.map;
+  unsigned eb = map.elementBytes;
+  uint32_t rowBytes = map.boxElements(0) * eb;
+  std::vector<uint8_t> row(rowBytes);
+  uint8_t fill[8];
+  fillValue(map, fill);
+  uint8_t *shared = s.block.shared.data();
+  bool ok = true;
+  forEachBoxRow(
+      map, copy.coords,
+      [&](uint64_t r, uint64_t address, int64_t lo, int64_t hi) {
+        if (!ok)
+          return;
+        for (int64_t e = 0; e < int64_t(map.boxElements(0)); ++e)
+          if (e < lo || e >= hi)
+            std::memcpy(row.data() + e * eb, fill, eb);
+        if (hi > lo) {
+          const uint8_t *src = accessMemory(
+              at, copy.lane, Space::Global, address + lo * eb,
+              static_cast<unsigned>((hi - lo) * eb), Access::Read, 0);
+          if (!src) {
+            ok = false;
+            return;
+          }
+          std::memcpy(row.data() + lo * eb, src, (hi - lo) * eb);
+        }
+        uint32_t base = copy.shared + static_cast<uint32_t>(r * rowBytes);
+        for (uint32_t chunk = 0; chunk < rowBytes; chunk += 16)
+          std::memcpy(shared + swizzleAddress(base + chunk, map.swizzle),
+                      row.data() + chunk, 16);
+      });
+  if (!ok) {
+    s.failed = true;
+    return false;
+  }
+  markLanded(s, copy);
+  return completeMbarrierTransaction(s, at, copy.lane, copy.mbarrier,
+                                     copy.bytes);
+}
+
+/// Lands a tensor store: the box's elements inside the tensor, shared ->
+/// global.
+bool landStore(ExecState &s, const BulkCopy &copy) {
+  ExecState at = reporterFor(s, copy);
+  const TensorMap &map = copy.map;
+  unsigned eb = map.elementBytes;
+  uint32_t rowBytes = map.boxElements(0) * eb;
+  std::vector<uint8_t> row(rowBytes);
+  const uint8_t *shared = s.block.shared.data();
+  bool ok = true;
+  forEachBoxRow(
+      map, copy.coords,
+      [&](uint64_t r, uint64_t address, int64_t lo, int64_t hi) {
+        if (!ok || hi <= lo)
+          return;
+        uint32_t base = copy.shared + static_cast<uint32_t>(r * rowBytes);
+        for (uint32_t chunk = 0; chunk < rowBytes; chunk += 16)
+          std::memcpy(row.data() + chunk,
+                      shared + swizzleAddress(base + chunk, map.swizzle), 16);
+        uint8_t *dst = accessMemory(
+            at, copy.lane, Space::Global, address + lo * eb,
+            static_cast<unsigned>((hi - lo) * eb), Access::Write, 0);
+        if (!dst) {
+          ok = false;
+          return;
+        }
+        std::memcpy(dst, row.data() + lo * eb, (hi - lo) * eb);
+      });
+  if (!ok)
+    s.failed = true;
+  return ok;
+}
+
+/// Lands the copies `which` selects, in issue order, and removes them.
+template <typename Which>
+bool landCopies(ExecState &s, Which &&which, unsigned *landed = nullptr) {
+  std::vector<BulkCopy> &copies = s.block.bulkCopies;
+  // Landing may complete a phase and wake threads, but never issues copies:
+  // the vector does not change under the loop.
+  std::vector<BulkCopy> now;
+  size_t kept = 0;
+  for (size_t i = 0; i < copies.size(); ++i) {
+    if (which(copies[i]))
+      now.push_back(copies[i]);
+    else
+      copies[kept++] = copies[i];
+  }
+  copies.resize(kept);
+  for (const BulkCopy &copy : now) {
+    bool ok = copy.kind == BulkCopy::TensorLoad ? landLoad(s, copy)
+                                                : landStore(s, copy);
+    if (!ok)
+      return false;
+  }
+  if (landed)
+    *landed = static_cast<unsigned>(now.size());
+  return true;
+}
+
+/// Starts the copy of lane `l`: its map (operand `mapOperand`, the
+/// coordinates after it) and where it was issued. False after a finding.
+bool startCopy(ExecState &s, const Instr &in, int l, BulkCopy::Kind kind,
+               unsigned mapOperand, BulkCopy &copy) {
+  unsigned rank = in.payload<BulkTensorArgs>().rank;
+  copy.kind = kind;
+  if (!readMap(s, l, s.reg(in.ops[mapOperand])[l], rank, copy.map))
+    return false;
+  for (unsigned d = 0; d < rank; ++d)
+    copy.coords[d] = static_cast<int32_t>(s.reg(in.ops[mapOperand + 1 + d])[l]);
+  copy.bytes = static_cast<uint32_t>(copy.map.boxBytes());
+  copy.warp = s.warp->index;
+  copy.lane = static_cast<uint8_t>(l);
+  copy.pc = s.pc;
+  return true;
+}
+
+void bulkTensorLoad(ExecState &s, const Instr &in, uint32_t exec) {
+  const BulkTensorArgs &args = in.payload<BulkTensorArgs>();
+  forEachLane(exec, [&](int l) {
+    BulkCopy copy;
+    if (s.failed || !startCopy(s, in, l, BulkCopy::TensorLoad, 1, copy))
+      return;
+    uint64_t dst = s.reg(in.ops[0])[l] + static_cast<uint64_t>(in.imm);
+    uint64_t mbarrier = s.reg(in.ops[2 + args.rank])[l] +
+                        static_cast<uint64_t>(int64_t(args.mbarrierOffset));
+    if (args.multicast) {
+      uint32_t mask = static_cast<uint16_t>(s.reg(in.ops[3 + args.rank])[l]);
+      if (mask != 1) {
+        s.fail(FindingKind::TmaMisuse, l,
+               "multicast to CTA mask " + hex(mask) +
+                   " in a cluster of one CTA (only bit 0 names a CTA)");
+        return;
+      }
+    }
+    if (!checkSharedBox(s, l, copy.map, dst))
+      return;
+    if (!s.block.mbarriers.count(static_cast<uint32_t>(mbarrier))) {
+      s.fail(FindingKind::MbarrierMisuse, l,
+             "cp.async.bulk.tensor completes on shared offset " +
+                 hex(mbarrier) +
+                 ", which holds no mbarrier (mbarrier.init must come first)");
+      return;
+    }
+    copy.shared = static_cast<uint32_t>(dst);
+    copy.mbarrier = static_cast<uint32_t>(mbarrier);
+    if (!markAsyncDestination(s, l, copy.shared, copy.bytes))
+      return;
+    const Checks &checks = s.launch.options.checks;
+    if (checks.racecheck || checks.initcheck)
+      for (uint32_t i = copy.shared; i < copy.shared + copy.bytes; ++i)
+        s.block.shadow[i].writeFlags |= kShadowBulk;
+    s.block.bulkCopies.push_back(copy);
+  });
+}
+
+void bulkTensorStore(ExecState &s, const Instr &in, uint32_t exec) {
+  const BulkTensorArgs &args = in.payload<BulkTensorArgs>();
+  Warp &w = *s.warp;
+  forEachLane(exec, [&](int l) {
+    BulkCopy copy;
+    if (s.failed || !startCopy(s, in, l, BulkCopy::TensorStore, 0, copy))
+      return;
+    uint64_t src =
+        s.reg(in.ops[1 + args.rank])[l] + static_cast<uint64_t>(in.imm);
+    if (!checkSharedBox(s, l, copy.map, src))
+      return;
+    // The source is read (through the checks) when the copy is issued: the
+    // bytes must have been written, and not by another warp in this
+    // interval without a barrier.
+    if (!accessMemory(s, l, Space::Shared, src, copy.bytes, Access::Read, 0))
+      return;
+    copy.shared = static_cast<uint32_t>(src);
+    copy.group = w.bulkGroups[l];
+    s.block.bulkCopies.push_back(copy);
+  });
+}
+
+void bulkCommit(ExecState &s, const Instr &, uint32_t exec) {
+  forEachLane(exec, [&](int l) { ++s.warp->bulkGroups[l]; });
+}
+
+/// wait_group N: the stores of all but the N most recent committed groups
+/// of the thread land.
+void bulkWait(ExecState &s, const Instr &in, uint32_t exec) {
+  Warp &w = *s.warp;
+  uint32_t keep = static_cast<uint32_t>(in.imm);
+  landCopies(s, [&](const BulkCopy &copy) {
+    if (copy.kind != BulkCopy::TensorStore || copy.warp != w.index ||
+        !((exec >> copy.lane) & 1))
+      return false;
+    uint32_t committed = w.bulkGroups[copy.lane];
+    return copy.group < committed && committed - copy.group > keep;
+  });
+}
+
+class BulkCopyDecoder : public FamilyDecoder {
+public:
+  using FamilyDecoder::FamilyDecoder;
+
+  bool run() {
+    if (mods.take("commit_group")) {
+      if (!ops.empty())
+        return d.fail("cp.async.bulk.commit_group takes no operands");
+      out.exec = &bulkCommit;
+      return true;
+    }
+    if (mods.take("wait_group")) {
+      out.setPayload<BulkWaitArgs>().read = mods.take("read");
+      if (!count(1) || ops[0].kind != ptx::Operand::Integer || ops[0].bits > 63)
+        return d.fail("cp.async.bulk.wait_group takes an integer 0 to 63");
+      out.imm = static_cast<int64_t>(ops[0].bits);
+      out.exec = &bulkWait;
+      return true;
+    }
+    if (mods.take("prefetch"))
+      return d.fail("cp.async.bulk.prefetch is not supported yet");
+    if (!mods.take("tensor"))
+      return d.fail("cp.async.bulk without .tensor is not supported yet");
+    if (d.arch() < 90)
+      return d.fail("cp.async.bulk.tensor needs sm_90");
+    int dims = mods.takeOneOf({"1d", "2d", "3d", "4d", "5d"});
+    if (dims < 0)
+      return d.fail("expected .1d to .5d");
+    unsigned rank = static_cast<unsigned>(dims) + 1;
+    if (mods.take("im2col") || mods.take("im2col_no_offs"))
+      return d.fail("cp.async.bulk.tensor .im2col is not supported yet");
+    mods.take("tile");
+    // Direction: the first state space is the destination.
+    int globalAt = -1, sharedAt = -1;
+    const std::vector<std::string> &parts = mods.all();
+    for (size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i] == "global" && globalAt < 0)
+        globalAt = static_cast<int>(i);
+      if ((parts[i] == "shared::cluster" || parts[i] == "shared::cta") &&
+          sharedAt < 0)
+        sharedAt = static_cast<int>(i);
+    }
+    if (globalAt < 0 || sharedAt < 0)
+      return d.fail("expected a .global and a .shared::cluster/.shared::cta "
+                    "state space");
+    mods.take("global");
+    bool cluster = mods.take("shared::cluster");
+    if (!cluster)
+      mods.take("shared::cta");
+    bool hint = mods.take("L2::cache_hint");
+    BulkTensorArgs &args = out.setPayload<BulkTensorArgs>();
+    args.rank = static_cast<uint8_t>(rank);
+    std::vector<uint32_t> slots;
+    bool store = globalAt < sharedAt;
+    if (store) {
+      if (cluster)
+        return d.fail("a bulk tensor store reads .shared::cta");
+      if (!mods.take("bulk_group"))
+        return d.fail("a bulk tensor store completes through .bulk_group");
+      if (ops.size() != 2u + hint)
+        return d.fail("expected [tensorMap, {coordinates}], [srcMem]" +
+                      std::string(hint ? ", cache-policy" : ""));
+      if (!tensorMap(ops[0], rank, slots) || !address(ops[1], slots))
+        return false;
+      out.exec = &bulkTensorStore;
+    } else {
+      if (!mods.take("mbarrier::complete_tx::bytes"))
+        return d.fail("a bulk tensor load completes through "
+                      ".mbarrier::complete_tx::bytes");
+      args.multicast = mods.take("multicast::cluster");
+      size_t want = 3u + args.multicast + hint;
+      if (ops.size() != want)
+        return d.fail("expected [dstMem], [tensorMap, {coordinates}], "
+                      "[mbar]" +
+                      std::string(args.multicast ? ", ctaMask" : "") +
+                      std::string(hint ? ", cache-policy" : ""));
+      if (!address(ops[0], slots) || !tensorMap(ops[1], rank, slots))
+        return false;
+      uint32_t mbarrier = 0;
+      int64_t offset = 0;
+      if (!d.address(ops[2], Space::Shared, mbarrier, offset))
+        return false;
+      if (offset < INT32_MIN || offset > INT32_MAX)
+        return d.fail("mbarrier address offset out of range");
+      args.mbarrierOffset = static_cast<int32_t>(offset);
+      slots.push_back(mbarrier);
+      if (args.multicast) {
+        uint32_t mask = 0;
+        if (!d.source(ops[3], Ty::U16, mask))
+          return false;
+        slots.push_back(mask);
+      }
+      out.exec = &bulkTensorLoad;
+    }
+    if (hint) {
+      // The cache policy changes where the data is cached, not what it is.
+      uint32_t policy = 0;
+      if (!d.source(ops.back(), Ty::B64, policy))
+        return false;
+    }
+    d.setOperands(out, slots);
+    return true;
+  }
+
+private:
+  /// A shared address: its base slot, its offset in Instr::imm.
+  bool address(const ptx::Operand &operand, std::vector<uint32_t> &slots) {
+    uint32_t base = 0;
+    if (!d.address(operand, Space::Shared, base, out.imm))
+      return false;
+    slots.push_back(base);
+    return true;
+  }
+
+  /// [tensorMap, {c0, ...}]: the map's generic address, then `rank`
+  /// 32-bit coordinates.
+  bool tensorMap(const ptx::Operand &operand, unsigned rank,
+                 std::vector<uint32_t> &slots) {
+    if (operand.kind != ptx::Operand::Address || operand.elements.size() != 1 ||
+        operand.elements[0].kind != ptx::Operand::Vector)
+      return d.fail("expected [tensorMap, {coordinates}]");
+    const std::vector<ptx::Operand> &coords = operand.elements[0].elements;
+    if (coords.size() != rank)
+      return d.fail("a ." + std::to_string(rank) + "d copy takes " +
+                    std::to_string(rank) + " coordinates, not " +
+                    std::to_string(coords.size()));
+    ptx::Operand base = operand;
+    base.elements.clear();
+    uint32_t slot = 0;
+    int64_t offset = 0;
+    if (!d.address(base, Space::Generic, slot, offset))
+      return false;
+    if (offset != 0) {
+      if (slot != kSlotZero)
+        return d.fail("a tensor-map operand takes no offset");
+      slot = d.constant(static_cast<uint64_t>(offset));
+    }
+    slots.push_back(slot);
+    for (const ptx::Operand &c : coords) {
+      uint32_t s = 0;
+      if (!d.source(c, Ty::S32, s))
+        return false;
+      slots.push_back(s);
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+bool gmm::sim::decodeBulkCopy(Decoder &decoder, const ptx::Instruction &instr,
+                              Modifiers &mods, Instr &out) {
+  BulkCopyDecoder bulk(decoder, instr, mods, out);
+  return bulk.run();
+}
+
+bool gmm::sim::control::landBulkLoads(ExecState &s, uint32_t offset) {
+  if (s.block.bulkCopies.empty())
+    return true;
+  return landCopies(s, [&](const BulkCopy &copy) {
+    return copy.kind == BulkCopy::TensorLoad && copy.mbarrier == offset;
+  });
+}
+
+void gmm::sim::control::finishBulkCopies(ExecState &s) {
+  for (const BulkCopy &copy : s.block.bulkCopies)
+    if (copy.kind == BulkCopy::TensorStore) {
+      ExecState at = reporterFor(s, copy);
+      at.fail(FindingKind::TmaMisuse, copy.lane,
+              "the block exited while this cp.async.bulk.tensor store was "
+              "still reading shared memory (missing "
+              "cp.async.bulk.wait_group.read after its commit_group)");
+      s.failed = true;
+      break;
+    }
+  s.block.bulkCopies.clear();
+}
+
+bool gmm::sim::control::landAllBulkLoads(ExecState &s, unsigned &landed) {
+  landed = 0;
+  if (s.block.bulkCopies.empty())
+    return true;
+  return landCopies(
+      s, [](const BulkCopy &copy) { return copy.kind == BulkCopy::TensorLoad; },
+      &landed);
+}

@@ -1,0 +1,606 @@
+//===- TmaTest.cpp - TMA tensor maps and bulk copies ----------------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// cuTensorMapEncodeTiled's rules, and cp.async.bulk.tensor loads and stores
+// on hand-written sm_90 PTX: boxes across the tensor's edges (zero and NaN
+// fill), element strides, 3-d boxes, the 32-, 64- and 128-byte swizzles,
+// clipped stores; and a negative test per TMA misuse. The expected shared
+// memory is computed here from the ISA's description (a dense box,
+// innermost dimension first; a swizzle moves 16-byte chunk j of 128-byte
+// row r to chunk j ^ (r mod 2, 4 or 8)), with literal spot checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SimTestUtils.h"
+
+#include "gmm/Simulator/TensorMap.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+using namespace gmm::sim;
+using namespace gmm::sim::test;
+
+namespace {
+
+constexpr int kF32 = 7, kU16 = 1, kBF16 = 9, kU8 = 0;
+
+struct alignas(64) Map {
+  uint8_t bytes[128];
+};
+
+TiledTensorMapArgs args2d(int type, uint64_t address, uint64_t w, uint64_t h,
+                          uint64_t pitch, uint32_t bw, uint32_t bh,
+                          int swizzle = kSwizzleNone) {
+  TiledTensorMapArgs a;
+  a.dataType = type;
+  a.rank = 2;
+  a.globalAddress = address;
+  a.globalDim[0] = w;
+  a.globalDim[1] = h;
+  a.globalStrides[0] = pitch;
+  a.boxDim[0] = bw;
+  a.boxDim[1] = bh;
+  a.elementStrides[0] = a.elementStrides[1] = 1;
+  a.swizzle = swizzle;
+  return a;
+}
+
+void expectInvalid(const TiledTensorMapArgs &a, const std::string &what) {
+  Map map;
+  std::string error;
+  EXPECT_EQ(encodeTiledTensorMap(a, map.bytes, error), TensorMapError::Invalid)
+      << what;
+  EXPECT_NE(error.find(what), std::string::npos) << error;
+}
+
+TEST(TensorMapEncode, EveryDocumentedRule) {
+  TiledTensorMapArgs good = args2d(kF32, 0x10000, 100, 50, 400, 32, 8);
+  Map map;
+  std::string error;
+  ASSERT_EQ(encodeTiledTensorMap(good, map.bytes, error), TensorMapError::None)
+      << error;
+  TensorMap decoded;
+  ASSERT_TRUE(decodeTensorMap(map.bytes, decoded));
+  EXPECT_EQ(decoded.rank, 2u);
+  EXPECT_EQ(decoded.elementBytes, 4u);
+  EXPECT_EQ(decoded.globalStrides[1], 400u);
+  EXPECT_EQ(decoded.boxBytes(), 32u * 8 * 4);
+
+  auto with = [&](auto change) {
+    TiledTensorMapArgs a = good;
+    change(a);
+    return a;
+  };
+  // The map itself: 64-byte aligned.
+  EXPECT_EQ(encodeTiledTensorMap(good, map.bytes + 16, error),
+            TensorMapError::Invalid);
+  EXPECT_NE(error.find("aligned to 64 bytes"), std::string::npos) << error;
+  expectInvalid(with([](auto &a) { a.dataType = 16; }),
+                "is not a CUtensorMapDataType");
+  expectInvalid(with([](auto &a) { a.rank = 0; }), "must be 1 to 5");
+  expectInvalid(with([](auto &a) { a.rank = 6; }), "must be 1 to 5");
+  expectInvalid(with([](auto &a) { a.globalAddress = 0x10008; }),
+                "must be 16-byte aligned");
+  expectInvalid(with([](auto &a) { a.globalDim[1] = 0; }),
+                "globalDim[1] = 0 must be 1 to 2^32");
+  expectInvalid(with([](auto &a) { a.globalDim[0] = (uint64_t(1) << 32) + 1; }),
+                "must be 1 to 2^32");
+  expectInvalid(with([](auto &a) { a.globalStrides[0] = 404; }),
+                "globalStrides[0] = 404 must be a multiple of 16");
+  expectInvalid(with([](auto &a) { a.globalStrides[0] = uint64_t(1) << 40; }),
+                "below 2^40");
+  expectInvalid(with([](auto &a) { a.boxDim[1] = 257; }),
+                "boxDim[1] = 257 must be 1 to 256");
+  expectInvalid(with([](auto &a) { a.boxDim[0] = 0; }), "must be 1 to 256");
+  expectInvalid(with([](auto &a) { a.elementStrides[1] = 9; }),
+                "elementStrides[1] = 9 must be 1 to 8");
+  expectInvalid(with([](auto &a) { a.elementStrides[0] = 0; }),
+                "elementStrides[0] = 0 must be 1 to 8");
+  // 3 f32 = 12 bytes: not a multiple of 16.
+  expectInvalid(with([](auto &a) { a.boxDim[0] = 3; }),
+                "must be a multiple of 16 bytes");
+  // 64 f32 = 256 bytes > the 128-byte swizzle span.
+  expectInvalid(with([](auto &a) {
+                  a.boxDim[0] = 64;
+                  a.swizzle = kSwizzle128B;
+                }),
+                "exceeds the 128-byte swizzle span");
+  expectInvalid(with([](auto &a) {
+                  a.boxDim[0] = 16;
+                  a.swizzle = kSwizzle32B;
+                }),
+                "exceeds the 32-byte swizzle span");
+  expectInvalid(with([](auto &a) { a.swizzle = 7; }),
+                "is not a CUtensorMapSwizzle");
+  expectInvalid(with([](auto &a) { a.interleave = 3; }),
+                "is not a CUtensorMapInterleave");
+  expectInvalid(with([](auto &a) { a.interleave = 1; }),
+                "an interleaved layout needs tensorRank >= 3");
+  expectInvalid(with([](auto &a) { a.l2Promotion = 4; }),
+                "is not a CUtensorMapL2promotion");
+  expectInvalid(with([](auto &a) { a.oobFill = 2; }),
+                "is not a CUtensorMapFloatOOBfill");
+  expectInvalid(with([](auto &a) {
+                  a.dataType = kU16;
+                  a.oobFill = 1;
+                }),
+                "needs a floating-point tensorDataType, not UINT16");
+  // Valid but not modelled: interleaved layouts, packed types, sm_100
+  // swizzles.
+  TiledTensorMapArgs interleaved = with([](auto &a) {
+    a.rank = 3;
+    a.globalDim[2] = 2;
+    a.globalStrides[1] = 400 * 50;
+    a.boxDim[2] = 1;
+    a.elementStrides[2] = 1;
+    a.interleave = 1;
+  });
+  EXPECT_EQ(encodeTiledTensorMap(interleaved, map.bytes, error),
+            TensorMapError::Unsupported);
+  EXPECT_EQ(encodeTiledTensorMap(with([](auto &a) { a.swizzle = 4; }),
+                                 map.bytes, error),
+            TensorMapError::Unsupported);
+  // Not a map.
+  Map zeros{};
+  EXPECT_FALSE(decodeTensorMap(zeros.bytes, decoded));
+}
+
+TEST(TensorMapEncode, SwizzleMapsChunksWithinTheirRow) {
+  // Literal cases: chunk j of 128-byte row r goes to chunk j ^ (r mod 8)
+  // (128B), j ^ (r mod 4) (64B), j ^ (r mod 2) (32B); bytes inside a chunk
+  // keep their place.
+  EXPECT_EQ(swizzleAddress(0 * 128 + 0 * 16 + 3, kSwizzle128B), 3u);
+  EXPECT_EQ(swizzleAddress(1 * 128 + 0 * 16, kSwizzle128B), 1u * 128 + 16);
+  EXPECT_EQ(swizzleAddress(3 * 128 + 5 * 16 + 7, kSwizzle128B),
+            3u * 128 + 6 * 16 + 7);
+  EXPECT_EQ(swizzleAddress(15 * 128 + 2 * 16, kSwizzle128B),
+            15u * 128 + 5 * 16);
+  EXPECT_EQ(swizzleAddress(1024 + 7 * 128 + 7 * 16, kSwizzle128B),
+            1024u + 7 * 128);
+  EXPECT_EQ(swizzleAddress(5 * 128 + 1 * 16, kSwizzle64B), 5u * 128 + 0 * 16);
+  EXPECT_EQ(swizzleAddress(6 * 128 + 3 * 16, kSwizzle64B), 6u * 128 + 1 * 16);
+  EXPECT_EQ(swizzleAddress(6 * 128 + 5 * 16, kSwizzle64B), 6u * 128 + 7 * 16);
+  EXPECT_EQ(swizzleAddress(1 * 128 + 0 * 16, kSwizzle32B), 1u * 128 + 16);
+  EXPECT_EQ(swizzleAddress(2 * 128 + 1 * 16, kSwizzle32B), 2u * 128 + 16);
+  EXPECT_EQ(swizzleAddress(3 * 128 + 6 * 16, kSwizzle32B), 3u * 128 + 7 * 16);
+  EXPECT_EQ(swizzleAddress(3 * 128 + 6 * 16, kSwizzleNone), 3u * 128 + 6 * 16);
+}
+
+/// A kernel that loads one box with TMA into shared memory at `tile` and
+/// copies the tile's bytes to `out` (one word per thread and step).
+/// `expectBytes` is what thread 0 expects on the mbarrier.
+std::string loadKernel(unsigned rank, unsigned tileBytes, unsigned expectBytes,
+                       const std::string &beforeWait = "",
+                       const std::string &tileOffset = "0") {
+  std::string coords;
+  for (unsigned d = 0; d < rank; ++d)
+    coords += std::string(d ? ", " : "") + "%c" + std::to_string(d);
+  return ptxHeader("sm_90") + R"(
+.visible .entry k(.param .align 64 .b8 map[128], .param .u32 c0,
+                  .param .u32 c1, .param .u32 c2, .param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>, %c<3>;
+  .reg .b64 %rd<8>;
+  .shared .align 1024 .b8 tile[)" +
+         std::to_string(tileBytes + 1024) + R"(];
+  .shared .align 8 .b64 bar;
+  mov.u32 %r0, %tid.x;
+  setp.eq.u32 %p0, %r0, 0;
+  mov.b64 %rd0, map;
+  cvta.param.u64 %rd1, %rd0;
+  ld.param.u32 %c0, [c0];
+  ld.param.u32 %c1, [c1];
+  ld.param.u32 %c2, [c2];
+  mov.u32 %r9, tile;
+  add.u32 %r9, %r9, )" +
+         tileOffset + R"(;
+  @%p0 mbarrier.init.shared::cta.b64 [bar], 1;
+  fence.mbarrier_init.release.cluster;
+  bar.sync 0;
+  @%p0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], )" +
+         std::to_string(expectBytes) + R"(;
+  @%p0 cp.async.bulk.tensor.)" +
+         std::to_string(rank) +
+         R"(d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r9], [%rd1, {)" +
+         coords + R"(}], [bar];
+)" + beforeWait +
+         R"(
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], 0;
+  @!%p1 bra WAIT;
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %r0;
+COPY:
+  setp.ge.u32 %p2, %r1, )" +
+         std::to_string(tileBytes / 4) + R"(;
+  @%p2 bra DONE;
+  shl.b32 %r2, %r1, 2;
+  add.u32 %r3, %r9, %r2;
+  ld.shared.u32 %r4, [%r3];
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r4;
+  add.u32 %r1, %r1, 64;
+  bra COPY;
+DONE:
+  ret;
+}
+)";
+}
+
+struct TmaRun {
+  SimRun sim;
+  Buffer *tensor = nullptr;
+  Map map{};
+
+  explicit TmaRun(const std::string &ptx) {
+    EXPECT_TRUE(sim.load(ptx)) << sim.loadLog;
+  }
+
+  /// A tensor of `bytes` bytes whose byte i is i * 7 + 1 (mod 256), in
+  /// elements of `eb` bytes: element e's bytes are distinct per element.
+  Buffer &makeTensor(size_t bytes) {
+    std::vector<uint8_t> values(bytes);
+    for (size_t i = 0; i < bytes; ++i)
+      values[i] = static_cast<uint8_t>(i * 7 + 1 + i / 256);
+    tensor = &sim.buffer(values);
+    return *tensor;
+  }
+
+  bool encode(TiledTensorMapArgs a) {
+    a.globalAddress = tensor->address;
+    std::string error;
+    bool ok = encodeTiledTensorMap(a, map.bytes, error) == TensorMapError::None;
+    EXPECT_TRUE(ok) << error;
+    return ok;
+  }
+
+  LaunchResult run(int32_t c0, int32_t c1, int32_t c2, size_t outBytes,
+                   std::vector<uint8_t> &out) {
+    Buffer &o = sim.buffer(outBytes);
+    Kernel *kernel = sim.module ? sim.module->kernel("k") : nullptr;
+    if (!kernel) {
+      ADD_FAILURE() << "no kernel";
+      return {};
+    }
+    std::vector<uint8_t> params(kernel->paramBufferBytes(), 0);
+    const auto &p = kernel->params();
+    std::memcpy(params.data() + p[0].offset, map.bytes, 128);
+    std::memcpy(params.data() + p[1].offset, &c0, 4);
+    std::memcpy(params.data() + p[2].offset, &c1, 4);
+    std::memcpy(params.data() + p[3].offset, &c2, 4);
+    std::memcpy(params.data() + p[4].offset, &o.address, 8);
+    for (Buffer &b : sim.buffers)
+      std::memcpy(sim.device.hostPointer(b.address, b.bytes.size()),
+                  b.bytes.data(), b.bytes.size());
+    LaunchConfig config;
+    config.block = {64, 1, 1};
+    LaunchResult r = sim.device.launch(*kernel, config, params.data());
+    out.assign(outBytes, 0);
+    std::memcpy(out.data(), sim.device.hostPointer(o.address, outBytes),
+                outBytes);
+    return r;
+  }
+};
+
+/// The reference: byte `i` of the dense box (before swizzling) for a 2-d
+/// or 3-d map over a tensor made by makeTensor.
+std::vector<uint8_t> referenceBox(const TiledTensorMapArgs &a,
+                                  const std::vector<uint8_t> &tensor,
+                                  const int32_t *c, unsigned eb,
+                                  const uint8_t *fill) {
+  uint32_t n[3] = {1, 1, 1};
+  for (unsigned d = 0; d < a.rank; ++d)
+    n[d] = d == 0
+               ? a.boxDim[0]
+               : (a.boxDim[d] + a.elementStrides[d] - 1) / a.elementStrides[d];
+  std::vector<uint8_t> box;
+  for (uint32_t z = 0; z < n[2]; ++z)
+    for (uint32_t y = 0; y < n[1]; ++y)
+      for (uint32_t x = 0; x < n[0]; ++x) {
+        int64_t gx = c[0] + int64_t(x);
+        int64_t gy = c[1] + int64_t(y) * a.elementStrides[1];
+        int64_t gz = a.rank > 2 ? c[2] + int64_t(z) * a.elementStrides[2] : 0;
+        bool inside = gx >= 0 && gx < int64_t(a.globalDim[0]) && gy >= 0 &&
+                      gy < int64_t(a.globalDim[1]) && gz >= 0 &&
+                      (a.rank < 3 || gz < int64_t(a.globalDim[2]));
+        for (unsigned b = 0; b < eb; ++b)
+          box.push_back(
+              inside ? tensor[gz * (a.rank > 2 ? a.globalStrides[1] : 0) +
+                              gy * a.globalStrides[0] + gx * eb + b]
+                     : fill[b]);
+      }
+  return box;
+}
+
+/// Where the TMA puts dense byte `i` of a box at a 1024-aligned address.
+uint32_t swizzled(uint32_t i, int swizzle) {
+  uint32_t row = i / 128, chunk = (i / 16) % 8;
+  uint32_t mask = swizzle == kSwizzle128B  ? 7
+                  : swizzle == kSwizzle64B ? 3
+                  : swizzle == kSwizzle32B ? 1
+                                           : 0;
+  return row * 128 + ((chunk ^ (row & mask)) * 16) + i % 16;
+}
+
+void checkLoad(const TiledTensorMapArgs &shape, unsigned eb,
+               std::array<int32_t, 3> c, bool nan = false) {
+  TiledTensorMapArgs a = shape;
+  uint64_t tensorBytes = a.rank > 2 ? a.globalStrides[1] * a.globalDim[2]
+                                    : a.globalStrides[0] * a.globalDim[1];
+  uint32_t boxBytes = eb;
+  for (unsigned d = 0; d < a.rank; ++d)
+    boxBytes *=
+        d == 0 ? a.boxDim[0]
+               : (a.boxDim[d] + a.elementStrides[d] - 1) / a.elementStrides[d];
+  TmaRun run(loadKernel(a.rank, boxBytes, boxBytes));
+  Buffer &tensor = run.makeTensor(tensorBytes);
+  if (nan)
+    a.oobFill = 1;
+  ASSERT_TRUE(run.encode(a));
+  std::vector<uint8_t> out;
+  LaunchResult r = run.run(c[0], c[1], c[2], boxBytes, out);
+  ASSERT_TRUE(r.ok) << r.message;
+  uint8_t fill[8] = {};
+  if (nan) {
+    if (eb == 4) {
+      uint32_t v = 0x7fffffff;
+      std::memcpy(fill, &v, 4);
+    } else {
+      uint16_t v = 0x7fff;
+      std::memcpy(fill, &v, 2);
+    }
+  }
+  std::vector<uint8_t> box = referenceBox(a, tensor.bytes, c.data(), eb, fill);
+  ASSERT_EQ(box.size(), boxBytes);
+  int mismatches = 0;
+  for (uint32_t i = 0; i < boxBytes && mismatches < 8; ++i)
+    if (out[swizzled(i, a.swizzle)] != box[i]) {
+      ADD_FAILURE() << "box byte " << i << " at shared byte "
+                    << swizzled(i, a.swizzle) << ": got "
+                    << int(out[swizzled(i, a.swizzle)]) << ", want "
+                    << int(box[i]);
+      ++mismatches;
+    }
+}
+
+TEST(Tma, LoadsAcrossEveryEdge) {
+  // f32, 10 x 7 with a 48-byte pitch (two padding elements), box 8 x 4.
+  TiledTensorMapArgs a = args2d(kF32, 0, 10, 7, 48, 8, 4);
+  checkLoad(a, 4, {-2, -1, 0}); // top-left corner outside
+  checkLoad(a, 4, {5, 5, 0});   // bottom-right corner outside
+  checkLoad(a, 4, {1, 2, 0});   // inside
+  checkLoad(a, 4, {-9, 0, 0});  // all but... entirely left of the tensor
+  checkLoad(a, 4, {0, 7, 0});   // entirely below
+  checkLoad(a, 4, {-2, -1, 0}, /*nan=*/true);
+}
+
+TEST(Tma, ElementStridesAndThreeDimensions) {
+  // u16, 24 x 9 x 3 (pitch 64, plane 640), box 8 x 5 x 2 with element
+  // strides 2 in y and 2 in z: 3 rows and 1 plane.
+  TiledTensorMapArgs a;
+  a.dataType = kU16;
+  a.rank = 3;
+  a.globalDim[0] = 24;
+  a.globalDim[1] = 9;
+  a.globalDim[2] = 3;
+  a.globalStrides[0] = 64;
+  a.globalStrides[1] = 640;
+  a.boxDim[0] = 8;
+  a.boxDim[1] = 5;
+  a.boxDim[2] = 2;
+  a.elementStrides[0] = 1;
+  a.elementStrides[1] = 2;
+  a.elementStrides[2] = 2;
+  checkLoad(a, 2, {20, 6, 1});
+  checkLoad(a, 2, {-3, -2, -1});
+}
+
+TEST(Tma, SwizzledLoads) {
+  // bf16 rows of 64 elements (128 bytes), u16 rows of 32 (64 bytes) and 16
+  // (32 bytes): 12 rows, so that the 128-byte pattern repeats.
+  checkLoad(args2d(kBF16, 0, 200, 40, 512, 64, 12, kSwizzle128B), 2,
+            {100, 30, 0});
+  checkLoad(args2d(kU16, 0, 200, 40, 512, 32, 12, kSwizzle64B), 2, {3, -4, 0});
+  checkLoad(args2d(kU16, 0, 200, 40, 512, 16, 12, kSwizzle32B), 2, {190, 2, 0});
+  checkLoad(args2d(kU8, 0, 256, 16, 256, 128, 9, kSwizzle128B), 1, {0, 0, 0});
+}
+
+TEST(Tma, StoresClipAtTheTensorsEdges) {
+  // Fill shared memory with a pattern (with a 128-byte swizzle on the way:
+  // thread t writes dense word t), store a 32 x 4 bf16 box at (-8, 10) of a
+  // 40 x 12 tensor: rows 10 and 11 and columns 0 .. 23 are written, nothing
+  // else.
+  std::string ptx = ptxHeader("sm_90") + R"(
+.visible .entry k(.param .align 64 .b8 map[128], .param .u32 c0,
+                  .param .u32 c1, .param .u32 c2, .param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>, %c<3>;
+  .reg .b64 %rd<8>;
+  .shared .align 1024 .b8 tile[1024];
+  mov.u32 %r0, %tid.x;
+  mov.b64 %rd0, map;
+  cvta.param.u64 %rd1, %rd0;
+  ld.param.u32 %c0, [c0];
+  ld.param.u32 %c1, [c1];
+  // Dense word t (64 words of 4 bytes = 256 bytes = 4 rows of 64 bytes).
+  shl.b32 %r1, %r0, 2;
+  // 64-byte swizzle: chunk ^= row & 3, row = byte / 128.
+  shr.u32 %r2, %r1, 7;
+  and.b32 %r2, %r2, 3;
+  shl.b32 %r2, %r2, 4;
+  xor.b32 %r3, %r1, %r2;
+  mov.u32 %r4, tile;
+  add.u32 %r5, %r4, %r3;
+  add.u32 %r6, %r0, 1000;
+  st.shared.u32 [%r5], %r6;
+  fence.proxy.async.shared::cta;
+  bar.sync 0;
+  setp.eq.u32 %p0, %r0, 0;
+  @%p0 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd1, {%c0, %c1}], [tile];
+  @%p0 cp.async.bulk.commit_group;
+  @%p0 cp.async.bulk.wait_group.read 0;
+  ret;
+}
+)";
+  TmaRun run(ptx);
+  std::vector<uint16_t> zeros(40 * 12, 0xeeee);
+  run.tensor = &run.sim.buffer(zeros);
+  ASSERT_TRUE(run.encode(args2d(kU16, 0, 40, 12, 80, 32, 4, kSwizzle64B)));
+  std::vector<uint8_t> unused;
+  LaunchResult r = run.run(-8, 10, 0, 4, unused);
+  ASSERT_TRUE(r.ok) << r.message;
+  std::vector<uint16_t> got(40 * 12);
+  std::memcpy(got.data(),
+              run.sim.device.hostPointer(run.tensor->address, got.size() * 2),
+              got.size() * 2);
+  for (int y = 0; y < 12; ++y)
+    for (int x = 0; x < 40; ++x) {
+      uint16_t want = 0xeeee;
+      int bx = x + 8, by = y - 10;
+      if (by >= 0 && by < 4 && bx >= 0 && bx < 32) {
+        // Dense element (by, bx) is half `bx % 2` of word (by * 32 + bx) / 2.
+        uint32_t word = (by * 32 + bx) / 2 + 1000;
+        want = static_cast<uint16_t>(bx % 2 ? word >> 16 : word);
+      }
+      EXPECT_EQ(got[y * 40 + x], want) << "x " << x << " y " << y;
+    }
+}
+
+TiledTensorMapArgs smallMap() { return args2d(kF32, 0, 16, 8, 64, 16, 4); }
+
+LaunchResult runSmall(const std::string &ptx, TiledTensorMapArgs a = smallMap(),
+                      int32_t c0 = 0) {
+  TmaRun run(ptx);
+  run.makeTensor(64 * 8);
+  if (!run.encode(a))
+    return {};
+  std::vector<uint8_t> out;
+  return run.run(c0, 0, 0, 256, out);
+}
+
+unsigned lineOf(const std::string &ptx, const std::string &text) {
+  size_t at = ptx.find(text);
+  EXPECT_NE(at, std::string::npos) << text;
+  return static_cast<unsigned>(
+             std::count(ptx.begin(), ptx.begin() + at, '\n')) +
+         1;
+}
+
+TEST(TmaChecks, ReadingTheDestinationBeforeTheWait) {
+  // The issuing thread reads its destination right after the copy.
+  std::string ptx =
+      loadKernel(2, 256, 256, "  @%p0 ld.shared.u32 %r8, [%r9+4];\n");
+  LaunchResult r = runSmall(ptx);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::AsyncCopyHazard) << r.message;
+  EXPECT_NE(r.message.find("the destination of a cp.async.bulk.tensor of "
+                           "thread (0,0,0) that has not completed (missing "
+                           "wait on its mbarrier's phase before it)"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find(
+                "PTX line " +
+                std::to_string(lineOf(ptx, "@%p0 ld.shared.u32 %r8")) + ":"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(TmaChecks, ExpectTxSmallerThanTheBox) {
+  // 128 bytes expected, 256 delivered: once the only arrival is in, the
+  // count goes below zero.
+  LaunchResult r = runSmall(loadKernel(2, 256, 128));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::MbarrierMisuse) << r.message;
+  EXPECT_NE(r.message.find("transaction count underflow: 128 more bytes "
+                           "completed than expected"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("cp.async.bulk.tensor"), std::string::npos)
+      << r.message;
+}
+
+TEST(TmaChecks, ExpectTxLargerThanTheBoxDeadlocks) {
+  LaunchResult r = runSmall(loadKernel(2, 256, 512));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::Deadlock) << r.message;
+  EXPECT_NE(r.message.find("0 of 1 arrivals pending, transaction count 256"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(TmaChecks, WrongRankMisalignedSwizzleAndNotAMap) {
+  // A 3d copy with a rank-2 map.
+  LaunchResult r = runSmall(loadKernel(3, 256, 256));
+  EXPECT_EQ(r.kind, FindingKind::TmaMisuse) << r.message;
+  EXPECT_NE(r.message.find("a 3d copy with a tensor map of rank 2"),
+            std::string::npos)
+      << r.message;
+  // A 128-byte swizzle into a tile 128 bytes past a 1024-byte boundary.
+  TiledTensorMapArgs swizzled =
+      args2d(kF32, 0, 64, 8, 256, 32, 8, kSwizzle128B);
+  r = runSmall(loadKernel(2, 1024, 1024, "", "128"), swizzled);
+  EXPECT_EQ(r.kind, FindingKind::TmaMisuse) << r.message;
+  EXPECT_NE(r.message.find("is not aligned to the 1024-byte repeat of the "
+                           "map's 128-byte swizzle"),
+            std::string::npos)
+      << r.message;
+  // Not 128-byte aligned at all.
+  r = runSmall(loadKernel(2, 256, 256, "", "16"));
+  EXPECT_EQ(r.kind, FindingKind::Misaligned) << r.message;
+  // 128 bytes that cuTensorMapEncodeTiled did not write.
+  TmaRun run(loadKernel(2, 256, 256));
+  run.makeTensor(512);
+  std::vector<uint8_t> out;
+  r = run.run(0, 0, 0, 256, out);
+  EXPECT_EQ(r.kind, FindingKind::TmaMisuse) << r.message;
+  EXPECT_NE(r.message.find("is not one that cuTensorMapEncodeTiled wrote"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(TmaChecks, StoreStillReadingWhenTheBlockExits) {
+  std::string ptx = ptxHeader("sm_90") + R"(
+.visible .entry k(.param .align 64 .b8 map[128], .param .u32 c0,
+                  .param .u32 c1, .param .u32 c2, .param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .shared .align 1024 .b8 tile[256];
+  mov.u32 %r0, %tid.x;
+  shl.b32 %r1, %r0, 2;
+  mov.u32 %r2, tile;
+  add.u32 %r2, %r2, %r1;
+  st.shared.u32 [%r2], %r0;
+  bar.sync 0;
+  setp.eq.u32 %p0, %r0, 0;
+  mov.b64 %rd0, map;
+  cvta.param.u64 %rd1, %rd0;
+  @%p0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd1, {0, 0}], [tile];
+  @%p0 cp.async.bulk.commit_group;
+  ret;
+}
+)";
+  LaunchResult r = runSmall(ptx);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::TmaMisuse) << r.message;
+  EXPECT_NE(r.message.find("the block exited while this cp.async.bulk.tensor "
+                           "store was still reading shared memory"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find(
+                "PTX line " +
+                std::to_string(lineOf(ptx, "@%p0 cp.async.bulk.tensor")) + ":"),
+            std::string::npos)
+      << r.message;
+}
+
+} // namespace
