@@ -123,10 +123,10 @@ using FamilyDecoderFn = bool (*)(Decoder &, const ptx::Instruction &,
 /// Indexed by OpcodeFamily.
 constexpr FamilyDecoderFn kFamilyDecoders[] = {
     &decodeArithmetic, &decodeMemory,   &decodeControl,
-    &decodeTensor,     &decodeMbarrier,
+    &decodeTensor,     &decodeMbarrier, &decodeWgmma,
 };
 static_assert(std::size(kFamilyDecoders) ==
-                  static_cast<size_t>(OpcodeFamily::Mbarrier) + 1,
+                  static_cast<size_t>(OpcodeFamily::Wgmma) + 1,
               "one decoder per OpcodeFamily");
 } // namespace
 
@@ -282,6 +282,12 @@ std::string Modifiers::unused() const {
 //===----------------------------------------------------------------------===//
 // Layout helpers
 //===----------------------------------------------------------------------===//
+
+bool gmm::sim::isZeroLengthShared(const ptx::Declaration &decl) {
+  return decl.space == "shared" && !decl.isExtern && decl.dims.empty() &&
+         decl.type == "b8" && decl.vector == 1 && decl.align >= 16 &&
+         !decl.hasInit && !decl.isRange;
+}
 
 bool gmm::sim::declarationLayout(const ptx::Declaration &decl, uint64_t &size,
                                  unsigned &align, std::string &error) {
@@ -675,6 +681,7 @@ bool ProgramBuilder::layoutShared() {
   uint64_t offset = 0;
   unsigned dynamicAlign = 16;
   std::vector<std::string> externs;
+  std::vector<const ptx::Declaration *> zeroLength;
   for (const auto &[name, symbol] : globals) {
     if (symbol.space != Space::Shared || !names.count(name))
       continue;
@@ -695,8 +702,9 @@ bool ProgramBuilder::layoutShared() {
       unsigned align = 1;
       if (!declarationLayout(s.decl, size, align, error))
         return false;
-      if (s.decl.isExtern) {
+      if (s.decl.isExtern || isZeroLengthShared(s.decl)) {
         dynamicAlign = std::max(dynamicAlign, align);
+        zeroLength.push_back(&s.decl);
         continue;
       }
       offset = alignTo(offset, align);
@@ -705,10 +713,18 @@ bool ProgramBuilder::layoutShared() {
     }
   }
   prog.staticSharedBytes = static_cast<uint32_t>(offset);
+  // On sm_90, dynamic shared memory starts on a 1024-byte boundary: where
+  // a 128-byte-swizzled TMA tile or wgmma operand has to start (programs
+  // that place such tiles at its start rely on it). The padding does not
+  // count against the block's limit (Device.cpp).
+  if (archValue >= 90)
+    dynamicAlign = std::max(dynamicAlign, 1024u);
   prog.dynamicSharedOffset =
       static_cast<uint32_t>(alignTo(offset, dynamicAlign));
   for (const std::string &name : externs)
     sharedOffsets[name] = prog.dynamicSharedOffset;
+  for (const ptx::Declaration *decl : zeroLength)
+    localSharedOffsets[decl] = prog.dynamicSharedOffset;
   constexpr uint64_t kMaxStatic = limits::kStaticSharedBytesPerBlock;
   if (offset > kMaxStatic) {
     error = "kernel '" + prog.name + "' uses " + std::to_string(offset) +

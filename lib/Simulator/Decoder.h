@@ -28,6 +28,14 @@ struct GlobalSymbol {
 };
 using GlobalSymbols = std::map<std::string, GlobalSymbol, std::less<>>;
 
+/// Whether a .shared declaration is what LLVM's NVPTX back end writes for a
+/// zero-length array (`.shared .align 16 .b8 name;`: no dimensions, .b8,
+/// aligned to 16 or more, no initializer; a byte scalar is written .u8).
+/// MLIR's gpu.dynamic_shared_memory and zero-sized workgroup memref.globals
+/// lower to such arrays, which programs index as dynamic shared memory: the
+/// simulator places them, like .extern arrays, at its start.
+bool isZeroLengthShared(const ptx::Declaration &decl);
+
 /// The byte size and alignment of a declaration (its element type times its
 /// array dimensions); false with `error` set when it cannot be sized.
 bool declarationLayout(const ptx::Declaration &decl, uint64_t &size,

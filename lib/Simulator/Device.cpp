@@ -43,6 +43,7 @@ const char *gmm::sim::findingKindName(FindingKind kind) {
   case FindingKind::SharedRace:
     return "racecheck";
   case FindingKind::AsyncCopyHazard:
+  case FindingKind::WgmmaHazard:
     return "racecheck";
   case FindingKind::UninitializedRead:
     return "initcheck";
@@ -690,7 +691,7 @@ std::unique_ptr<LoadedModule> Device::load(std::string_view text,
     symbol.align = align;
     if (decl.space == "shared") {
       symbol.space = Space::Shared;
-      symbol.isExternShared = decl.isExtern;
+      symbol.isExternShared = decl.isExtern || isZeroLengthShared(decl);
       symbols[decl.name] = symbol;
       continue;
     }
@@ -817,8 +818,10 @@ std::string gmm::sim::checkLaunchConfig(const Device &device,
            " bytes of dynamic shared memory exceed the kernel's limit of " +
            std::to_string(kernel.maxDynamicSharedBytes) +
            " (raise it with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)";
-  uint64_t shared =
-      uint64_t(prog.dynamicSharedOffset) + config.dynamicSharedBytes;
+  // Static shared memory, then dynamic (its alignment padding on sm_90 is
+  // the simulator's, not the kernel's).
+  uint64_t shared = (uint64_t(prog.staticSharedBytes) + 15) / 16 * 16 +
+                    config.dynamicSharedBytes;
   uint32_t optin =
       deviceModel(device.options().arch).maxSharedBytesPerBlockOptin;
   if (shared > optin)

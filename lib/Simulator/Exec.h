@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -156,7 +157,8 @@ enum class OpcodeFamily : uint8_t {
   Memory,
   Control,
   Tensor,
-  Mbarrier
+  Mbarrier,
+  Wgmma
 };
 
 /// The PTX mnemonic of `op` ("add").
@@ -192,6 +194,9 @@ enum class Collective : uint8_t {
   FullWarp,
   /// .sync with a member mask in operand `memberMaskOperand`.
   MemberMask,
+  /// .sync.aligned over a warpgroup (wgmma): the four warps 4g .. 4g+3,
+  /// every lane; the last warp to arrive executes it for all.
+  Warpgroup,
 };
 
 /// What a family decoder records for its handlers beyond the common fields
@@ -323,6 +328,8 @@ enum class LaneState : uint8_t {
   AtCollective,
   /// At an mbarrier.try_wait whose phase has not completed.
   AtMbarrier,
+  /// At a warpgroup instruction, for the other warps of the warpgroup.
+  AtWarpgroup,
 };
 
 /// A cp.async in flight.
@@ -450,6 +457,8 @@ struct Block {
   std::unordered_map<uint32_t, MBarrier> mbarriers;
   /// Bulk (TMA) copies in flight.
   std::vector<BulkCopy> bulkCopies;
+  /// Each warpgroup's wgmma state (Wgmma.cpp's; created on first use).
+  std::vector<std::shared_ptr<void>> warpgroups;
   std::string output;     // printf
   std::string assertions; // __assertfail messages
   bool assertFailed = false;
@@ -622,6 +631,8 @@ bool decodeTensor(Decoder &decoder, const ptx::Instruction &instr,
                   Modifiers &mods, Instr &out);
 bool decodeMbarrier(Decoder &decoder, const ptx::Instruction &instr,
                     Modifiers &mods, Instr &out);
+bool decodeWgmma(Decoder &decoder, const ptx::Instruction &instr,
+                 Modifiers &mods, Instr &out);
 /// cp.async.bulk (reached from the Memory family's `cp`).
 bool decodeBulkCopy(Decoder &decoder, const ptx::Instruction &instr,
                     Modifiers &mods, Instr &out);

@@ -288,8 +288,10 @@ void mbarrierInit(ExecState &s, const Instr &in, uint32_t exec) {
         // Threads that initialize one object with the same count (upstream
         // MLIR's NVGPU examples have the whole block do it) initialize it
         // once: on a GPU their inits happen together, before any arrival,
-        // while the simulator runs one warp after the other.
-        if (b.initLine != 0 && b.expected == count && b.phase == 0)
+        // while the simulator runs one warp after the other, so a later
+        // warp's init may come after the first phases. (An init of a live
+        // object is undefined in the ISA; mbarrier.inval ends one.)
+        if (b.initLine != 0 && b.expected == count)
           return;
         b = MBarrier();
         b.expected = b.pending = count;

@@ -144,6 +144,64 @@ uint32_t gatherCollective(ExecState &s, Warp &w, const Instr &in, uint32_t pc,
   return 0;
 }
 
+/// Gathers the four warps of a warpgroup at a .sync.aligned warpgroup
+/// instruction: every warp parks there until the last one arrives, which
+/// executes it for all and releases the others past it. Returns the lanes
+/// to execute (0: parked, or a finding).
+uint32_t gatherWarpgroup(ExecState &s, Warp &w, uint32_t pc, uint32_t arrived) {
+  Block &block = s.block;
+  uint32_t group = w.index / 4;
+  if (4 * group + 4 > block.numWarps ||
+      block.warps[4 * group + 3].exists != 0xffffffffu) {
+    s.fail(FindingKind::CollectiveDivergence, __builtin_ctz(arrived),
+           "warpgroup instruction in a partial warpgroup: warps " +
+               std::to_string(4 * group) + "-" + std::to_string(4 * group + 3) +
+               " need all 128 threads, the block has " +
+               std::to_string(block.numThreads));
+    return 0;
+  }
+  if (arrived != 0xffffffffu) {
+    s.fail(FindingKind::CollectiveDivergence, __builtin_ctz(arrived),
+           "warpgroup instruction reached by lanes " + laneList(arrived) +
+               " of warp " + std::to_string(w.index) +
+               " only (.aligned: all 32 lanes of each warp of the "
+               "warpgroup)");
+    return 0;
+  }
+  bool all = true;
+  for (uint32_t i = 0; i < 4; ++i) {
+    Warp &other = block.warps[4 * group + i];
+    if (&other == &w)
+      continue;
+    bool there = other.ready == 0 && other.live == 0xffffffffu;
+    forEachLane(other.live, [&](int l) {
+      there &= other.state[l] == LaneState::AtWarpgroup && other.pc[l] == pc;
+    });
+    all &= there;
+  }
+  if (!all) {
+    materialize(w);
+    forEachLane(arrived, [&](int l) {
+      w.state[l] = LaneState::AtWarpgroup;
+      w.pc[l] = pc;
+    });
+    w.ready &= ~arrived;
+    return 0;
+  }
+  for (uint32_t i = 0; i < 4; ++i) {
+    Warp &other = block.warps[4 * group + i];
+    if (&other == &w)
+      continue;
+    forEachLane(other.live, [&](int l) {
+      other.state[l] = LaneState::Ready;
+      other.pc[l] = pc + 1;
+    });
+    other.ready = other.live;
+    tryUniform(other);
+  }
+  return arrived;
+}
+
 void trace(ExecState &s, const Instr &in, uint32_t arrived, uint32_t exec) {
   const Options &o = s.launch.options;
   if (o.traceThread < 0 || static_cast<int64_t>(s.block.linear) != o.traceBlock)
@@ -187,7 +245,11 @@ void runWarp(ExecState &s, Warp &w, uint64_t budget, uint64_t &warpCount,
     }
     const Instr &in = code[pc];
     s.pc = pc;
-    if (in.collective != Collective::None) {
+    if (in.collective == Collective::Warpgroup) {
+      arrived = gatherWarpgroup(s, w, pc, arrived);
+      if (!arrived)
+        continue;
+    } else if (in.collective != Collective::None) {
       arrived = gatherCollective(s, w, in, pc, arrived);
       if (!arrived)
         continue;
@@ -280,8 +342,13 @@ void diagnoseStuck(ExecState &s) {
       const Instr &in = s.prog.code[pc];
       std::string what = state == LaneState::AtMbarrier
                              ? "wait for " + describeMbarrierWait(s, w, l)
+                         : state == LaneState::AtWarpgroup
+                             ? "wait for the other warps of warpgroup " +
+                                   std::to_string(w.index / 4) +
+                                   " at this instruction"
                              : "wait at a barrier";
-      if (state == LaneState::AtMbarrier && mbarrierWarp < 0) {
+      if ((state == LaneState::AtMbarrier || state == LaneState::AtWarpgroup) &&
+          mbarrierWarp < 0) {
         mbarrierWarp = static_cast<int>(wi);
         mbarrierLane = l;
       }
@@ -373,6 +440,7 @@ void gmm::sim::startBlock(LaunchContext &launch, Block &block, uint64_t linear,
     barrier = Barrier();
   block.mbarriers.clear();
   block.bulkCopies.clear();
+  block.warpgroups.clear();
   if (block.shared.size() < launch.sharedBytes) {
     block.shared.resize(launch.sharedBytes);
     block.shadow.resize(launch.sharedBytes);

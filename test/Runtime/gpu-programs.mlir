@@ -7,7 +7,9 @@
 // event (and the event destroyed while its record is still queued), two GPU
 // modules, and (sm_90) a producer/consumer ring of NVGPU mbarriers and a
 // TMA load of a box across a tensor's edges (nvgpu.tma.create.descriptor on
-// the host, nvgpu.tma.async.load completing on an mbarrier).
+// the host, nvgpu.tma.async.load completing on an mbarrier) and (sm_90a) a
+// TMA + wgmma GEMM through nvgpu.warpgroup.mma, checked against
+// linalg.matmul on the host.
 
 // REQUIRES: cuda-device
 // UNSUPPORTED: sanitizer
@@ -15,6 +17,8 @@
 // DEFINE:   --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_80 cubin-features=+ptx80"
 // DEFINE: %{lower90} = mlir-opt --convert-linalg-to-loops \
 // DEFINE:   --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_90 cubin-features=+ptx80"
+// DEFINE: %{lower90a} = mlir-opt --convert-linalg-to-loops \
+// DEFINE:   --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_90a cubin-features=+ptx80"
 // DEFINE: %{run} = %cuda_env mlir-runner --entry-point-result=void \
 // DEFINE:   --shared-libs=%gmm_cuda_runtime,%mlir_runner_utils,%mlir_c_runner_utils
 
@@ -61,3 +65,7 @@
 // TMA-NEXT:  [0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0],
 // TMA-NEXT:  [0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0],
 // TMA-NEXT:  [0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0]]
+
+// RUN: %{lower90a} %S/Inputs/wgmma-gemm.mlir | %{run} 2>&1 | FileCheck %s --check-prefix=WGMMA
+// WGMMA-NOT: error
+// WGMMA: agree: 4096

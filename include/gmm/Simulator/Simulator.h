@@ -39,6 +39,9 @@ enum class FindingKind {
   // racecheck
   SharedRace,
   AsyncCopyHazard,
+  /// A wgmma accumulator or register-A operand written while the
+  /// operation is in flight, or descriptors that differ between threads.
+  WgmmaHazard,
   // initcheck
   UninitializedRead,
   // synccheck

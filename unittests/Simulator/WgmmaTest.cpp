@@ -1,0 +1,506 @@
+//===- WgmmaTest.cpp - warpgroup MMA on the simulated GPU -----------------===//
+//
+// Part of the gmm project: ragged dot (grouped matmul) for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// wgmma.mma_async on hand-written sm_90a PTX: the host lays A and B out in
+// shared memory as the PTX ISA's canonical layouts describe them (8-row
+// core matrices of 16 bytes without swizzle, `leading` bytes apart along K
+// and `stride` bytes apart along M/N; rows of the swizzle's span with
+// 16-byte chunk c of row r at chunk c ^ (r mod 8, 4, 2); MN-major operands
+// with M/N contiguous), builds the matrix descriptors, and checks every
+// accumulator register against the product computed here, placed by the
+// ISA's fragment figure (thread t, register i: row 16 (t / 32) + (t % 32) /
+// 4 + 8 ((i % 4) / 2), column 8 (i / 4) + 2 (t % 4) + i % 2). Values are
+// small integers, so that every sum is exact. And one negative test per
+// wgmma check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SimTestUtils.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace gmm::sim;
+using namespace gmm::sim::test;
+
+namespace {
+
+uint16_t toHalf(float v) {
+  // Exact for the small integers used here.
+  if (v == 0)
+    return std::signbit(v) ? 0x8000 : 0;
+  int e;
+  float m = std::frexp(std::fabs(v), &e); // v = m * 2^e, m in [0.5, 1)
+  uint16_t mant = static_cast<uint16_t>((m * 2 - 1) * 1024);
+  return static_cast<uint16_t>((v < 0 ? 0x8000 : 0) | ((e - 1 + 15) << 10) |
+                               mant);
+}
+uint16_t toBF16(float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  return static_cast<uint16_t>(bits >> 16);
+}
+uint32_t toTF32(float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  return bits;
+}
+uint8_t toE4M3(float v) {
+  // Small integers 0..7 and their negatives.
+  if (v == 0)
+    return 0;
+  int e;
+  float m = std::frexp(std::fabs(v), &e);
+  uint8_t mant = static_cast<uint8_t>((m * 2 - 1) * 8);
+  return static_cast<uint8_t>((v < 0 ? 0x80 : 0) | ((e - 1 + 7) << 3) | mant);
+}
+
+enum Type { F16, BF16, TF32, E4M3 };
+
+struct Case {
+  Type type = BF16;
+  unsigned n = 16;
+  bool f16Accumulator = false;
+  // Layouts: swizzle span in bytes (0: none), MN-major operands.
+  unsigned swizzleA = 0, swizzleB = 0;
+  bool transposeA = false, transposeB = false;
+  bool aInRegisters = false;
+  bool accumulate = false;
+  bool negateB = false;
+};
+
+unsigned bytesOf(Type t) { return t == TF32 ? 4 : t == E4M3 ? 1 : 2; }
+
+/// The canonical layout of an operand (rows = M or N, K columns):
+/// `leading` and `stride` as the descriptor holds them.
+struct Layout {
+  unsigned swizzle = 0; // span bytes, 0 none
+  bool mnMajor = false;
+  uint32_t start = 0, leading = 0, stride = 0;
+
+  uint32_t offset(unsigned mn, unsigned k, unsigned eb) const {
+    unsigned t = 16 / eb; // elements per 16 bytes
+    uint32_t linear;
+    if (!mnMajor && !swizzle) {
+      // Core matrix (mn / 8, k / t): 8 rows of 16 bytes.
+      linear = start + (mn / 8) * stride + (k / t) * leading + (mn % 8) * 16 +
+               (k % t) * eb;
+    } else if (!mnMajor) {
+      // 8-row atoms of `swizzle`-byte rows along M/N.
+      linear = start + (mn / 8) * stride + (mn % 8) * swizzle + k * eb;
+    } else {
+      unsigned span = swizzle ? swizzle : 16;
+      unsigned run = span / eb; // M/N elements in one row
+      linear = start + (mn % run) * eb + (mn / run) * leading + (k % 8) * span +
+               (k / 8) * stride;
+    }
+    if (!swizzle)
+      return linear;
+    unsigned mask = swizzle == 128 ? 7 : swizzle == 64 ? 3 : 1;
+    unsigned row = linear / 128, chunk = (linear / 16) % 8;
+    return (linear & ~0x7fu) | (((chunk ^ (row & mask)) & 7) << 4) |
+           (linear & 15);
+  }
+
+  uint64_t descriptor() const {
+    uint64_t mode = swizzle == 128  ? 1
+                    : swizzle == 64 ? 2
+                    : swizzle == 32 ? 3
+                                    : 0;
+    return uint64_t((start >> 4) & 0x3fff) |
+           (uint64_t((leading >> 4) & 0x3fff) << 16) |
+           (uint64_t((stride >> 4) & 0x3fff) << 32) | (mode << 62);
+  }
+};
+
+/// A layout for a `rows` x `k` operand at `start`.
+Layout layoutFor(unsigned swizzle, bool mnMajor, unsigned rows, unsigned k,
+                 unsigned eb, uint32_t start) {
+  Layout l;
+  l.swizzle = swizzle;
+  l.mnMajor = mnMajor;
+  l.start = start;
+  unsigned kBytes = k * eb;
+  if (!mnMajor && !swizzle) {
+    l.leading = 128;                // core matrices along K: adjacent
+    l.stride = (kBytes / 16) * 128; // 8-row groups after all K
+  } else if (!mnMajor) {
+    l.stride = 8 * swizzle; // one atom per 8 rows
+    l.leading = 16;         // unused
+  } else {
+    unsigned span = swizzle ? swizzle : 16;
+    unsigned kGroups = (k + 7) / 8;
+    l.stride = 8 * span;            // 8 K-rows of one span
+    l.leading = 8 * span * kGroups; // next run of M/N after all K
+  }
+  (void)rows;
+  return l;
+}
+
+std::string kernel(const Case &c, unsigned numD) {
+  std::string ptx = ptxHeader("sm_90a") + R"(
+.visible .entry k(.param .u64 ga, .param .u64 gb, .param .u32 words,
+                  .param .u64 da, .param .u64 db, .param .u64 out,
+                  .param .u64 gregs)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>, %d<)" +
+                    std::to_string(numD) +
+                    R"(>, %a<4>;
+  .reg .b64 %rd<16>;
+  .shared .align 1024 .b8 smem[49152];
+  mov.u32 %r0, %tid.x;
+  ld.param.u64 %rd0, [ga];
+  ld.param.u32 %r1, [words];
+  mov.u32 %r2, %r0;
+COPY:
+  setp.ge.u32 %p0, %r2, %r1;
+  @%p0 bra COPIED;
+  mul.wide.u32 %rd1, %r2, 4;
+  add.s64 %rd2, %rd0, %rd1;
+  ld.global.b32 %r3, [%rd2];
+  mov.u32 %r4, smem;
+  cvt.u32.u64 %r5, %rd1;
+  add.u32 %r4, %r4, %r5;
+  st.shared.b32 [%r4], %r3;
+  add.u32 %r2, %r2, 128;
+  bra COPY;
+COPIED:
+  fence.proxy.async.shared::cta;
+  bar.sync 0;
+  ld.param.u64 %rd3, [da];
+  ld.param.u64 %rd4, [db];
+  // This thread's registers: initial accumulators, then A fragments.
+  ld.param.u64 %rd5, [gregs];
+  mul.wide.u32 %rd6, %r0, )" +
+                    std::to_string((numD + 4) * 4) + R"(;
+  add.s64 %rd7, %rd5, %rd6;
+)";
+  for (unsigned i = 0; i < numD; ++i)
+    ptx += "  ld.global.b32 %d" + std::to_string(i) + ", [%rd7+" +
+           std::to_string(4 * i) + "];\n";
+  for (unsigned i = 0; i < 4; ++i)
+    ptx += "  ld.global.b32 %a" + std::to_string(i) + ", [%rd7+" +
+           std::to_string(4 * (numD + i)) + "];\n";
+  static const char *const kTypes[] = {"f16", "bf16", "tf32", "e4m3"};
+  unsigned k = 32 / bytesOf(c.type);
+  std::string shape = "m64n" + std::to_string(c.n) + "k" + std::to_string(k);
+  std::string dregs;
+  for (unsigned i = 0; i < numD; ++i)
+    dregs += std::string(i ? ", " : "") + "%d" + std::to_string(i);
+  bool sixteen = c.type == F16 || c.type == BF16;
+  std::string a = c.aInRegisters ? "{%a0, %a1, %a2, %a3}" : "%rd3";
+  std::string tail = std::string(", 1, ") + (c.negateB ? "-1" : "1");
+  if (sixteen)
+    tail += c.aInRegisters ? std::string(", ") + (c.transposeB ? "1" : "0")
+                           : std::string(", ") + (c.transposeA ? "1" : "0") +
+                                 ", " + (c.transposeB ? "1" : "0");
+  ptx += "  wgmma.fence.sync.aligned;\n";
+  ptx += std::string("  wgmma.mma_async.sync.aligned.") + shape + "." +
+         (c.f16Accumulator ? "f16" : "f32") + "." + kTypes[c.type] + "." +
+         kTypes[c.type] + " {" + dregs + "}, " + a + ", %rd4, " +
+         (c.accumulate ? "1" : "0") + tail + ";\n";
+  ptx += "  wgmma.commit_group.sync.aligned;\n";
+  ptx += "  wgmma.wait_group.sync.aligned 0;\n";
+  ptx += R"(  ld.param.u64 %rd8, [out];
+  mul.wide.u32 %rd9, %r0, )" +
+         std::to_string(numD * 4) + R"(;
+  add.s64 %rd10, %rd8, %rd9;
+)";
+  for (unsigned i = 0; i < numD; ++i)
+    ptx += "  st.global.b32 [%rd10+" + std::to_string(4 * i) + "], %d" +
+           std::to_string(i) + ";\n";
+  ptx += "  ret;\n}\n";
+  return ptx;
+}
+
+void encode(Type t, float v, uint8_t *p) {
+  switch (t) {
+  case F16: {
+    uint16_t h = toHalf(v);
+    std::memcpy(p, &h, 2);
+    break;
+  }
+  case BF16: {
+    uint16_t h = toBF16(v);
+    std::memcpy(p, &h, 2);
+    break;
+  }
+  case TF32: {
+    uint32_t w = toTF32(v);
+    std::memcpy(p, &w, 4);
+    break;
+  }
+  case E4M3:
+    *p = toE4M3(v);
+    break;
+  }
+}
+
+float halfValue(uint16_t h) {
+  int e = (h >> 10) & 31, m = h & 1023;
+  float v = e ? std::ldexp(1024.0f + m, e - 25) : std::ldexp(float(m), -24);
+  return (h & 0x8000) ? -v : v;
+}
+
+void runCase(const Case &c) {
+  unsigned eb = bytesOf(c.type), k = 32 / eb, n = c.n;
+  unsigned numD = c.f16Accumulator ? n / 4 : n / 2;
+  // Values: A in [-3, 3], B in [-2, 2], C in [-8, 8]: exact everywhere.
+  std::vector<float> av(64 * k), bv(k * n), cv(64 * n);
+  for (unsigned i = 0; i < av.size(); ++i)
+    av[i] = float(int((i * 13 + i / 7 + 3) % 7) - 3);
+  for (unsigned i = 0; i < bv.size(); ++i)
+    bv[i] = float(int((i * 3 + i / 5 + 1) % 5) - 2);
+  for (unsigned i = 0; i < cv.size(); ++i)
+    cv[i] = float(int((i * 11 + 5) % 17) - 8);
+  std::vector<uint8_t> image(49152, 0);
+  Layout la = layoutFor(c.swizzleA, c.transposeA, 64, k, eb, 0);
+  Layout lb = layoutFor(c.swizzleB, c.transposeB, n, k, eb, 16384);
+  uint32_t used = 0;
+  for (unsigned m = 0; m < 64; ++m)
+    for (unsigned kk = 0; kk < k; ++kk) {
+      uint32_t at = la.offset(m, kk, eb);
+      encode(c.type, av[m * k + kk], &image[at]);
+      used = std::max(used, at + eb);
+    }
+  for (unsigned j = 0; j < n; ++j)
+    for (unsigned kk = 0; kk < k; ++kk) {
+      uint32_t at = lb.offset(j, kk, eb);
+      ASSERT_LE(at + eb, image.size());
+      encode(c.type, bv[kk * n + j], &image[at]);
+      used = std::max(used, at + eb);
+    }
+  // Registers: initial D and A fragments (mma.m16nXk layout per warp).
+  std::vector<uint32_t> regs(128 * (numD + 4), 0);
+  auto dPlace = [&](unsigned t, unsigned i, unsigned e, unsigned &row,
+                    unsigned &col) {
+    unsigned w = t / 32, l = t % 32;
+    if (c.f16Accumulator) {
+      row = 16 * w + l / 4 + 8 * (i % 2);
+      col = 8 * (i / 2) + 2 * (l % 4) + e;
+    } else {
+      row = 16 * w + l / 4 + 8 * ((i % 4) / 2);
+      col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+    }
+  };
+  for (unsigned t = 0; t < 128; ++t) {
+    for (unsigned i = 0; i < numD; ++i) {
+      unsigned row, col;
+      if (c.f16Accumulator) {
+        uint32_t word = 0;
+        for (unsigned e = 0; e < 2; ++e) {
+          dPlace(t, i, e, row, col);
+          word |= uint32_t(toHalf(cv[row * n + col])) << (16 * e);
+        }
+        regs[t * (numD + 4) + i] = word;
+      } else {
+        dPlace(t, i, 0, row, col);
+        float v = cv[row * n + col];
+        std::memcpy(&regs[t * (numD + 4) + i], &v, 4);
+      }
+    }
+    unsigned w = t / 32, l = t % 32, g = l / 4, q = l % 4;
+    for (unsigned r = 0; r < 4; ++r) {
+      unsigned row = 16 * w + g + 8 * (r % 2);
+      unsigned per = 4 / eb;
+      unsigned col0 = eb == 2   ? 2 * q + 8 * (r / 2)
+                      : eb == 4 ? q + 4 * (r / 2)
+                                : 4 * q + 16 * (r / 2);
+      uint8_t bytes[4] = {};
+      for (unsigned e = 0; e < per; ++e)
+        encode(c.type, av[row * k + col0 + e], bytes + e * eb);
+      std::memcpy(&regs[t * (numD + 4) + numD + r], bytes, 4);
+    }
+  }
+  SimRun sim;
+  ASSERT_TRUE(sim.load(kernel(c, numD))) << sim.loadLog;
+  image.resize((std::max(used, 16384u + 1) + 3) / 4 * 4);
+  Buffer &g = sim.buffer(image);
+  Buffer &gregs = sim.buffer(regs);
+  Buffer &out = sim.buffer(128 * numD * 4);
+  LaunchResult r =
+      sim.launch("k", {1, 1, 1}, {128, 1, 1},
+                 {g.address, 0, uint64_t(image.size() / 4), la.descriptor(),
+                  lb.descriptor(), out.address, gregs.address});
+  ASSERT_TRUE(r.ok) << r.message;
+  int mismatches = 0;
+  for (unsigned t = 0; t < 128 && mismatches < 8; ++t)
+    for (unsigned i = 0; i < numD && mismatches < 8; ++i)
+      for (unsigned e = 0; e < (c.f16Accumulator ? 2u : 1u); ++e) {
+        unsigned row, col;
+        dPlace(t, i, e, row, col);
+        double want = c.accumulate ? cv[row * n + col] : 0;
+        for (unsigned kk = 0; kk < k; ++kk)
+          want += double(av[row * k + kk]) * bv[kk * n + col] *
+                  (c.negateB ? -1 : 1);
+        uint32_t word = out.get<uint32_t>(t * numD + i);
+        float got;
+        if (c.f16Accumulator)
+          got = halfValue(static_cast<uint16_t>(word >> (16 * e)));
+        else
+          std::memcpy(&got, &word, 4);
+        if (got != float(want)) {
+          ADD_FAILURE() << "thread " << t << " register " << i << " (row "
+                        << row << ", column " << col << "): got " << got
+                        << ", want " << want;
+          ++mismatches;
+        }
+      }
+}
+
+TEST(Wgmma, KMajorWithoutSwizzle) {
+  Case c;
+  c.type = BF16;
+  c.n = 16;
+  runCase(c);
+  c.accumulate = true;
+  runCase(c);
+}
+
+TEST(Wgmma, KMajorSwizzlesAndTheWidestN) {
+  Case c;
+  c.type = F16;
+  c.n = 256;
+  c.swizzleA = c.swizzleB = 128;
+  c.accumulate = true;
+  runCase(c);
+  c.n = 24;
+  c.swizzleA = 64;
+  c.swizzleB = 32;
+  runCase(c);
+}
+
+TEST(Wgmma, MNMajorOperands) {
+  Case c;
+  c.type = BF16;
+  c.n = 64;
+  c.transposeB = true;
+  c.swizzleA = 128;
+  c.swizzleB = 128;
+  runCase(c);
+  c.transposeA = true;
+  c.swizzleA = 64;
+  c.swizzleB = 0;
+  c.n = 32;
+  runCase(c);
+}
+
+TEST(Wgmma, AFromRegistersAndNegatedB) {
+  Case c;
+  c.type = BF16;
+  c.n = 32;
+  c.aInRegisters = true;
+  c.swizzleB = 64;
+  c.negateB = true;
+  c.accumulate = true;
+  runCase(c);
+}
+
+TEST(Wgmma, OtherTypesAndHalfAccumulators) {
+  Case c;
+  c.type = TF32;
+  c.n = 16;
+  c.swizzleA = c.swizzleB = 128;
+  runCase(c);
+  c.aInRegisters = true;
+  runCase(c);
+  c.type = E4M3;
+  c.n = 16;
+  runCase(c);
+  c.aInRegisters = false;
+  runCase(c);
+  c.type = F16;
+  c.f16Accumulator = true;
+  c.accumulate = true;
+  c.swizzleA = c.swizzleB = 0;
+  runCase(c);
+}
+
+std::string hazardKernel(const std::string &between, unsigned threads) {
+  (void)threads;
+  return ptxHeader("sm_90a") + R"(
+.visible .entry k(.param .u64 da, .param .u64 db)
+{
+  .reg .b32 %d<4>, %r<4>;
+  .reg .b64 %rd<4>;
+  .shared .align 1024 .b8 smem[4096];
+  mov.u32 %r0, %tid.x;
+  shl.b32 %r1, %r0, 2;
+  mov.u32 %r2, smem;
+  add.u32 %r2, %r2, %r1;
+  st.shared.b32 [%r2], 0;
+  bar.sync 0;
+  ld.param.u64 %rd0, [da];
+  ld.param.u64 %rd1, [db];
+  mov.b32 %d0, 0;
+  mov.b32 %d1, 0;
+  mov.b32 %d2, 0;
+  mov.b32 %d3, 0;
+  wgmma.fence.sync.aligned;
+  wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%d0, %d1, %d2, %d3}, %rd0, %rd1, 1, 1, 1, 0, 0;
+  wgmma.commit_group.sync.aligned;
+)" + between +
+         R"(
+  wgmma.wait_group.sync.aligned 0;
+  ret;
+}
+)";
+}
+
+LaunchResult runHazard(const std::string &ptx, unsigned threads,
+                       uint64_t da = 0, uint64_t db = 0) {
+  SimRun sim;
+  EXPECT_TRUE(sim.load(ptx)) << sim.loadLog;
+  return sim.launch("k", {1, 1, 1}, {threads, 1, 1}, {da, db});
+}
+
+TEST(WgmmaChecks, AccumulatorWrittenBeforeTheWait) {
+  LaunchResult r =
+      runHazard(hazardKernel("  add.f32 %d1, %d1, 0f3F800000;\n", 128), 128);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::WgmmaHazard) << r.message;
+  EXPECT_NE(r.message.find("an accumulator register of an in-flight "
+                           "wgmma.mma_async was written before the "
+                           "wgmma.wait_group that covers it"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(WgmmaChecks, PartialWarpgroup) {
+  LaunchResult r = runHazard(hazardKernel("", 64), 64);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::CollectiveDivergence) << r.message;
+  EXPECT_NE(r.message.find("warpgroup instruction in a partial warpgroup"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(WgmmaChecks, DescriptorsThatDifferBetweenThreads) {
+  std::string ptx = hazardKernel("", 128);
+  // Thread 40's B descriptor differs.
+  size_t at = ptx.find("  wgmma.fence.sync.aligned;");
+  ptx.insert(at,
+             "  setp.eq.u32 %p0, %r0, 40;\n  @%p0 add.s64 %rd1, %rd1, 16;\n");
+  ptx.insert(ptx.find("  .reg .b64 %rd<4>;"), "  .reg .pred %p<2>;\n");
+  LaunchResult r = runHazard(ptx, 128);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::WgmmaHazard) << r.message;
+  EXPECT_NE(r.message.find("matrix descriptors that differ between the "
+                           "threads of the warpgroup"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("thread (40,0,0)"), std::string::npos) << r.message;
+}
+
+TEST(WgmmaChecks, NeedsSm90) {
+  Options options = SimRun::defaultOptions();
+  options.arch = 80;
+  SimRun sim(options);
+  EXPECT_FALSE(sim.load(hazardKernel("", 128)));
+}
+
+} // namespace
