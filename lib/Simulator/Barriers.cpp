@@ -160,6 +160,11 @@ void barrierHandler(ExecState &s, const Instr &in, uint32_t exec) {
 
 void nothing(ExecState &, const Instr &, uint32_t) {}
 
+void proxyFence(ExecState &s, const Instr &, uint32_t exec) {
+  std::vector<uint16_t> &fences = s.block.proxyFences;
+  forEachLane(exec, [&](int l) { ++fences[s.threadIndex(l)]; });
+}
+
 } // namespace control
 } // namespace sim
 } // namespace gmm

@@ -373,7 +373,9 @@ void bulkTensorStore(ExecState &s, const Instr &in, uint32_t exec) {
     // The source is read (through the checks) when the copy is issued: the
     // bytes must have been written, and not by another warp in this
     // interval without a barrier.
-    if (!accessMemory(s, l, Space::Shared, src, copy.bytes, Access::Read, 0))
+    if (!accessMemory(s, l, Space::Shared, src, copy.bytes, Access::Read, 0) ||
+        !checkAsyncProxyRead(s, l, static_cast<uint32_t>(src), copy.bytes,
+                             "a cp.async.bulk.tensor store"))
       return;
     copy.shared = static_cast<uint32_t>(src);
     copy.group = w.bulkGroups[l];

@@ -107,6 +107,9 @@ void barrierHandler(ExecState &s, const Instr &in, uint32_t exec);
 void completeBarrier(ExecState &s, uint32_t id);
 /// An instruction with no effect (a fence that the model needs not).
 void nothing(ExecState &s, const Instr &in, uint32_t exec);
+/// fence.proxy.async: the thread's earlier writes of shared memory become
+/// visible to the async proxy.
+void proxyFence(ExecState &s, const Instr &in, uint32_t exec);
 
 // Warp collectives (WarpCollectives.cpp).
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };

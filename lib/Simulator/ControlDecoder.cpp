@@ -145,13 +145,25 @@ bool ControlDecoder::run() {
     return decodeBarrier();
   case Opcode::Membar:
   case Opcode::Fence: {
-    // The simulator is sequentially consistent: fences order nothing more.
+    // The simulator is sequentially consistent: fences order nothing more,
+    // except that fence.proxy.async makes the thread's generic-proxy writes
+    // of shared memory visible to the async proxy (TMA, wgmma), which the
+    // racecheck tracks.
     mods.takeIgnorable();
-    mods.takeOneOf({"sc", "proxy", "op_restrict", "mbarrier_init"});
-    mods.takeOneOf({"async", "alias", "tensormap", "generic"});
-    mods.take("shared::cta");
-    mods.take("shared::cluster");
-    mods.take("global");
+    int kind = mods.takeOneOf({"sc", "proxy", "op_restrict", "mbarrier_init"});
+    int proxy = mods.takeOneOf({"async", "alias", "tensormap", "generic"});
+    bool global = mods.take("global");
+    bool shared = mods.take("shared::cta") || mods.take("shared::cluster");
+    out.exec = kind == 1 && proxy == 0 && !global ? &proxyFence : &nothing;
+    (void)shared;
+    return true;
+  }
+  case Opcode::Griddepcontrol: {
+    // Programmatic dependent launch: launches run one after the other, so
+    // the grids a kernel may depend on have completed, and signalling
+    // dependents early changes nothing.
+    if (mods.takeOneOf({"launch_dependents", "wait"}) < 0 || !ops.empty())
+      return d.fail("expected griddepcontrol.launch_dependents or .wait");
     out.exec = &nothing;
     return true;
   }

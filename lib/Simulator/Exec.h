@@ -399,13 +399,16 @@ struct ShadowByte {
   uint8_t readFlags = 0;
   uint32_t readEpoch = 0;
   uint16_t reader = 0;
-  uint16_t pad = 0;
+  /// Generic-proxy writes: the writer's count of fence.proxy.async at the
+  /// write (Block::proxyFences).
+  uint16_t writerFences = 0;
 };
 enum : uint8_t {
   kShadowPending = 1,      // a cp.async will write it
   kShadowAsync = 2,        // written by a cp.async
   kShadowAtomic = 4,       // written by an atomic
   kShadowBulk = 8,         // with kShadowPending: a bulk (TMA) copy's
+  kShadowGeneric = 16,     // written through the generic proxy (st, atom)
   kShadowMultiReaders = 1, // readFlags: readers from several warps
 };
 
@@ -457,6 +460,9 @@ struct Block {
   std::unordered_map<uint32_t, MBarrier> mbarriers;
   /// Bulk (TMA) copies in flight.
   std::vector<BulkCopy> bulkCopies;
+  /// fence.proxy.async executed by each thread (for the async-proxy
+  /// check: ShadowByte::writerFences).
+  std::vector<uint16_t> proxyFences;
   /// Each warpgroup's wgmma state (Wgmma.cpp's; created on first use).
   std::vector<std::shared_ptr<void>> warpgroups;
   std::string output;     // printf
@@ -540,6 +546,13 @@ Space classifyGeneric(uint64_t address);
 /// Generic <-> state-space addresses (cvta).
 uint64_t toGeneric(Space space, uint64_t address);
 uint64_t fromGeneric(Space space, uint64_t address);
+
+/// Checks a read of `size` shared bytes at `offset` by the async proxy (a
+/// TMA store's source, a wgmma operand): bytes that a thread wrote through
+/// the generic proxy without a fence.proxy.async since are a finding
+/// (racecheck). False after a finding.
+bool checkAsyncProxyRead(ExecState &state, int lane, uint32_t offset,
+                         unsigned size, const char *reader);
 
 /// Marks `size` shared bytes at `offset` as the destination of a pending
 /// cp.async of `lane` (checked like a write); false after a finding.

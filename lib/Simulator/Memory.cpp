@@ -215,7 +215,9 @@ bool checkShared(ExecState &state, int lane, uint32_t offset, unsigned size,
       }
       sb.writeEpoch = epoch;
       sb.writer = static_cast<uint16_t>(tid);
-      sb.writeFlags = access == Access::Atomic ? kShadowAtomic : 0;
+      sb.writeFlags =
+          (access == Access::Atomic ? kShadowAtomic : 0) | kShadowGeneric;
+      sb.writerFences = block.proxyFences[tid];
     }
     if (access == Access::Read && checks.racecheck) {
       if (sb.readEpoch == epoch) {
@@ -397,6 +399,27 @@ bool gmm::sim::markAsyncDestination(ExecState &state, int lane, uint32_t offset,
   return true;
 }
 
+bool gmm::sim::checkAsyncProxyRead(ExecState &state, int lane, uint32_t offset,
+                                   unsigned size, const char *reader) {
+  if (!state.launch.options.checks.racecheck)
+    return true;
+  Block &block = state.block;
+  for (uint32_t i = offset; i < offset + size && i < block.shadow.size(); ++i) {
+    const ShadowByte &sb = block.shadow[i];
+    if (sb.writeEpoch < block.baseEpoch || !(sb.writeFlags & kShadowGeneric) ||
+        block.proxyFences[sb.writer] != sb.writerFences)
+      continue;
+    state.fail(FindingKind::SharedRace, lane,
+               std::string(reader) + " reads shared byte " + std::to_string(i) +
+                   ", which " + describeThread(state, sb.writer) +
+                   " wrote through the generic proxy with no "
+                   "fence.proxy.async after it (the async proxy may not see "
+                   "the write)");
+    return false;
+  }
+  return true;
+}
+
 bool gmm::sim::landAsyncCopy(ExecState &state, const AsyncCopy &copy) {
   uint8_t *dst = state.block.shared.data() + copy.dst;
   if (copy.srcSize)
@@ -411,7 +434,8 @@ bool gmm::sim::landAsyncCopy(ExecState &state, const AsyncCopy &copy) {
     ShadowByte &sb = state.block.shadow[i];
     sb.writeEpoch = state.block.epoch;
     sb.writer = tid;
-    sb.writeFlags = kShadowAsync;
+    sb.writeFlags = kShadowAsync | kShadowGeneric;
+    sb.writerFences = state.block.proxyFences[tid];
   }
   return true;
 }

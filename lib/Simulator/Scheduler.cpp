@@ -441,6 +441,7 @@ void gmm::sim::startBlock(LaunchContext &launch, Block &block, uint64_t linear,
   block.mbarriers.clear();
   block.bulkCopies.clear();
   block.warpgroups.clear();
+  block.proxyFences.assign(block.numThreads, 0);
   if (block.shared.size() < launch.sharedBytes) {
     block.shared.resize(launch.sharedBytes);
     block.shadow.resize(launch.sharedBytes);

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The wgmma family (sm_90a; PTX ISA, "Asynchronous warpgroup level matrix
+// The warpgroup instructions of sm_90a: setmaxnreg.inc/.dec, and the wgmma
+// family (PTX ISA, "Asynchronous warpgroup level matrix
 // multiply-accumulate"): wgmma.fence, wgmma.mma_async m64nNk16 (f16, bf16),
 // m64nNk8 (tf32) and m64nNk32 (e4m3, e5m2) with f32 or f16 accumulators, A
 // from a shared-memory matrix descriptor or from registers, B from a
@@ -193,6 +194,8 @@ struct PendingMma {
 struct WarpgroupState {
   std::vector<PendingMma> pending;
   uint32_t committed = 0;
+  /// Registers per thread that setmaxnreg gave the warpgroup (0: never set).
+  uint32_t maxRegisters = 0;
   /// In-flight accumulator slots: their logical values, 128 per slot.
   std::vector<std::pair<uint32_t, std::vector<uint64_t>>> accumulators;
   std::vector<uint64_t> *find(uint32_t slot) {
@@ -248,6 +251,10 @@ bool execute(ExecState &s, unsigned g, WarpgroupState &state,
                   std::to_string(address) + " is past the block's " +
                   std::to_string(limit) +
                   " bytes of shared memory (check the matrix descriptor)");
+      s.failed = true;
+      return false;
+    }
+    if (!checkAsyncProxyRead(at, 0, address, eb, "wgmma.mma_async")) {
       s.failed = true;
       return false;
     }
@@ -424,6 +431,50 @@ void wgmmaWait(ExecState &s, const Instr &in, uint32_t) {
   complete(s, groupOf(s), static_cast<uint32_t>(in.imm));
 }
 
+/// setmaxnreg (the register count in Instr::imm).
+struct SetMaxNRegArgs {
+  /// .inc (else .dec).
+  bool increase;
+};
+
+void setMaxNReg(ExecState &s, const Instr &in, uint32_t) {
+  bool increase = in.payload<SetMaxNRegArgs>().increase;
+  uint32_t count = static_cast<uint32_t>(in.imm);
+  unsigned g = groupOf(s);
+  WarpgroupState &state = stateOf(s, g);
+  if (state.maxRegisters &&
+      (increase ? count < state.maxRegisters : count > state.maxRegisters)) {
+    s.fail(FindingKind::CollectiveDivergence, 0,
+           std::string("setmaxnreg.") + (increase ? "inc" : "dec") + " to " +
+               std::to_string(count) + " registers from " +
+               std::to_string(state.maxRegisters) +
+               (increase ? " (.inc cannot lower the count)"
+                         : " (.dec cannot raise the count)"));
+    return;
+  }
+  state.maxRegisters = count;
+  // The warpgroups that set their count share the SM's register file.
+  uint64_t total = 0;
+  std::string parts;
+  for (size_t i = 0; i < s.block.warpgroups.size(); ++i) {
+    if (!s.block.warpgroups[i])
+      continue;
+    uint32_t n = stateOf(s, static_cast<unsigned>(i)).maxRegisters;
+    if (!n)
+      continue;
+    total += uint64_t(n) * 128;
+    parts += std::string(parts.empty() ? "" : ", ") + "warpgroup " +
+             std::to_string(i) + ": " + std::to_string(n);
+  }
+  constexpr uint64_t kRegisterFile = 65536;
+  if (total > kRegisterFile)
+    s.fail(FindingKind::CollectiveDivergence, 0,
+           "setmaxnreg asks for " + std::to_string(total) +
+               " registers in all, more than the SM's register file of " +
+               std::to_string(kRegisterFile) + " (" + parts +
+               " per thread): the warpgroup would wait forever");
+}
+
 void wgmmaMmaAsync(ExecState &s, const Instr &in, uint32_t) {
   const WgmmaArgs &a = in.payload<WgmmaArgs>();
   unsigned g = groupOf(s);
@@ -492,6 +543,8 @@ public:
   using FamilyDecoder::FamilyDecoder;
 
   bool run() {
+    if (out.opcode == Opcode::Setmaxnreg)
+      return decodeSetMaxNReg();
     if (d.arch() < 90)
       return d.fail("wgmma needs sm_90a");
     if (!mods.take("sync") || !mods.take("aligned"))
@@ -524,6 +577,26 @@ public:
   }
 
 private:
+  bool decodeSetMaxNReg() {
+    if (d.arch() < 90)
+      return d.fail("setmaxnreg needs sm_90a");
+    int which = mods.takeOneOf({"inc", "dec"});
+    if (which < 0 || !mods.take("sync") || !mods.take("aligned") ||
+        !mods.take("u32"))
+      return d.fail("expected setmaxnreg.{inc,dec}.sync.aligned.u32");
+    if (!count(1) || ops[0].kind != ptx::Operand::Integer)
+      return d.fail("setmaxnreg takes an immediate register count");
+    uint64_t n = ops[0].bits;
+    if (n < 24 || n > 256 || n % 8)
+      return d.fail("setmaxnreg register count " + std::to_string(n) +
+                    " must be a multiple of 8 from 24 to 256");
+    out.collective = Collective::Warpgroup;
+    out.setPayload<SetMaxNRegArgs>().increase = which == 0;
+    out.imm = static_cast<int64_t>(n);
+    out.exec = &setMaxNReg;
+    return true;
+  }
+
   bool decodeMma(WgmmaArgs &args) {
     // .shape.dtype.atype.btype
     unsigned n = 0, k = 0;

@@ -566,8 +566,11 @@ TEST(TmaChecks, WrongRankMisalignedSwizzleAndNotAMap) {
       << r.message;
 }
 
-TEST(TmaChecks, StoreStillReadingWhenTheBlockExits) {
-  std::string ptx = ptxHeader("sm_90") + R"(
+/// Threads write a 256-byte tile with st.shared (then fence.proxy.async
+/// when `fence`), and thread 0 stores it with TMA (waiting for the store
+/// when `wait`).
+std::string storeKernel(bool fence, bool wait) {
+  return ptxHeader("sm_90") + R"(
 .visible .entry k(.param .align 64 .b8 map[128], .param .u32 c0,
                   .param .u32 c1, .param .u32 c2, .param .u64 out)
 {
@@ -580,15 +583,21 @@ TEST(TmaChecks, StoreStillReadingWhenTheBlockExits) {
   mov.u32 %r2, tile;
   add.u32 %r2, %r2, %r1;
   st.shared.u32 [%r2], %r0;
-  bar.sync 0;
+)" + (fence ? "  fence.proxy.async.shared::cta;\n" : "") +
+         R"(  bar.sync 0;
   setp.eq.u32 %p0, %r0, 0;
   mov.b64 %rd0, map;
   cvta.param.u64 %rd1, %rd0;
   @%p0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd1, {0, 0}], [tile];
   @%p0 cp.async.bulk.commit_group;
-  ret;
+)" + (wait ? "  @%p0 cp.async.bulk.wait_group.read 0;\n" : "") +
+         R"(  ret;
 }
 )";
+}
+
+TEST(TmaChecks, StoreStillReadingWhenTheBlockExits) {
+  std::string ptx = storeKernel(/*fence=*/true, /*wait=*/false);
   LaunchResult r = runSmall(ptx);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.kind, FindingKind::TmaMisuse) << r.message;
@@ -599,6 +608,20 @@ TEST(TmaChecks, StoreStillReadingWhenTheBlockExits) {
   EXPECT_NE(r.message.find(
                 "PTX line " +
                 std::to_string(lineOf(ptx, "@%p0 cp.async.bulk.tensor")) + ":"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(TmaChecks, StoreOfSharedMemoryWrittenWithoutTheProxyFence) {
+  // The tile is stored after a barrier, but without fence.proxy.async in
+  // the writing threads.
+  std::string ptx = storeKernel(/*fence=*/false, /*wait=*/true);
+  LaunchResult r = runSmall(ptx);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::SharedRace) << r.message;
+  EXPECT_NE(r.message.find("a cp.async.bulk.tensor store reads shared byte 0, "
+                           "which thread (0,0,0) wrote through the generic "
+                           "proxy with no fence.proxy.async after it"),
             std::string::npos)
       << r.message;
 }

@@ -420,8 +420,7 @@ TEST(Wgmma, OtherTypesAndHalfAccumulators) {
   runCase(c);
 }
 
-std::string hazardKernel(const std::string &between, unsigned threads) {
-  (void)threads;
+std::string hazardKernel(const std::string &between, bool fence = true) {
   return ptxHeader("sm_90a") + R"(
 .visible .entry k(.param .u64 da, .param .u64 db)
 {
@@ -433,6 +432,8 @@ std::string hazardKernel(const std::string &between, unsigned threads) {
   mov.u32 %r2, smem;
   add.u32 %r2, %r2, %r1;
   st.shared.b32 [%r2], 0;
+)" + (fence ? "  fence.proxy.async.shared::cta;\n" : "") +
+         R"(
   bar.sync 0;
   ld.param.u64 %rd0, [da];
   ld.param.u64 %rd1, [db];
@@ -460,7 +461,7 @@ LaunchResult runHazard(const std::string &ptx, unsigned threads,
 
 TEST(WgmmaChecks, AccumulatorWrittenBeforeTheWait) {
   LaunchResult r =
-      runHazard(hazardKernel("  add.f32 %d1, %d1, 0f3F800000;\n", 128), 128);
+      runHazard(hazardKernel("  add.f32 %d1, %d1, 0f3F800000;\n"), 128);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.kind, FindingKind::WgmmaHazard) << r.message;
   EXPECT_NE(r.message.find("an accumulator register of an in-flight "
@@ -470,8 +471,19 @@ TEST(WgmmaChecks, AccumulatorWrittenBeforeTheWait) {
       << r.message;
 }
 
+TEST(WgmmaChecks, OperandsWrittenWithoutTheProxyFence) {
+  LaunchResult r = runHazard(hazardKernel("", /*fence=*/false), 128);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::SharedRace) << r.message;
+  EXPECT_NE(r.message.find("wgmma.mma_async reads shared byte 0, which thread "
+                           "(0,0,0) wrote through the generic proxy with no "
+                           "fence.proxy.async after it"),
+            std::string::npos)
+      << r.message;
+}
+
 TEST(WgmmaChecks, PartialWarpgroup) {
-  LaunchResult r = runHazard(hazardKernel("", 64), 64);
+  LaunchResult r = runHazard(hazardKernel(""), 64);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.kind, FindingKind::CollectiveDivergence) << r.message;
   EXPECT_NE(r.message.find("warpgroup instruction in a partial warpgroup"),
@@ -480,7 +492,7 @@ TEST(WgmmaChecks, PartialWarpgroup) {
 }
 
 TEST(WgmmaChecks, DescriptorsThatDifferBetweenThreads) {
-  std::string ptx = hazardKernel("", 128);
+  std::string ptx = hazardKernel("");
   // Thread 40's B descriptor differs.
   size_t at = ptx.find("  wgmma.fence.sync.aligned;");
   ptx.insert(at,
@@ -500,7 +512,106 @@ TEST(WgmmaChecks, NeedsSm90) {
   Options options = SimRun::defaultOptions();
   options.arch = 80;
   SimRun sim(options);
-  EXPECT_FALSE(sim.load(hazardKernel("", 128)));
+  EXPECT_FALSE(sim.load(hazardKernel("")));
+}
+
+/// 384 threads in three warpgroups: warpgroup 0 runs `first`, the others
+/// `others` (setmaxnreg instructions), then every thread writes its
+/// warpgroup index.
+LaunchResult runRegisters(const std::string &first, const std::string &others,
+                          std::vector<uint32_t> *written = nullptr) {
+  std::string ptx = ptxHeader("sm_90a") + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  mov.u32 %r0, %tid.x;
+  shr.u32 %r1, %r0, 7;
+  setp.eq.u32 %p0, %r1, 0;
+  @!%p0 bra OTHERS;
+)" + first + R"(
+  bra DONE;
+OTHERS:
+)" + others + R"(
+DONE:
+  ld.param.u64 %rd0, [out];
+  mul.wide.u32 %rd1, %r0, 4;
+  add.s64 %rd2, %rd0, %rd1;
+  st.global.u32 [%rd2], %r1;
+  ret;
+}
+)";
+  SimRun sim;
+  EXPECT_TRUE(sim.load(ptx)) << sim.loadLog;
+  Buffer &out = sim.buffer(384 * 4);
+  LaunchResult r = sim.launch("k", {1, 1, 1}, {384, 1, 1}, {out.address});
+  if (written)
+    for (unsigned t = 0; t < 384; ++t)
+      written->push_back(out.get<uint32_t>(t));
+  return r;
+}
+
+TEST(SetMaxNReg, ProducerGivesRegistersToConsumers) {
+  // 40 + 232 + 232 registers per thread, times 128: 64512 of 65536.
+  std::vector<uint32_t> written;
+  LaunchResult r =
+      runRegisters("  setmaxnreg.dec.sync.aligned.u32 40;\n",
+                   "  setmaxnreg.inc.sync.aligned.u32 232;\n", &written);
+  ASSERT_TRUE(r.ok) << r.message;
+  for (unsigned t = 0; t < 384; ++t)
+    EXPECT_EQ(written[t], t / 128) << t;
+}
+
+TEST(SetMaxNRegChecks, MoreThanTheRegisterFile) {
+  // 40 + 240 + 240: 66560 registers.
+  LaunchResult r = runRegisters("  setmaxnreg.dec.sync.aligned.u32 40;\n",
+                                "  setmaxnreg.inc.sync.aligned.u32 240;\n");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("setmaxnreg asks for 66560 registers in all, more "
+                           "than the SM's register file of 65536"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(SetMaxNRegChecks, IncThatLowersTheCount) {
+  LaunchResult r = runRegisters("  setmaxnreg.dec.sync.aligned.u32 40;\n"
+                                "  setmaxnreg.inc.sync.aligned.u32 32;\n",
+                                "");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("setmaxnreg.inc to 32 registers from 40 (.inc "
+                           "cannot lower the count)"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(SetMaxNRegChecks, NotUniformOverTheWarpgroup) {
+  // Only warp 0 of warpgroup 0 executes it: it waits for warps 1-3.
+  std::string first = "  setp.lt.u32 %p1, %r0, 32;\n"
+                      "  @!%p1 bra SKIP;\n"
+                      "  setmaxnreg.dec.sync.aligned.u32 40;\n"
+                      "SKIP:\n";
+  LaunchResult r = runRegisters(first, "");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::Deadlock) << r.message;
+  EXPECT_NE(r.message.find("warp 0 lanes 0-31 wait for the other warps of "
+                           "warpgroup 0 at this instruction"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(SetMaxNRegChecks, CountOutOfRange) {
+  SimRun sim;
+  EXPECT_FALSE(sim.load(ptxHeader("sm_90a") + R"(
+.visible .entry k()
+{
+  setmaxnreg.inc.sync.aligned.u32 20;
+  ret;
+}
+)"));
+  EXPECT_NE(sim.loadLog.find("must be a multiple of 8 from 24 to 256"),
+            std::string::npos)
+      << sim.loadLog;
 }
 
 } // namespace
