@@ -132,6 +132,16 @@ bool Options::fromEnvironment(Options &options, std::string &error) {
     }
     options.threads = static_cast<unsigned>(n);
   }
+  if (const char *sms = std::getenv("GMM_SIM_SMS"); sms && *sms) {
+    char *end = nullptr;
+    long n = std::strtol(sms, &end, 10);
+    if (*end || n < 1 || n > 1024) {
+      error = "GMM_SIM_SMS=" + std::string(sms) +
+              ": expected a number of multiprocessors from 1 to 1024";
+      return false;
+    }
+    options.smCount = static_cast<unsigned>(n);
+  }
   if (const char *timeout = std::getenv("GMM_SIM_TIMEOUT");
       timeout && *timeout) {
     char *end = nullptr;
@@ -939,7 +949,8 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
             : prog.staticSharedBytes;
     context->threadsPerBlock =
         r.config.block.x * r.config.block.y * r.config.block.z;
-    context->smCount = deviceModel(opts.arch).smCount;
+    context->smCount =
+        opts.smCount ? opts.smCount : deviceModel(opts.arch).smCount;
     blockCounts[i] =
         uint64_t(r.config.grid.x) * r.config.grid.y * r.config.grid.z;
     contexts[i] = std::move(context);

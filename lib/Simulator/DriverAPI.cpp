@@ -521,9 +521,9 @@ CUresult enqueue(SimDriver &d, Op op) {
 
 /// cuDeviceGetAttribute's answer (CUdevice_attribute values of cuda.h) for
 /// the model of `arch` (DeviceModel.h); 0 for attributes it has no value of.
-int deviceAttribute(int attribute, unsigned arch) {
+int deviceAttribute(int attribute, const gmm::sim::Options &options) {
   using namespace gmm::sim::limits;
-  const gmm::sim::DeviceModel &model = gmm::sim::deviceModel(arch);
+  const gmm::sim::DeviceModel &model = gmm::sim::deviceModel(options.arch);
   switch (attribute) {
   case 1: // MAX_THREADS_PER_BLOCK
     return kMaxThreadsPerBlock;
@@ -556,7 +556,7 @@ int deviceAttribute(int attribute, unsigned arch) {
   case 15: // GPU_OVERLAP
     return 1;
   case 16: // MULTIPROCESSOR_COUNT
-    return static_cast<int>(model.smCount);
+    return static_cast<int>(options.smCount ? options.smCount : model.smCount);
   case 17: // KERNEL_EXEC_TIMEOUT
     return 0;
   case 18: // INTEGRATED
@@ -855,7 +855,7 @@ GMM_SIM_EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute,
     return CUDA_ERROR_INVALID_VALUE;
   if (device != 0)
     return kInvalidDevice;
-  *value = deviceAttribute(attribute, d.device->options().arch);
+  *value = deviceAttribute(attribute, d.device->options());
   return CUDA_SUCCESS;
 }
 

@@ -406,4 +406,37 @@ TEST(Checks, OffMeansNotReported) {
               !checks.initcheck);
 }
 
+TEST(Device, MultiprocessorCountIsConfigurable) {
+  // %nsmid reports the configured count, %smid stays below it.
+  std::string ptx = ptxHeader("sm_90") + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  mov.u32 %r0, %nsmid;
+  mov.u32 %r1, %smid;
+  mov.u32 %r2, %ctaid.x;
+  ld.param.u64 %rd0, [out];
+  mul.wide.u32 %rd1, %r2, 8;
+  add.s64 %rd2, %rd0, %rd1;
+  st.global.v2.u32 [%rd2], {%r0, %r1};
+  ret;
+}
+)";
+  for (unsigned sms : {0u, 7u}) {
+    Options options = SimRun::defaultOptions();
+    options.smCount = sms;
+    SimRun sim(options);
+    ASSERT_TRUE(sim.load(ptx)) << sim.loadLog;
+    Buffer &out = sim.buffer(16 * 8);
+    LaunchResult r = sim.launch("k", {16, 1, 1}, {32, 1, 1}, {out.address});
+    ASSERT_TRUE(r.ok) << r.message;
+    unsigned want = sms ? sms : 132;
+    for (unsigned b = 0; b < 16; ++b) {
+      EXPECT_EQ(out.get<uint32_t>(2 * b), want);
+      EXPECT_LT(out.get<uint32_t>(2 * b + 1), want);
+    }
+  }
+}
+
 } // namespace

@@ -89,14 +89,18 @@ struct Options {
   /// A launch that runs longer than this (host seconds) fails: an endless
   /// loop, or a wait that nothing ends.
   unsigned timeoutSeconds = 300;
+  /// Multiprocessors the device reports (%nsmid, the driver's
+  /// MULTIPROCESSOR_COUNT); 0: the chip's (108 for sm_80, 132 for sm_90).
+  /// Persistent kernels size their grid by it: fewer SMs, fewer blocks.
+  unsigned smCount = 0;
   /// Trace every instruction of one thread to stderr: kernel name (empty:
   /// any), linear block index and thread index in the block (-1: none).
   std::string traceKernel;
   int64_t traceBlock = -1;
   int64_t traceThread = -1;
-  /// Reads GMM_SIM_ARCH, GMM_SIM_CHECKS, GMM_SIM_THREADS, GMM_SIM_TIMEOUT
-  /// and GMM_SIM_TRACE (kernel:block:thread). False with `error` set on a
-  /// bad value.
+  /// Reads GMM_SIM_ARCH, GMM_SIM_CHECKS, GMM_SIM_THREADS, GMM_SIM_TIMEOUT,
+  /// GMM_SIM_SMS and GMM_SIM_TRACE (kernel:block:thread). False with `error`
+  /// set on a bad value.
   static bool fromEnvironment(Options &options, std::string &error);
 };
 
