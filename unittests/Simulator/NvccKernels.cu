@@ -650,3 +650,68 @@ extern "C" __global__ void tma_box_increment(const __grid_constant__ CUtensorMap
   __trap();
 #endif
 }
+
+//===----------------------------------------------------------------------===//
+// Warp specialization (sm_90a): setmaxnreg, elect.sync, a TMA ring
+//===----------------------------------------------------------------------===//
+
+/// 256 threads in two warpgroups. Warpgroup 0 gives up registers
+/// (setmaxnreg.dec 40) and its first warp produces: for each of `tiles`
+/// 16 x 32 f32 boxes of the map (rows 16 t .. 16 t + 15), an elected lane
+/// waits until the ring's stage is empty, expects its 2048 bytes and issues
+/// the TMA load. Warpgroup 1 takes registers (setmaxnreg.inc 232) and
+/// consumes: thread c adds elements 4c .. 4c + 3 of every box to out[c],
+/// then frees the stage (128 arrivals).
+extern "C" __global__ void __launch_bounds__(256)
+    warp_specialized_ring(const __grid_constant__ CUtensorMap map, int tiles,
+                          float *out) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  __shared__ __align__(1024) float ring[2][16 * 32];
+  __shared__ __align__(8) uint64_t full[2], empty[2];
+  int tid = threadIdx.x;
+  if (tid == 0) {
+    for (int s = 0; s < 2; ++s) {
+      mbarrierInit(&full[s], 1);
+      mbarrierInit(&empty[s], 128);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+  if (tid < 128) {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+    if (tid < 32) {
+      for (int t = 0; t < tiles; ++t) {
+        int s = t % 2;
+        mbarrierWait(&empty[s], ((t / 2) % 2) ^ 1);
+        if (electOne()) {
+          asm volatile(
+              "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 2048;\n" ::
+                  "r"(sharedAddress(&full[s]))
+              : "memory");
+          asm volatile(
+              "cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+              "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::
+                  "r"(sharedAddress(ring[s])),
+              "l"(&map), "r"(0), "r"(16 * t), "r"(sharedAddress(&full[s]))
+              : "memory");
+        }
+        __syncwarp();
+      }
+    }
+  } else {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+    int c = tid - 128;
+    float sum = 0;
+    for (int t = 0; t < tiles; ++t) {
+      int s = t % 2;
+      mbarrierWait(&full[s], (t / 2) % 2);
+      for (int e = 0; e < 4; ++e)
+        sum += ring[s][4 * c + e];
+      mbarrierArrive(&empty[s]);
+    }
+    out[c] = sum;
+  }
+#else
+  __trap();
+#endif
+}

@@ -38,6 +38,9 @@
 #ifndef GMM_NVCC_PTX
 #define GMM_NVCC_PTX ""
 #endif
+#ifndef GMM_NVCC_PTX_SM90A
+#define GMM_NVCC_PTX_SM90A ""
+#endif
 #ifndef GMM_NVCC_PTX_SM90
 #define GMM_NVCC_PTX_SM90 ""
 #endif
@@ -1110,8 +1113,60 @@ TEST_P(NvccKernels, TmaBoxThroughSharedMemory) {
   mismatches.report();
 }
 
+TEST_P(NvccKernels, WarpSpecializedRingWithSetMaxNReg) {
+  if (std::string(GetParam().name) != "sm_90a")
+    GTEST_SKIP() << "setmaxnreg needs sm_90a";
+  constexpr int kTiles = 5;
+  std::vector<float> in(16 * kTiles * 32);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<float>(static_cast<int>(i * 29 % 61) - 30);
+  Buffer &inBuf = buffer(in);
+  Buffer &out = zeros(128 * sizeof(float));
+  Kernel *kernel = run->module->kernel("warp_specialized_ring");
+  ASSERT_NE(kernel, nullptr);
+  const std::vector<KernelParam> &p = kernel->params();
+  alignas(64) uint8_t params[256] = {};
+  TiledTensorMapArgs a;
+  a.dataType = 7; // FLOAT32
+  a.rank = 2;
+  a.globalAddress = inBuf.address;
+  a.globalDim[0] = 32;
+  a.globalDim[1] = 16 * kTiles;
+  a.globalStrides[0] = 32 * 4;
+  a.boxDim[0] = 32;
+  a.boxDim[1] = 16;
+  a.elementStrides[0] = a.elementStrides[1] = 1;
+  std::string error;
+  ASSERT_EQ(encodeTiledTensorMap(a, params + p[0].offset, error),
+            TensorMapError::None)
+      << error;
+  int32_t tiles = kTiles;
+  std::memcpy(params + p[1].offset, &tiles, 4);
+  std::memcpy(params + p[2].offset, &out.address, 8);
+  for (Buffer *b : {&inBuf, &out})
+    std::memcpy(run->device.hostPointer(b->address, b->bytes.size()),
+                b->bytes.data(), b->bytes.size());
+  LaunchConfig config;
+  config.block = {256, 1, 1};
+  LaunchResult result = run->device.launch(*kernel, config, params);
+  ASSERT_LAUNCHED(result);
+  Mismatches mismatches;
+  for (int c = 0; c < 128; ++c) {
+    float want = 0;
+    for (int t = 0; t < kTiles; ++t)
+      for (int e = 0; e < 4; ++e)
+        want += in[t * 512 + 4 * c + e];
+    mismatches.expectEq("out",
+                        *reinterpret_cast<const float *>(
+                            run->device.hostPointer(out.address + 4 * c, 4)),
+                        want, "out" + at(c));
+  }
+  mismatches.report();
+}
+
 const PtxTarget kTargets[] = {{"sm_80", GMM_NVCC_PTX, 80},
-                              {"sm_90", GMM_NVCC_PTX_SM90, 90}};
+                              {"sm_90", GMM_NVCC_PTX_SM90, 90},
+                              {"sm_90a", GMM_NVCC_PTX_SM90A, 90}};
 
 INSTANTIATE_TEST_SUITE_P(Nvcc, NvccKernels, ::testing::ValuesIn(kTargets),
                          [](const ::testing::TestParamInfo<PtxTarget> &info) {
