@@ -715,3 +715,40 @@ extern "C" __global__ void __launch_bounds__(256)
   __trap();
 #endif
 }
+
+//===----------------------------------------------------------------------===//
+// stmatrix (sm_90)
+//===----------------------------------------------------------------------===//
+
+/// One warp: lane l holds, in register i, elements (l / 4, 2 (l % 4)) and
+/// (l / 4, 2 (l % 4) + 1) of the 8 x 8 b16 matrix i, whose element (r, c)
+/// is 64 i + 8 r + c; stmatrix .x4 (.trans when `trans`) stores the four
+/// matrices, lanes 8i .. 8i+7 giving the addresses of matrix i's rows
+/// (matrix i row r at byte 16 (8 i + r)); the 512 bytes go to `out`.
+extern "C" __global__ void stmatrix_x4(unsigned *out, int trans) {
+#if __CUDA_ARCH__ >= 900
+  __shared__ __align__(16) uint16_t tile[4 * 64];
+  int lane = threadIdx.x;
+  unsigned regs[4];
+  for (int i = 0; i < 4; ++i) {
+    unsigned r = lane / 4, c = 2 * (lane % 4);
+    regs[i] = (64 * i + 8 * r + c) | ((64 * i + 8 * r + c + 1) << 16);
+  }
+  unsigned row = sharedAddress(&tile[8 * lane]);
+  if (trans)
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, "
+                 "%2, %3, %4};\n" ::"r"(row),
+                 "r"(regs[0]), "r"(regs[1]), "r"(regs[2]), "r"(regs[3])
+                 : "memory");
+  else
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, "
+                 "%3, %4};\n" ::"r"(row),
+                 "r"(regs[0]), "r"(regs[1]), "r"(regs[2]), "r"(regs[3])
+                 : "memory");
+  __syncwarp();
+  for (int w = lane; w < 128; w += 32)
+    out[w] = reinterpret_cast<unsigned *>(tile)[w];
+#else
+  __trap();
+#endif
+}

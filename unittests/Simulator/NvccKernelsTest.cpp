@@ -1164,6 +1164,28 @@ TEST_P(NvccKernels, WarpSpecializedRingWithSetMaxNReg) {
   mismatches.report();
 }
 
+TEST_P(NvccKernels, StmatrixLaysOutFragments) {
+  if (GetParam().arch < 90)
+    GTEST_SKIP() << "stmatrix needs sm_90";
+  for (int trans = 0; trans < 2; ++trans) {
+    Buffer &out = zeros(512);
+    LaunchResult result = run->launch("stmatrix_x4", {1, 1, 1}, {32, 1, 1},
+                                      {out.address, uint64_t(trans)});
+    ASSERT_LAUNCHED(result);
+    Mismatches mismatches;
+    for (int i = 0; i < 4; ++i)
+      for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 8; ++c) {
+          // Matrix i, row r, column c; transposed, element (c, r).
+          uint16_t want = static_cast<uint16_t>(trans ? 64 * i + 8 * c + r
+                                                      : 64 * i + 8 * r + c);
+          mismatches.expectEq("tile", out.get<uint16_t>(64 * i + 8 * r + c),
+                              want, "matrix " + std::to_string(i) + at(r, c));
+        }
+    mismatches.report();
+  }
+}
+
 const PtxTarget kTargets[] = {{"sm_80", GMM_NVCC_PTX, 80},
                               {"sm_90", GMM_NVCC_PTX_SM90, 90},
                               {"sm_90a", GMM_NVCC_PTX_SM90A, 90}};
