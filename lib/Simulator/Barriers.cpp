@@ -158,6 +158,79 @@ void barrierHandler(ExecState &s, const Instr &in, uint32_t exec) {
     completeBarrier(s, static_cast<uint32_t>(id));
 }
 
+void clusterArrive(ExecState &s, const Instr &, uint32_t exec) {
+  Cluster &cluster = s.block.clusterState();
+  forEachLane(exec, [&](int l) {
+    if (s.failed)
+      return;
+    uint32_t &arrival = s.block.clusterArrivals[s.threadIndex(l)];
+    if (arrival) {
+      s.fail(FindingKind::BarrierDivergence, l,
+             "barrier.cluster.arrive twice without a barrier.cluster.wait "
+             "between");
+      return;
+    }
+    arrival = cluster.phase + 1;
+    if (++cluster.arrived < cluster.threads)
+      return;
+    // Every thread of the cluster arrived: the phase completes, the
+    // waiting threads go on, and accesses after it are ordered with those
+    // before it in every block of the cluster.
+    cluster.arrived = 0;
+    ++cluster.phase;
+    for (Block *member : cluster.members) {
+      member->epoch = ++*member->epochClock;
+      for (uint32_t wi = 0; wi < member->numWarps; ++wi) {
+        Warp &w = member->warps[wi];
+        uint32_t woken = 0;
+        forEachLane(w.live & ~w.ready, [&](int k) {
+          if (w.state[k] == LaneState::AtClusterBarrier)
+            woken |= 1u << k;
+        });
+        if (!woken)
+          continue;
+        materialize(w);
+        forEachLane(woken, [&](int k) {
+          w.state[k] = LaneState::Ready;
+          w.pc[k] += 1;
+          member->clusterArrivals[w.index * 32 + k] = 0;
+        });
+        w.ready |= woken;
+        if (&w != s.warp)
+          tryUniform(w);
+      }
+    }
+  });
+}
+
+void clusterWait(ExecState &s, const Instr &, uint32_t exec) {
+  Warp &w = *s.warp;
+  Cluster &cluster = s.block.clusterState();
+  materialize(w);
+  forEachLane(s.arrived & ~exec, [&](int l) { w.pc[l] = s.pc + 1; });
+  uint32_t parked = 0;
+  forEachLane(exec, [&](int l) {
+    if (s.failed)
+      return;
+    uint32_t &arrival = s.block.clusterArrivals[s.threadIndex(l)];
+    if (!arrival) {
+      s.fail(FindingKind::BarrierDivergence, l,
+             "barrier.cluster.wait without a barrier.cluster.arrive before "
+             "it");
+      return;
+    }
+    if (arrival - 1 < cluster.phase) {
+      arrival = 0;
+      w.pc[l] = s.pc + 1;
+      return;
+    }
+    parked |= 1u << l;
+    w.state[l] = LaneState::AtClusterBarrier;
+    w.pc[l] = s.pc;
+  });
+  w.ready &= ~parked;
+}
+
 void nothing(ExecState &, const Instr &, uint32_t) {}
 
 void proxyFence(ExecState &s, const Instr &, uint32_t exec) {

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Control.h"
+#include "DeviceModel.h"
 #include "PTXSyntax.h"
 
 #include <cstdio>
@@ -181,8 +182,8 @@ void fillValue(const TensorMap &map, uint8_t *out) {
 /// An ExecState that reports findings as the copy's issuing thread and
 /// instruction.
 ExecState reporterFor(ExecState &s, const BulkCopy &copy) {
-  ExecState at = s;
-  at.warp = &s.block.warps[copy.warp];
+  ExecState at(s.prog, s.launch, *copy.issuer);
+  at.warp = &copy.issuer->warps[copy.warp];
   at.pc = copy.pc;
   return at;
 }
@@ -317,6 +318,7 @@ bool startCopy(ExecState &s, const Instr &in, int l, BulkCopy::Kind kind,
   copy.warp = s.warp->index;
   copy.lane = static_cast<uint8_t>(l);
   copy.pc = s.pc;
+  copy.issuer = &s.block;
   return true;
 }
 
@@ -329,33 +331,68 @@ void bulkTensorLoad(ExecState &s, const Instr &in, uint32_t exec) {
     uint64_t dst = s.reg(in.ops[0])[l] + static_cast<uint64_t>(in.imm);
     uint64_t mbarrier = s.reg(in.ops[2 + args.rank])[l] +
                         static_cast<uint64_t>(int64_t(args.mbarrierOffset));
+    // The CTAs the box lands in: the destination's (a shared::cluster
+    // address may name another CTA of the cluster), or the multicast mask's,
+    // each at the same offsets.
+    Cluster &cluster = s.block.clusterState();
+    uint64_t window = limits::kClusterWindowBytes;
+    uint32_t targets =
+        1u << (dst >= window ? dst / window - 1 : s.block.clusterRank);
     if (args.multicast) {
-      uint32_t mask = static_cast<uint16_t>(s.reg(in.ops[3 + args.rank])[l]);
-      if (mask != 1) {
+      targets = static_cast<uint16_t>(s.reg(in.ops[3 + args.rank])[l]);
+      if (!targets || targets >> cluster.members.size()) {
         s.fail(FindingKind::TmaMisuse, l,
-               "multicast to CTA mask " + hex(mask) +
-                   " in a cluster of one CTA (only bit 0 names a CTA)");
+               "multicast to CTA mask " + hex(targets) + " in a cluster of " +
+                   std::to_string(cluster.members.size()) + " CTAs");
         return;
       }
     }
-    if (!checkSharedBox(s, l, copy.map, dst))
-      return;
-    if (!s.block.mbarriers.count(static_cast<uint32_t>(mbarrier))) {
-      s.fail(FindingKind::MbarrierMisuse, l,
-             "cp.async.bulk.tensor completes on shared offset " +
-                 hex(mbarrier) +
-                 ", which holds no mbarrier (mbarrier.init must come first)");
+    if (dst / window >= cluster.members.size() + 1 ||
+        mbarrier / window >= cluster.members.size() + 1) {
+      s.fail(FindingKind::TmaMisuse, l,
+             "cp.async.bulk.tensor to a shared::cluster address of a CTA "
+             "rank the cluster of " +
+                 std::to_string(cluster.members.size()) + " does not have");
       return;
     }
+    dst %= window;
+    mbarrier %= window;
+    if (!checkSharedBox(s, l, copy.map, dst))
+      return;
     copy.shared = static_cast<uint32_t>(dst);
     copy.mbarrier = static_cast<uint32_t>(mbarrier);
-    if (!markAsyncDestination(s, l, copy.shared, copy.bytes))
-      return;
     const Checks &checks = s.launch.options.checks;
-    if (checks.racecheck || checks.initcheck)
-      for (uint32_t i = copy.shared; i < copy.shared + copy.bytes; ++i)
-        s.block.shadow[i].writeFlags |= kShadowBulk;
-    s.block.bulkCopies.push_back(copy);
+    forEachLane(targets, [&](int rank) {
+      if (s.failed)
+        return;
+      Block &target = *cluster.members[rank];
+      if (!target.mbarriers.count(copy.mbarrier)) {
+        s.fail(FindingKind::MbarrierMisuse, l,
+               "cp.async.bulk.tensor completes on shared offset " +
+                   hex(mbarrier) + " of CTA rank " + std::to_string(rank) +
+                   ", which holds no mbarrier (mbarrier.init must come "
+                   "first)");
+        return;
+      }
+      if (&target == &s.block) {
+        if (!markAsyncDestination(s, l, copy.shared, copy.bytes))
+          return;
+      } else if (copy.shared + copy.bytes > s.launch.sharedBytes) {
+        s.fail(FindingKind::OutOfBounds, l,
+               "out-of-bounds cp.async.bulk.tensor destination of " +
+                   std::to_string(copy.bytes) + " bytes at shared offset " +
+                   std::to_string(copy.shared) + " of CTA rank " +
+                   std::to_string(rank));
+        return;
+      } else if (checks.racecheck || checks.initcheck) {
+        for (uint32_t i = copy.shared; i < copy.shared + copy.bytes; ++i)
+          target.shadow[i].writeFlags = kShadowPending;
+      }
+      if (checks.racecheck || checks.initcheck)
+        for (uint32_t i = copy.shared; i < copy.shared + copy.bytes; ++i)
+          target.shadow[i].writeFlags |= kShadowBulk;
+      target.bulkCopies.push_back(copy);
+    });
   });
 }
 
@@ -393,8 +430,8 @@ void bulkWait(ExecState &s, const Instr &in, uint32_t exec) {
   Warp &w = *s.warp;
   uint32_t keep = static_cast<uint32_t>(in.imm);
   landCopies(s, [&](const BulkCopy &copy) {
-    if (copy.kind != BulkCopy::TensorStore || copy.warp != w.index ||
-        !((exec >> copy.lane) & 1))
+    if (copy.kind != BulkCopy::TensorStore || copy.issuer != &s.block ||
+        copy.warp != w.index || !((exec >> copy.lane) & 1))
       return false;
     uint32_t committed = w.bulkGroups[copy.lane];
     return copy.group < committed && committed - copy.group > keep;

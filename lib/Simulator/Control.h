@@ -103,6 +103,10 @@ struct BarrierArgs {
 };
 
 void barrierHandler(ExecState &s, const Instr &in, uint32_t exec);
+/// barrier.cluster.arrive and .wait (the cluster's split barrier: every
+/// thread of every block of the cluster arrives, then waits).
+void clusterArrive(ExecState &s, const Instr &in, uint32_t exec);
+void clusterWait(ExecState &s, const Instr &in, uint32_t exec);
 /// Releases the threads waiting at barrier `id`.
 void completeBarrier(ExecState &s, uint32_t id);
 /// An instruction with no effect (a fence that the model needs not).

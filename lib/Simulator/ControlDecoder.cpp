@@ -40,6 +40,20 @@ private:
 };
 
 bool ControlDecoder::decodeBarrier() {
+  // barrier.cluster.arrive{.release,.relaxed}{.aligned} and
+  // barrier.cluster.wait{.acquire}{.aligned}: the cluster's split barrier.
+  if (out.opcode == Opcode::Barrier && mods.take("cluster")) {
+    int which = mods.takeOneOf({"arrive", "wait"});
+    mods.takeIgnorable();
+    mods.take("aligned");
+    if (which < 0 || !ops.empty())
+      return d.fail("expected barrier.cluster.arrive or .wait");
+    if (d.arch() < 90)
+      return d.fail("barrier.cluster needs sm_90");
+    out.flow = which == 0 ? Flow::Next : Flow::Control;
+    out.exec = which == 0 ? &clusterArrive : &clusterWait;
+    return true;
+  }
   // bar{.cta}.sync / .arrive / .red.op.pred, barrier{.cta}{.aligned}.sync
   // ..., bar.warp.sync (a collective of the member mask).
   mods.take("cta");

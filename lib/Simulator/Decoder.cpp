@@ -363,13 +363,12 @@ constexpr SpecialRegister kSpecials[] = {
     {"%cluster_ctarank", kSlotClusterCtarank},
     {"%cluster_nctarank", kSlotClusterNctarank},
     {"%is_explicit_cluster", kSlotIsExplicitCluster},
-    // Without clusters every block is a cluster of one.
-    {"%clusterid.x", kSlotCtaidX},
-    {"%clusterid.y", kSlotCtaidY},
-    {"%clusterid.z", kSlotCtaidZ},
-    {"%nclusterid.x", kSlotNctaidX},
-    {"%nclusterid.y", kSlotNctaidY},
-    {"%nclusterid.z", kSlotNctaidZ},
+    {"%clusterid.x", kSlotClusteridX},
+    {"%clusterid.y", kSlotClusteridY},
+    {"%clusterid.z", kSlotClusteridZ},
+    {"%nclusterid.x", kSlotNclusteridX},
+    {"%nclusterid.y", kSlotNclusteridY},
+    {"%nclusterid.z", kSlotNclusteridZ},
     {"%cluster_ctaid.x", kSlotClusterCtaidX},
     {"%cluster_ctaid.y", kSlotClusterCtaidY},
     {"%cluster_ctaid.z", kSlotClusterCtaidZ},
@@ -741,7 +740,9 @@ bool ProgramBuilder::build(const ptx::Function &entry, bool validateOnly) {
   for (int i = 0; i < 3; ++i) {
     prog.maxntid[i] = entry.maxntid[i];
     prog.reqntid[i] = entry.reqntid[i];
+    prog.reqnctapercluster[i] = entry.reqnctapercluster[i];
   }
+  prog.explicitCluster = entry.explicitCluster;
   if (!collectReachable(entry) || !layoutParams(entry) || !layoutShared())
     return false;
   uint32_t total = 0;

@@ -794,6 +794,14 @@ std::unique_ptr<LoadedModule> Device::load(std::string_view text,
   return loaded;
 }
 
+Dim3 gmm::sim::clusterOf(const Program &prog, const LaunchConfig &config) {
+  const Dim3 &c = config.cluster;
+  if ((c.x != 1 || c.y != 1 || c.z != 1) || !prog.reqnctapercluster[0])
+    return c;
+  return {prog.reqnctapercluster[0], std::max(1u, prog.reqnctapercluster[1]),
+          std::max(1u, prog.reqnctapercluster[2])};
+}
+
 std::string gmm::sim::checkLaunchConfig(const Device &device,
                                         const Kernel &kernel,
                                         const LaunchConfig &config) {
@@ -823,6 +831,28 @@ std::string gmm::sim::checkLaunchConfig(const Device &device,
       threads > uint64_t(prog.maxntid[0]) * prog.maxntid[1] * prog.maxntid[2])
     return "block of " + std::to_string(threads) +
            " threads exceeds the kernel's .maxntid";
+  const Dim3 &cc = config.cluster;
+  Dim3 cluster = clusterOf(prog, config);
+  if (!cluster.x || !cluster.y || !cluster.z)
+    return "a cluster dimension is zero";
+  if (prog.reqnctapercluster[0] && (cc.x != 1 || cc.y != 1 || cc.z != 1) &&
+      (cc.x != prog.reqnctapercluster[0] ||
+       cc.y != std::max(1u, prog.reqnctapercluster[1]) ||
+       cc.z != std::max(1u, prog.reqnctapercluster[2])))
+    return "cluster " + triple(cc.x, cc.y, cc.z) +
+           " differs from the kernel's .reqnctapercluster";
+  uint64_t clusterSize = uint64_t(cluster.x) * cluster.y * cluster.z;
+  if (clusterSize > 1) {
+    if (device.options().arch < 90)
+      return "thread block clusters need sm_90";
+    if (clusterSize > kMaxClusterSize)
+      return "cluster of " + std::to_string(clusterSize) +
+             " blocks (the limit is " + std::to_string(kMaxClusterSize) + ")";
+    if (g.x % cluster.x || g.y % cluster.y || g.z % cluster.z)
+      return "grid " + triple(g.x, g.y, g.z) +
+             " is not a multiple of the cluster " +
+             triple(cluster.x, cluster.y, cluster.z);
+  }
   if (config.dynamicSharedBytes > kernel.maxDynamicSharedBytes)
     return std::to_string(config.dynamicSharedBytes) +
            " bytes of dynamic shared memory exceed the kernel's limit of " +
@@ -951,8 +981,16 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
         r.config.block.x * r.config.block.y * r.config.block.z;
     context->smCount =
         opts.smCount ? opts.smCount : deviceModel(opts.arch).smCount;
-    blockCounts[i] =
-        uint64_t(r.config.grid.x) * r.config.grid.y * r.config.grid.z;
+    context->cluster = clusterOf(prog, r.config);
+    context->clusterSize =
+        context->cluster.x * context->cluster.y * context->cluster.z;
+    const Dim3 &asked = r.config.cluster;
+    context->explicitCluster = prog.explicitCluster ||
+                               prog.reqnctapercluster[0] || asked.x != 1 ||
+                               asked.y != 1 || asked.z != 1;
+    // Units of work: blocks, or whole clusters.
+    blockCounts[i] = uint64_t(r.config.grid.x) * r.config.grid.y *
+                     r.config.grid.z / context->clusterSize;
     contexts[i] = std::move(context);
   }
   // The blocks to run: one launch's in order, or several launches'
@@ -988,9 +1026,13 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
   auto work = [&] {
     // Blocks resident on this worker, stepped in turn: a block that waits
     // for another (or for another kernel) lets it run.
+    // A block, or the blocks of a cluster (which stay until all of them
+    // finish: they may use each other's shared memory).
     struct Resident {
       uint32_t launch;
-      std::unique_ptr<Block> block;
+      std::vector<std::unique_ptr<Block>> blocks;
+      std::unique_ptr<Cluster> cluster;
+      std::vector<bool> done;
     };
     std::vector<Resident> resident;
     std::vector<std::unique_ptr<Block>> spare;
@@ -1016,19 +1058,63 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
           exhausted = true;
           return;
         }
-        auto [l, b] = order.at(i);
+        auto [l, unit] = order.at(i);
         LaunchContext *context = contexts[l].get();
-        if (!context || b > context->stopAfter.load())
+        if (!context)
           continue;
-        std::unique_ptr<Block> block;
-        if (!spare.empty()) {
-          block = std::move(spare.back());
-          spare.pop_back();
+        // The unit's blocks: block `unit`, or the blocks of cluster `unit`
+        // by rank (x fastest).
+        const Dim3 &g = context->config.grid, &c = context->cluster;
+        std::vector<uint64_t> linears;
+        if (context->clusterSize == 1) {
+          linears.push_back(unit);
         } else {
-          block = std::make_unique<Block>();
+          uint64_t nx = g.x / c.x, ny = g.y / c.y;
+          uint64_t cx = unit % nx, cy = (unit / nx) % ny, cz = unit / (nx * ny);
+          for (uint32_t r = 0; r < context->clusterSize; ++r) {
+            uint64_t x = cx * c.x + r % c.x, y = cy * c.y + (r / c.x) % c.y,
+                     z = cz * c.z + r / (c.x * c.y);
+            linears.push_back(x + y * g.x + z * uint64_t(g.x) * g.y);
+          }
         }
-        startBlock(*context, *block, b, epochClock);
-        resident.push_back({l, std::move(block)});
+        if (linears.front() > context->stopAfter.load())
+          continue;
+        Resident res;
+        res.launch = l;
+        if (context->clusterSize > 1) {
+          res.cluster = std::make_unique<Cluster>();
+          Cluster &cl = *res.cluster;
+          cl.dims[0] = c.x;
+          cl.dims[1] = c.y;
+          cl.dims[2] = c.z;
+          uint64_t nx = g.x / c.x, ny = g.y / c.y;
+          cl.id[0] = static_cast<uint32_t>(unit % nx);
+          cl.id[1] = static_cast<uint32_t>((unit / nx) % ny);
+          cl.id[2] = static_cast<uint32_t>(unit / (nx * ny));
+          cl.count[0] = g.x / c.x;
+          cl.count[1] = g.y / c.y;
+          cl.count[2] = g.z / c.z;
+          cl.isExplicit = context->explicitCluster;
+          cl.threads = context->threadsPerBlock * context->clusterSize;
+        }
+        for (uint32_t r = 0; r < linears.size(); ++r) {
+          std::unique_ptr<Block> block;
+          if (!spare.empty()) {
+            block = std::move(spare.back());
+            spare.pop_back();
+          } else {
+            block = std::make_unique<Block>();
+          }
+          block->cluster = res.cluster.get();
+          block->clusterRank = r;
+          if (res.cluster)
+            res.cluster->members.push_back(block.get());
+          res.blocks.push_back(std::move(block));
+        }
+        for (uint32_t r = 0; r < linears.size(); ++r)
+          startBlock(*context, *res.blocks[r], linears[r], epochClock);
+        res.done.assign(linears.size(), false);
+        resident.push_back(std::move(res));
         return;
       }
     };
@@ -1042,38 +1128,66 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
       for (size_t r = 0; r < resident.size();) {
         Resident &res = resident[r];
         LaunchContext &context = *contexts[res.launch];
-        bool done = stepBlock(context, *res.block, kSlice, warps[res.launch],
-                              threads[res.launch]);
-        if (!done && expired()) {
-          std::lock_guard<std::mutex> guard(context.mutex);
-          if (!context.hasFinding || res.block->linear < context.findingBlock) {
-            context.hasFinding = true;
-            context.findingBlock = res.block->linear;
-            context.findingKind = FindingKind::Deadlock;
-            context.findingMessage =
-                "kernel " + context.prog.name + " did not finish within " +
-                std::to_string(opts.timeoutSeconds) +
-                " s of simulation (block " + std::to_string(res.block->linear) +
-                " still runs): an endless loop, or threads that wait for "
-                "something that never happens (GMM_SIM_TIMEOUT sets the "
-                "limit)";
-            context.stopAfter.store(res.block->linear);
+        bool allDone = true, allBlocked = true;
+        for (size_t m = 0; m < res.blocks.size(); ++m) {
+          if (res.done[m])
+            continue;
+          Block &member = *res.blocks[m];
+          bool blocked = false;
+          bool done =
+              stepBlock(context, member, kSlice, warps[res.launch],
+                        threads[res.launch], res.cluster ? &blocked : nullptr);
+          if (!done && expired()) {
+            std::lock_guard<std::mutex> guard(context.mutex);
+            if (!context.hasFinding || member.linear < context.findingBlock) {
+              context.hasFinding = true;
+              context.findingBlock = member.linear;
+              context.findingKind = FindingKind::Deadlock;
+              context.findingMessage =
+                  "kernel " + context.prog.name + " did not finish within " +
+                  std::to_string(opts.timeoutSeconds) +
+                  " s of simulation (block " + std::to_string(member.linear) +
+                  " still runs): an endless loop, or threads that wait for "
+                  "something that never happens (GMM_SIM_TIMEOUT sets the "
+                  "limit)";
+              context.stopAfter.store(member.linear);
+            }
+            done = true;
           }
-          done = true;
+          res.done[m] = done;
+          allDone &= done;
+          allBlocked &= done || blocked;
         }
-        if (!done) {
+        // Every unfinished block of the cluster waits, and no block woke
+        // another after it stopped: nothing can release them.
+        for (size_t m = 0; m < res.blocks.size() && allBlocked; ++m) {
+          const Block &member = *res.blocks[m];
+          for (uint32_t w = 0; w < member.numWarps && !res.done[m]; ++w)
+            allBlocked &= member.warps[w].ready == 0;
+        }
+        if (!allDone && allBlocked) {
+          for (size_t m = 0; m < res.blocks.size(); ++m)
+            if (!res.done[m]) {
+              diagnoseBlock(context, *res.blocks[m]);
+              break;
+            }
+          allDone = true;
+        }
+        if (!allDone) {
           ++r;
           continue;
         }
         anyFinished = true;
         ++finished[res.launch];
-        Block &block = *res.block;
-        if (!block.output.empty() || !block.assertions.empty()) {
-          std::lock_guard<std::mutex> guard(outputMutex);
-          outputs[{res.launch, block.linear}] = {std::move(block.output),
-                                                 std::move(block.assertions)};
+        for (std::unique_ptr<Block> &block : res.blocks) {
+          if (!block->output.empty() || !block->assertions.empty()) {
+            std::lock_guard<std::mutex> guard(outputMutex);
+            outputs[{res.launch, block->linear}] = {
+                std::move(block->output), std::move(block->assertions)};
+          }
+          block->cluster = nullptr;
+          spare.push_back(std::move(block));
         }
-        spare.push_back(std::move(res.block));
         resident.erase(resident.begin() + static_cast<long>(r));
       }
       // A block that did not finish in its slice may wait for another one:

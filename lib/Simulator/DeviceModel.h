@@ -29,6 +29,12 @@ constexpr uint32_t kMaxBlockX = 1024, kMaxBlockY = 1024, kMaxBlockZ = 64;
 constexpr uint32_t kMaxGridX = 2147483647u, kMaxGridY = 65535,
                    kMaxGridZ = 65535;
 constexpr uint32_t kWarpSize = 32;
+/// Blocks in a thread block cluster: 8 portable, 16 with
+/// CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED (sm_90).
+constexpr uint32_t kMaxPortableClusterSize = 8, kMaxClusterSize = 16;
+/// The shared::cluster window: CTA rank r's shared memory at
+/// (r + 1) * kClusterWindowBytes; below it, the executing CTA's own.
+constexpr uint64_t kClusterWindowBytes = uint64_t(1) << 24;
 /// Shared memory a block gets without the opt-in
 /// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES).
 constexpr uint32_t kStaticSharedBytesPerBlock = 48 * 1024;

@@ -680,7 +680,8 @@ CUresult loadModule(SimDriver &d, CUmodule *result, const void *image,
 
 CUresult launch(SimDriver &d, CUfunction f, unsigned gx, unsigned gy,
                 unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                unsigned shared, CUstream stream, void **params, void **extra) {
+                unsigned shared, CUstream stream, void **params, void **extra,
+                gmm::sim::Dim3 cluster = {}) {
   if (!f || !d.functions.count(f))
     return failWith(d, kInvalidHandle, "invalid kernel handle");
   if (stream && !d.streams.count(stream))
@@ -693,6 +694,7 @@ CUresult launch(SimDriver &d, CUfunction f, unsigned gx, unsigned gy,
   op.config.grid = {gx, gy, gz};
   op.config.block = {bx, by, bz};
   op.config.dynamicSharedBytes = shared;
+  op.config.cluster = cluster;
   std::string invalid =
       gmm::sim::checkLaunchConfig(*d.device, kernel, op.config);
   if (!invalid.empty())
@@ -1176,19 +1178,17 @@ GMM_SIM_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
   GMM_SIM_ENTER(false)
   if (!config || (config->numAttrs && !config->attrs))
     return CUDA_ERROR_INVALID_VALUE;
+  gmm::sim::Dim3 cluster;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const CUlaunchAttribute &a = config->attrs[i];
-    if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
-        uint64_t(a.value.clusterDim.x) * a.value.clusterDim.y *
-                a.value.clusterDim.z >
-            1)
-      return failWith(d, kNotSupported,
-                      "the simulated GPU does not model thread block "
-                      "clusters");
+    if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+      cluster = {a.value.clusterDim.x, a.value.clusterDim.y,
+                 a.value.clusterDim.z};
   }
   return launch(d, f, config->gridDimX, config->gridDimY, config->gridDimZ,
                 config->blockDimX, config->blockDimY, config->blockDimZ,
-                config->sharedMemBytes, config->hStream, params, extra);
+                config->sharedMemBytes, config->hStream, params, extra,
+                cluster);
 }
 
 GMM_SIM_EXPORT CUresult cuStreamCreate(CUstream *stream, unsigned flags) {

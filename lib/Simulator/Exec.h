@@ -131,6 +131,12 @@ enum FixedSlot : uint32_t {
   kSlotClusterNctaidX, // 1 1 1
   kSlotClusterNctaidY,
   kSlotClusterNctaidZ,
+  kSlotClusteridX, // the cluster's index in the grid of clusters
+  kSlotClusteridY,
+  kSlotClusteridZ,
+  kSlotNclusteridX,
+  kSlotNclusteridY,
+  kSlotNclusteridZ,
   kSlotCarry, // the CC register of add.cc/addc
   kSlotSink,  // writes to `_`
   kNumFixedSlots
@@ -307,6 +313,8 @@ struct Program {
   uint32_t paramBufferBytes = 0;
   unsigned maxntid[3] = {0, 0, 0};
   unsigned reqntid[3] = {0, 0, 0};
+  unsigned reqnctapercluster[3] = {0, 0, 0};
+  bool explicitCluster = false;
   /// Opcode text of each instruction (Instr::textIndex).
   std::vector<std::string> texts;
   std::vector<CallSite> calls;
@@ -330,6 +338,8 @@ enum class LaneState : uint8_t {
   AtMbarrier,
   /// At a warpgroup instruction, for the other warps of the warpgroup.
   AtWarpgroup,
+  /// At barrier.cluster.wait, for the cluster's other threads.
+  AtClusterBarrier,
 };
 
 /// A cp.async in flight.
@@ -341,6 +351,8 @@ struct AsyncCopy {
   uint32_t group;
   uint32_t line;
 };
+
+struct Block;
 
 /// A bulk (TMA) copy in flight: it lands as late as the ISA allows, a load
 /// when a thread tests the phase of its mbarrier (or nothing else can run),
@@ -356,7 +368,10 @@ struct BulkCopy {
   uint32_t mbarrier = 0;
   /// Stores: the issuing thread's bulk async-group.
   uint32_t group = 0;
-  /// The issuing warp and lane, and the instruction (for findings).
+  /// The issuing block (another CTA of the cluster for a multicast or a
+  /// load into another CTA's shared memory), warp and lane, and the
+  /// instruction (for findings).
+  Block *issuer = nullptr;
   uint32_t warp = 0;
   uint8_t lane = 0;
   uint32_t pc = 0;
@@ -409,6 +424,7 @@ enum : uint8_t {
   kShadowAtomic = 4,       // written by an atomic
   kShadowBulk = 8,         // with kShadowPending: a bulk (TMA) copy's
   kShadowGeneric = 16,     // written through the generic proxy (st, atom)
+  kShadowRemote = 32,      // written by another CTA of the cluster
   kShadowMultiReaders = 1, // readFlags: readers from several warps
 };
 
@@ -438,6 +454,23 @@ struct MBarrier {
   uint32_t initLine = 0;
 };
 
+/// A thread block cluster (sm_90): its blocks are resident on one worker
+/// together and stepped in turn, so that they can wait for each other
+/// (barrier.cluster) and use each other's shared memory.
+struct Cluster {
+  /// The blocks by rank (%cluster_ctarank).
+  std::vector<Block *> members;
+  uint32_t dims[3] = {1, 1, 1};
+  uint32_t id[3] = {0, 0, 0};
+  uint32_t count[3] = {1, 1, 1};
+  /// The launch asked for clusters (%is_explicit_cluster).
+  bool isExplicit = false;
+  /// barrier.cluster: threads arrived in the current phase, of `threads`.
+  uint32_t threads = 0;
+  uint32_t arrived = 0;
+  uint32_t phase = 0;
+};
+
 struct Block {
   uint32_t ctaid[3] = {0, 0, 0};
   uint64_t linear = 0;
@@ -460,6 +493,16 @@ struct Block {
   std::unordered_map<uint32_t, MBarrier> mbarriers;
   /// Bulk (TMA) copies in flight.
   std::vector<BulkCopy> bulkCopies;
+  /// The block's cluster and rank in it (null: not launched in clusters).
+  Cluster *cluster = nullptr;
+  uint32_t clusterRank = 0;
+  /// The cluster of one a block outside clusters forms (barrier.cluster,
+  /// shared::cluster addresses of rank 0).
+  Cluster solo;
+  Cluster &clusterState() { return cluster ? *cluster : solo; }
+  /// barrier.cluster.arrive: per thread, 1 + the cluster barrier phase it
+  /// arrived in (0: not arrived).
+  std::vector<uint32_t> clusterArrivals;
   /// fence.proxy.async executed by each thread (for the async-proxy
   /// check: ShadowByte::writerFences).
   std::vector<uint16_t> proxyFences;

@@ -50,7 +50,9 @@ struct AddressWindows {
   uint64_t sharedBase = 0;
   uint64_t localBase = 0;
   uint64_t paramBase = 0;
-  static constexpr uint64_t kSharedSize = uint64_t(1) << 24;
+  /// The shared::cluster window: the CTA's own shared memory, then each
+  /// rank's (DeviceModel.h's kClusterWindowBytes apart).
+  static constexpr uint64_t kSharedSize = (uint64_t(1) << 24) * 17;
   static constexpr uint64_t kLocalSize = uint64_t(1) << 28;
   static constexpr uint64_t kParamSize = uint64_t(1) << 16;
 };
@@ -90,6 +92,11 @@ struct LaunchContext {
   uint32_t sharedBytes = 0;
   uint32_t threadsPerBlock = 0;
   uint32_t smCount = 1;
+  /// Thread block clusters: dimensions (clusterOf), blocks per cluster,
+  /// and whether the launch asked for them (%is_explicit_cluster).
+  Dim3 cluster;
+  uint32_t clusterSize = 1;
+  bool explicitCluster = false;
 
   /// The first finding, by block order.
   std::mutex mutex;
@@ -111,8 +118,15 @@ void startBlock(LaunchContext &launch, Block &block, uint64_t linear,
                 uint32_t &epochCounter);
 /// Runs `block` for about `budget` warp instructions; returns true when it
 /// finished (all threads exited, or a finding stopped it).
+/// A block of a cluster whose threads all wait sets `blocked` and returns
+/// false (the cluster's other blocks may release it); the worker calls
+/// diagnoseBlock when the whole cluster waits.
 bool stepBlock(LaunchContext &launch, Block &block, uint64_t budget,
-               uint64_t &warpInstructions, uint64_t &threadInstructions);
+               uint64_t &warpInstructions, uint64_t &threadInstructions,
+               bool *blocked = nullptr);
+/// Reports why no thread of `block` can run (a deadlock, a barrier part of
+/// the block skips, ...).
+void diagnoseBlock(LaunchContext &launch, Block &block);
 
 /// Formats "kernel K, block (x,y,z), thread (x,y,z), PTX line N: opcode".
 std::string describeLocation(const ExecState &state, int lane);

@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Control.h"
+#include "DeviceModel.h"
 #include "PTXSyntax.h"
 
 #include <cstdio>
@@ -135,8 +136,8 @@ void mirror(uint8_t *bytes, const MBarrier &b) {
 
 /// Wakes the lanes parked at try_wait on the mbarrier at `offset` whose
 /// phase has now completed.
-void wakeWaiters(ExecState &s, uint32_t offset, const MBarrier &b) {
-  Block &block = s.block;
+void wakeWaiters(ExecState &s, Block &block, uint32_t offset,
+                 const MBarrier &b) {
   for (uint32_t wi = 0; wi < block.numWarps; ++wi) {
     Warp &w = block.warps[wi];
     uint32_t woken = 0;
@@ -145,7 +146,8 @@ void wakeWaiters(ExecState &s, uint32_t offset, const MBarrier &b) {
         return;
       const Instr &in = s.prog.code[w.pc[l]];
       uint64_t at = 0;
-      if (laneOffset(w, in, l, at) && at == offset &&
+      if (laneOffset(w, in, l, at) &&
+          at % limits::kClusterWindowBytes == offset &&
           phaseDone(b, in.payload<MbarrierArgs>(), w.reg(in.ops[2])[l]))
         woken |= 1u << l;
     });
@@ -170,7 +172,7 @@ void wakeWaiters(ExecState &s, uint32_t offset, const MBarrier &b) {
 /// instruction to blame) a count that went below zero. False after a
 /// finding.
 bool settle(ExecState &s, ExecState &reporter, int lane, bool noComplete,
-            uint32_t offset, MBarrier &b) {
+            Block &owner, uint32_t offset, MBarrier &b) {
   if (b.pending != 0)
     return true;
   if (b.tx < 0) {
@@ -195,15 +197,17 @@ bool settle(ExecState &s, ExecState &reporter, int lane, bool noComplete,
   b.tx = 0;
   // The race check orders accesses by barrier intervals: a completed phase
   // starts a new one for the whole block (see docs/Simulator.md).
-  s.block.epoch = ++*s.block.epochClock;
-  wakeWaiters(s, offset, b);
+  owner.epoch = ++*owner.epochClock;
+  wakeWaiters(s, owner, offset, b);
   return true;
 }
 
 /// The mbarrier lane `l` addresses, after the memory checks; `bytes` is
-/// its storage. Null after a finding.
+/// its storage, `owner` the block whose shared memory holds it (another CTA
+/// of the cluster for a shared::cluster address) and `offset` its offset
+/// there. Null after a finding.
 MBarrier *lookup(ExecState &s, const Instr &in, int l, uint32_t &offset,
-                 uint8_t *&bytes) {
+                 uint8_t *&bytes, Block *&owner) {
   const MbarrierArgs &args = in.payload<MbarrierArgs>();
   const char *what = kOpNames[static_cast<int>(args.op)];
   uint64_t at = 0;
@@ -219,11 +223,27 @@ MBarrier *lookup(ExecState &s, const Instr &in, int l, uint32_t &offset,
       args.op == MbarrierOp::Inval ? Access::Write : Access::Atomic, 8);
   if (!bytes)
     return nullptr;
+  owner = &s.block;
+  if (at >= limits::kClusterWindowBytes) {
+    owner =
+        s.block.clusterState().members[at / limits::kClusterWindowBytes - 1];
+    at %= limits::kClusterWindowBytes;
+    bool remoteAllowed = args.op == MbarrierOp::Arrive ||
+                         args.op == MbarrierOp::ExpectTx ||
+                         args.op == MbarrierOp::CompleteTx;
+    if (owner != &s.block && !remoteAllowed) {
+      s.fail(FindingKind::MbarrierMisuse, l,
+             std::string(what) +
+                 " on another CTA's mbarrier (only arrive, expect_tx and "
+                 "complete_tx reach across the cluster)");
+      return nullptr;
+    }
+  }
   offset = static_cast<uint32_t>(at);
   if (args.op == MbarrierOp::Init)
-    return &s.block.mbarriers[offset];
-  auto it = s.block.mbarriers.find(offset);
-  if (it == s.block.mbarriers.end()) {
+    return &owner->mbarriers[offset];
+  auto it = owner->mbarriers.find(offset);
+  if (it == owner->mbarriers.end()) {
     s.fail(FindingKind::MbarrierMisuse, l,
            std::string(what) + " on shared offset " + hex(offset) +
                ", which holds no mbarrier (mbarrier.init must come first, "
@@ -233,8 +253,8 @@ MBarrier *lookup(ExecState &s, const Instr &in, int l, uint32_t &offset,
   return &it->second;
 }
 
-/// Runs `f(lane, offset, bytes, mbarrier)` for each lane of `exec` on the
-/// mbarrier it addresses, until a finding.
+/// Runs `f(lane, offset, bytes, mbarrier, owner)` for each lane of `exec`
+/// on the mbarrier it addresses, until a finding.
 template <typename F>
 void forEachMbarrier(ExecState &s, const Instr &in, uint32_t exec, F &&f) {
   forEachLane(exec, [&](int l) {
@@ -242,8 +262,9 @@ void forEachMbarrier(ExecState &s, const Instr &in, uint32_t exec, F &&f) {
       return;
     uint32_t offset = 0;
     uint8_t *bytes = nullptr;
-    if (MBarrier *b = lookup(s, in, l, offset, bytes))
-      f(l, offset, bytes, *b);
+    Block *owner = nullptr;
+    if (MBarrier *b = lookup(s, in, l, offset, bytes, owner))
+      f(l, offset, bytes, *b, *owner);
   });
 }
 
@@ -277,7 +298,8 @@ bool addTx(ExecState &s, int lane, uint32_t offset, MBarrier &b,
 void mbarrierInit(ExecState &s, const Instr &in, uint32_t exec) {
   const uint64_t *counts = s.reg(in.ops[1]);
   forEachMbarrier(
-      s, in, exec, [&](int l, uint32_t, uint8_t *bytes, MBarrier &b) {
+      s, in, exec,
+      [&](int l, uint32_t, uint8_t *bytes, MBarrier &b, Block &owner) {
         uint32_t count = static_cast<uint32_t>(counts[l]);
         if (count == 0 || count > kMaxArrivals) {
           s.fail(FindingKind::MbarrierMisuse, l,
@@ -301,11 +323,12 @@ void mbarrierInit(ExecState &s, const Instr &in, uint32_t exec) {
 }
 
 void mbarrierInval(ExecState &s, const Instr &in, uint32_t exec) {
-  forEachMbarrier(s, in, exec,
-                  [&](int, uint32_t offset, uint8_t *bytes, MBarrier &) {
-                    s.block.mbarriers.erase(offset);
-                    std::memset(bytes, 0, 8);
-                  });
+  forEachMbarrier(
+      s, in, exec,
+      [&](int, uint32_t offset, uint8_t *bytes, MBarrier &, Block &) {
+        s.block.mbarriers.erase(offset);
+        std::memset(bytes, 0, 8);
+      });
 }
 
 void mbarrierArrive(ExecState &s, const Instr &in, uint32_t exec) {
@@ -313,7 +336,8 @@ void mbarrierArrive(ExecState &s, const Instr &in, uint32_t exec) {
   uint64_t *state = s.reg(in.ops[0]);
   const uint64_t *third = s.reg(in.ops[2]);
   forEachMbarrier(
-      s, in, exec, [&](int l, uint32_t offset, uint8_t *bytes, MBarrier &b) {
+      s, in, exec,
+      [&](int l, uint32_t offset, uint8_t *bytes, MBarrier &b, Block &owner) {
         uint32_t count = 1;
         if (args.expectTx) {
           int64_t tx = 0;
@@ -340,7 +364,7 @@ void mbarrierArrive(ExecState &s, const Instr &in, uint32_t exec) {
         if (args.drop)
           b.expected -= count;
         uint64_t token = (uint64_t(arrivedIn) << 32) | b.pending;
-        if (!settle(s, s, l, args.noComplete, offset, b))
+        if (!settle(s, s, l, args.noComplete, owner, offset, b))
           return;
         mirror(bytes, b);
         state[l] = token;
@@ -351,27 +375,29 @@ void mbarrierArrive(ExecState &s, const Instr &in, uint32_t exec) {
 void mbarrierTx(ExecState &s, const Instr &in, uint32_t exec) {
   bool complete = in.payload<MbarrierArgs>().op == MbarrierOp::CompleteTx;
   const uint64_t *counts = s.reg(in.ops[1]);
-  forEachMbarrier(s, in, exec,
-                  [&](int l, uint32_t offset, uint8_t *bytes, MBarrier &b) {
-                    int64_t tx = 0;
-                    if (!txOperand(s, l, counts[l], tx) ||
-                        !addTx(s, l, offset, b, complete ? -tx : tx) ||
-                        !settle(s, s, l, /*noComplete=*/false, offset, b))
-                      return;
-                    mirror(bytes, b);
-                  });
+  forEachMbarrier(
+      s, in, exec,
+      [&](int l, uint32_t offset, uint8_t *bytes, MBarrier &b, Block &owner) {
+        int64_t tx = 0;
+        if (!txOperand(s, l, counts[l], tx) ||
+            !addTx(s, l, offset, b, complete ? -tx : tx) ||
+            !settle(s, s, l, /*noComplete=*/false, owner, offset, b))
+          return;
+        mirror(bytes, b);
+      });
 }
 
 void mbarrierTestWait(ExecState &s, const Instr &in, uint32_t exec) {
   const MbarrierArgs &args = in.payload<MbarrierArgs>();
   uint64_t *done = s.reg(in.ops[0]);
   const uint64_t *values = s.reg(in.ops[2]);
-  forEachMbarrier(s, in, exec,
-                  [&](int l, uint32_t offset, uint8_t *, MBarrier &b) {
-                    // The bulk copies that complete on it may have landed.
-                    if (landBulkLoads(s, offset))
-                      done[l] = phaseDone(b, args, values[l]);
-                  });
+  forEachMbarrier(
+      s, in, exec,
+      [&](int l, uint32_t offset, uint8_t *, MBarrier &b, Block &owner) {
+        // The bulk copies that complete on it may have landed.
+        if (landBulkLoads(s, offset))
+          done[l] = phaseDone(b, args, values[l]);
+      });
 }
 
 /// try_wait: lanes whose phase completed go on with waitComplete set; the
@@ -384,19 +410,20 @@ void mbarrierTryWait(ExecState &s, const Instr &in, uint32_t exec) {
   uint64_t *done = s.reg(in.ops[0]);
   const uint64_t *values = s.reg(in.ops[2]);
   uint32_t parked = 0;
-  forEachMbarrier(s, in, exec,
-                  [&](int l, uint32_t offset, uint8_t *, MBarrier &b) {
-                    if (!landBulkLoads(s, offset))
-                      return;
-                    if (phaseDone(b, args, values[l])) {
-                      done[l] = 1;
-                      w.pc[l] = s.pc + 1;
-                      return;
-                    }
-                    parked |= 1u << l;
-                    w.state[l] = LaneState::AtMbarrier;
-                    w.pc[l] = s.pc;
-                  });
+  forEachMbarrier(
+      s, in, exec,
+      [&](int l, uint32_t offset, uint8_t *, MBarrier &b, Block &owner) {
+        if (!landBulkLoads(s, offset))
+          return;
+        if (phaseDone(b, args, values[l])) {
+          done[l] = 1;
+          w.pc[l] = s.pc + 1;
+          return;
+        }
+        parked |= 1u << l;
+        w.state[l] = LaneState::AtMbarrier;
+        w.pc[l] = s.pc;
+      });
   w.ready &= ~parked;
 }
 
@@ -584,7 +611,7 @@ bool gmm::sim::control::completeMbarrierTransaction(ExecState &s,
   }
   MBarrier &b = it->second;
   if (!addTx(reporter, lane, offset, b, -static_cast<int64_t>(bytes)) ||
-      !settle(s, reporter, lane, /*noComplete=*/false, offset, b)) {
+      !settle(s, reporter, lane, /*noComplete=*/false, s.block, offset, b)) {
     s.failed = true;
     return false;
   }

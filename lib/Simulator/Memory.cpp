@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceModel.h"
 #include "Launch.h"
 
 #include <cinttypes>
@@ -163,7 +164,7 @@ bool checkShared(ExecState &state, int lane, uint32_t offset, unsigned size,
         return false;
       }
       if (checks.racecheck && writtenThisBlock && sb.writeEpoch == epoch &&
-          sb.writer / 32 != warp &&
+          sb.writer / 32 != warp && !(sb.writeFlags & kShadowRemote) &&
           !(access == Access::Atomic && (sb.writeFlags & kShadowAtomic))) {
         bool async = sb.writeFlags & kShadowAsync;
         state.fail(FindingKind::SharedRace, lane,
@@ -191,7 +192,7 @@ bool checkShared(ExecState &state, int lane, uint32_t offset, unsigned size,
       }
       if (checks.racecheck) {
         if (writtenThisBlock && sb.writeEpoch == epoch &&
-            sb.writer / 32 != warp &&
+            sb.writer / 32 != warp && !(sb.writeFlags & kShadowRemote) &&
             !(access == Access::Atomic && (sb.writeFlags & kShadowAtomic)) &&
             access != Access::Read) {
           state.fail(FindingKind::SharedRace, lane,
@@ -291,6 +292,48 @@ uint8_t *accessGlobal(ExecState &state, int lane, uint64_t address,
 
 } // namespace
 
+/// A shared::cluster address of CTA rank r: (r + 1) * kClusterWindowBytes
+/// plus an offset in its shared memory. Another CTA's shared memory is not
+/// race- or initialization-checked (its shadow is its own block's).
+static uint8_t *accessClusterShared(ExecState &state, int lane,
+                                    uint64_t address, unsigned size,
+                                    Access access) {
+  Cluster &cluster = state.block.clusterState();
+  uint64_t rank = address / limits::kClusterWindowBytes - 1;
+  uint64_t offset = address % limits::kClusterWindowBytes;
+  if (rank >= cluster.members.size()) {
+    state.fail(FindingKind::OutOfBounds, lane,
+               std::string("shared::cluster ") + accessName(access) +
+                   " of CTA rank " + std::to_string(rank) +
+                   " in a cluster of " +
+                   std::to_string(cluster.members.size()));
+    return nullptr;
+  }
+  uint32_t limit = state.launch.sharedBytes;
+  if (offset + size > limit) {
+    state.fail(FindingKind::OutOfBounds, lane,
+               std::string("out-of-bounds shared::cluster ") +
+                   accessName(access) + " of " + std::to_string(size) +
+                   " bytes at offset " + std::to_string(offset) +
+                   " of CTA rank " + std::to_string(rank) + " (a block has " +
+                   std::to_string(limit) + " bytes of shared memory)");
+    return nullptr;
+  }
+  Block *target = cluster.members[rank];
+  if (target == &state.block) {
+    if (!checkShared(state, lane, static_cast<uint32_t>(offset), size, access))
+      return nullptr;
+  } else if (access != Access::Read) {
+    // Initialized for the target's initcheck; not race-checked.
+    for (uint64_t i = offset; i < offset + size; ++i) {
+      ShadowByte &sb = target->shadow[i];
+      sb.writeEpoch = target->epoch;
+      sb.writeFlags = kShadowRemote;
+    }
+  }
+  return target->shared.data() + offset;
+}
+
 uint8_t *gmm::sim::accessMemory(ExecState &state, int lane, Space space,
                                 uint64_t address, unsigned size, Access access,
                                 unsigned alignment) {
@@ -316,6 +359,8 @@ uint8_t *gmm::sim::accessMemory(ExecState &state, int lane, Space space,
     return accessGlobal(state, lane, address, size, access, true);
   case Space::Shared: {
     uint32_t limit = state.launch.sharedBytes;
+    if (address >= limits::kClusterWindowBytes)
+      return accessClusterShared(state, lane, address, size, access);
     if (address >= limit || address + size > limit) {
       state.fail(FindingKind::OutOfBounds, lane,
                  std::string("out-of-bounds shared ") + accessName(access) +

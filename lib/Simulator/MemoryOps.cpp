@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceModel.h"
 #include "Exec.h"
 #include "PTXSyntax.h"
 
@@ -383,6 +384,68 @@ void nothing(ExecState &, const Instr &, uint32_t) {}
 // Decoding
 //===----------------------------------------------------------------------===//
 
+/// mapa and getctarank (ops: d, a{, rank}).
+struct ClusterAddressArgs {
+  /// The addresses are generic (else shared::cluster).
+  bool generic;
+  uint8_t bits;
+};
+
+/// The shared::cluster address `a` (generic when `generic`) for lane `l`;
+/// false after a finding.
+bool clusterAddress(ExecState &s, int l, const ClusterAddressArgs &args,
+                    uint64_t a, uint64_t &shared) {
+  if (args.generic) {
+    if (classifyGeneric(a) != Space::Shared) {
+      s.fail(FindingKind::OutOfBounds, l,
+             "mapa/getctarank of a generic address outside shared memory");
+      return false;
+    }
+    a = fromGeneric(Space::Shared, a);
+  }
+  shared = a;
+  return true;
+}
+
+/// mapa: the address in CTA `rank` of the cluster that corresponds to `a`.
+void mapa(ExecState &s, const Instr &in, uint32_t mask) {
+  const auto &args = in.payload<ClusterAddressArgs>();
+  uint64_t *d = s.reg(in.ops[0]);
+  const uint64_t *a = s.reg(in.ops[1]), *rank = s.reg(in.ops[2]);
+  uint64_t window = limits::kClusterWindowBytes;
+  size_t size = s.block.clusterState().members.size();
+  forEachLane(mask, [&](int l) {
+    uint64_t shared = 0;
+    if (s.failed || !clusterAddress(s, l, args, a[l], shared))
+      return;
+    uint32_t r = static_cast<uint32_t>(rank[l]);
+    if (r >= size) {
+      s.fail(FindingKind::OutOfBounds, l,
+             "mapa to CTA rank " + std::to_string(r) + " in a cluster of " +
+                 std::to_string(size));
+      return;
+    }
+    uint64_t result = (uint64_t(r) + 1) * window + shared % window;
+    if (args.generic)
+      result = toGeneric(Space::Shared, result);
+    d[l] = truncBits(result, args.bits);
+  });
+}
+
+/// getctarank: the rank of the CTA whose shared memory `a` is in.
+void getctarank(ExecState &s, const Instr &in, uint32_t mask) {
+  const auto &args = in.payload<ClusterAddressArgs>();
+  uint64_t *d = s.reg(in.ops[0]);
+  const uint64_t *a = s.reg(in.ops[1]);
+  uint64_t window = limits::kClusterWindowBytes;
+  forEachLane(mask, [&](int l) {
+    uint64_t shared = 0;
+    if (s.failed || !clusterAddress(s, l, args, a[l], shared))
+      return;
+    d[l] = shared < window ? s.block.clusterRank : shared / window - 1;
+  });
+}
+
 class MemoryDecoder : public FamilyDecoder {
 public:
   using FamilyDecoder::FamilyDecoder;
@@ -630,6 +693,28 @@ bool MemoryDecoder::run() {
       return false;
     d.setOperands(out, {dst, src});
     out.exec = &cvta;
+    return true;
+  }
+  case Opcode::Mapa:
+  case Opcode::Getctarank: {
+    bool isMapa = out.opcode == Opcode::Mapa;
+    if (d.arch() < 90)
+      return d.fail(std::string(isMapa ? "mapa" : "getctarank") +
+                    " needs sm_90");
+    auto &args = out.setPayload<ClusterAddressArgs>();
+    args.generic = !mods.take("shared::cluster");
+    std::vector<Ty> types = mods.takeTypes();
+    if (types.size() != 1 || (types[0] != Ty::U32 && types[0] != Ty::U64))
+      return d.fail("expected .u32 or .u64");
+    args.bits = static_cast<uint8_t>(bitWidth(types[0]));
+    if (!count(isMapa ? 3 : 2))
+      return false;
+    uint32_t dst = 0, a = 0, rank = kSlotZero;
+    if (!d.dest(ops[0], dst) || !d.source(ops[1], types[0], a) ||
+        (isMapa && !d.source(ops[2], Ty::U32, rank)))
+      return false;
+    d.setOperands(out, {dst, a, rank});
+    out.exec = isMapa ? &mapa : &getctarank;
     return true;
   }
   case Opcode::Isspacep: {

@@ -653,8 +653,10 @@ private:
       std::string d = tok.text;
       if (!advance())
         return false;
-      if (d == ".maxntid" || d == ".reqntid") {
-        unsigned *dims = d == ".maxntid" ? fn.maxntid : fn.reqntid;
+      if (d == ".maxntid" || d == ".reqntid" || d == ".reqnctapercluster") {
+        unsigned *dims = d == ".maxntid"   ? fn.maxntid
+                         : d == ".reqntid" ? fn.reqntid
+                                           : fn.reqnctapercluster;
         dims[1] = dims[2] = 1;
         for (int i = 0; i < 3; ++i) {
           if (!parseUnsigned(dims[i]))
@@ -665,13 +667,13 @@ private:
             return false;
         }
       } else if (d == ".minnctapersm" || d == ".maxnreg" ||
-                 d == ".maxnctapersm" || d == ".reqnctapercluster" ||
-                 d == ".maxclusterrank") {
+                 d == ".maxnctapersm" || d == ".maxclusterrank") {
         while (tok.kind == Token::Integer || isPunct(","))
           if (!advance())
             return false;
-      } else if (d == ".noreturn" || d == ".explicitcluster" ||
-                 d == ".blocksareclusters") {
+      } else if (d == ".explicitcluster") {
+        fn.explicitCluster = true;
+      } else if (d == ".noreturn" || d == ".blocksareclusters") {
       } else if (d == ".pragma") {
         if (!skipStatement())
           return false;

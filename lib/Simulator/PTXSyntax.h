@@ -115,6 +115,9 @@ struct Function {
   /// Performance directives: .maxntid, .reqntid (0 where absent).
   unsigned maxntid[3] = {0, 0, 0};
   unsigned reqntid[3] = {0, 0, 0};
+  /// .reqnctapercluster (0 where absent) and .explicitcluster.
+  unsigned reqnctapercluster[3] = {0, 0, 0};
+  bool explicitCluster = false;
   std::vector<Statement> body;
   unsigned line = 0;
 };

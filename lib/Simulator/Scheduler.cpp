@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Control.h"
+#include "DeviceModel.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -340,14 +341,20 @@ void diagnoseStuck(ExecState &s) {
       });
       pending &= ~same;
       const Instr &in = s.prog.code[pc];
-      std::string what = state == LaneState::AtMbarrier
-                             ? "wait for " + describeMbarrierWait(s, w, l)
-                         : state == LaneState::AtWarpgroup
-                             ? "wait for the other warps of warpgroup " +
-                                   std::to_string(w.index / 4) +
-                                   " at this instruction"
-                             : "wait at a barrier";
-      if ((state == LaneState::AtMbarrier || state == LaneState::AtWarpgroup) &&
+      std::string what =
+          state == LaneState::AtMbarrier
+              ? "wait for " + describeMbarrierWait(s, w, l)
+          : state == LaneState::AtWarpgroup
+              ? "wait for the other warps of warpgroup " +
+                    std::to_string(w.index / 4) + " at this instruction"
+          : state == LaneState::AtClusterBarrier
+              ? "wait at barrier.cluster for the cluster's "
+                "other threads (" +
+                    std::to_string(block.cluster->arrived) + " of " +
+                    std::to_string(block.cluster->threads) + " arrived)"
+              : "wait at a barrier";
+      if ((state == LaneState::AtMbarrier || state == LaneState::AtWarpgroup ||
+           state == LaneState::AtClusterBarrier) &&
           mbarrierWarp < 0) {
         mbarrierWarp = static_cast<int>(wi);
         mbarrierLane = l;
@@ -442,6 +449,13 @@ void gmm::sim::startBlock(LaunchContext &launch, Block &block, uint64_t linear,
   block.bulkCopies.clear();
   block.warpgroups.clear();
   block.proxyFences.assign(block.numThreads, 0);
+  block.clusterArrivals.assign(block.numThreads, 0);
+  block.solo = Cluster();
+  block.solo.members.assign(1, &block);
+  block.solo.threads = block.numThreads;
+  block.solo.count[0] = config.grid.x;
+  block.solo.count[1] = config.grid.y;
+  block.solo.count[2] = config.grid.z;
   if (block.shared.size() < launch.sharedBytes) {
     block.shared.resize(launch.sharedBytes);
     block.shadow.resize(launch.sharedBytes);
@@ -499,12 +513,38 @@ void gmm::sim::startBlock(LaunchContext &launch, Block &block, uint64_t linear,
     fill(kSlotGridid, 1);
     fill(kSlotDynamicSmemSize, config.dynamicSharedBytes);
     fill(kSlotTotalSmemSize, launch.sharedBytes);
-    fill(kSlotClusterCtarank, 0);
-    fill(kSlotClusterNctarank, 1);
-    fill(kSlotIsExplicitCluster, 0);
-    fill(kSlotClusterNctaidX, 1);
-    fill(kSlotClusterNctaidY, 1);
-    fill(kSlotClusterNctaidZ, 1);
+    // Without clusters every block is a cluster of one.
+    if (const Cluster *c = block.cluster) {
+      uint32_t rank = block.clusterRank;
+      fill(kSlotClusterCtarank, rank);
+      fill(kSlotClusterNctarank, static_cast<uint32_t>(c->members.size()));
+      fill(kSlotIsExplicitCluster, c->isExplicit);
+      fill(kSlotClusterCtaidX, rank % c->dims[0]);
+      fill(kSlotClusterCtaidY, (rank / c->dims[0]) % c->dims[1]);
+      fill(kSlotClusterCtaidZ, rank / (c->dims[0] * c->dims[1]));
+      fill(kSlotClusterNctaidX, c->dims[0]);
+      fill(kSlotClusterNctaidY, c->dims[1]);
+      fill(kSlotClusterNctaidZ, c->dims[2]);
+      fill(kSlotClusteridX, c->id[0]);
+      fill(kSlotClusteridY, c->id[1]);
+      fill(kSlotClusteridZ, c->id[2]);
+      fill(kSlotNclusteridX, c->count[0]);
+      fill(kSlotNclusteridY, c->count[1]);
+      fill(kSlotNclusteridZ, c->count[2]);
+    } else {
+      fill(kSlotClusterCtarank, 0);
+      fill(kSlotClusterNctarank, 1);
+      fill(kSlotIsExplicitCluster, 0);
+      fill(kSlotClusterNctaidX, 1);
+      fill(kSlotClusterNctaidY, 1);
+      fill(kSlotClusterNctaidZ, 1);
+      fill(kSlotClusteridX, block.ctaid[0]);
+      fill(kSlotClusteridY, block.ctaid[1]);
+      fill(kSlotClusteridZ, block.ctaid[2]);
+      fill(kSlotNclusteridX, config.grid.x);
+      fill(kSlotNclusteridY, config.grid.y);
+      fill(kSlotNclusteridZ, config.grid.z);
+    }
     for (int l = 0; l < 32; ++l) {
       uint32_t t = wi * 32 + l;
       w.reg(kSlotTidX)[l] = t % config.block.x;
@@ -520,9 +560,14 @@ void gmm::sim::startBlock(LaunchContext &launch, Block &block, uint64_t linear,
   }
 }
 
+void gmm::sim::diagnoseBlock(LaunchContext &launch, Block &block) {
+  ExecState state(launch.prog, launch, block);
+  diagnoseStuck(state);
+}
+
 bool gmm::sim::stepBlock(LaunchContext &launch, Block &block, uint64_t budget,
                          uint64_t &warpInstructions,
-                         uint64_t &threadInstructions) {
+                         uint64_t &threadInstructions, bool *blocked) {
   ExecState state(launch.prog, launch, block);
   std::vector<Warp> &warps = block.warps;
   uint32_t numWarps = block.numWarps;
@@ -555,6 +600,11 @@ bool gmm::sim::stepBlock(LaunchContext &launch, Block &block, uint64_t budget,
           return true;
         if (landed)
           continue;
+        // A block of a cluster may wait for the cluster's other blocks.
+        if (block.cluster && blocked) {
+          *blocked = true;
+          return false;
+        }
         diagnoseStuck(state);
         return true;
       }

@@ -9,7 +9,7 @@
 // TMA load of a box across a tensor's edges (nvgpu.tma.create.descriptor on
 // the host, nvgpu.tma.async.load completing on an mbarrier) and (sm_90a) a
 // TMA + wgmma GEMM through nvgpu.warpgroup.mma, checked against
-// linalg.matmul on the host.
+// linalg.matmul on the host, and a launch in thread block clusters.
 
 // REQUIRES: cuda-device
 // UNSUPPORTED: sanitizer
@@ -69,3 +69,9 @@
 // RUN: %{lower90a} %S/Inputs/wgmma-gemm.mlir | %{run} 2>&1 | FileCheck %s --check-prefix=WGMMA
 // WGMMA-NOT: error
 // WGMMA: agree: 4096
+
+// RUN: %{lower90} %S/Inputs/cluster-ids.mlir | %{run} 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// CLUSTER-NOT: error
+// CLUSTER:      sizes = [2, 4]
+// CLUSTER-NEXT: {{\[\[}}21,   21,   1021,   1021],
+// CLUSTER-NEXT:  [21,   21,   1021,   1021]]

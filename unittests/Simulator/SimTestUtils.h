@@ -79,7 +79,7 @@ public:
   /// buffers back.
   LaunchResult launch(const std::string &name, Dim3 grid, Dim3 block,
                       const std::vector<uint64_t> &params,
-                      uint32_t dynamicShared = 0) {
+                      uint32_t dynamicShared = 0, Dim3 cluster = {}) {
     for (Buffer &b : buffers)
       std::memcpy(device.hostPointer(b.address, b.bytes.size()), b.bytes.data(),
                   b.bytes.size());
@@ -96,6 +96,7 @@ public:
     config.grid = grid;
     config.block = block;
     config.dynamicSharedBytes = dynamicShared;
+    config.cluster = cluster;
     LaunchResult result = device.launch(*kernel, config, buffer.data());
     for (Buffer &b : buffers)
       std::memcpy(b.bytes.data(), device.hostPointer(b.address, b.bytes.size()),

@@ -171,6 +171,10 @@ private:
 struct LaunchConfig {
   Dim3 grid, block;
   uint32_t dynamicSharedBytes = 0;
+  /// Thread block cluster dimensions (sm_90; cuLaunchKernelEx's
+  /// CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION). 1 x 1 x 1 takes the kernel's
+  /// .reqnctapercluster, if it has one.
+  Dim3 cluster;
 };
 
 struct LaunchResult {
@@ -282,6 +286,10 @@ private:
 /// valid, else the reason.
 std::string checkLaunchConfig(const Device &device, const Kernel &kernel,
                               const LaunchConfig &config);
+
+/// The cluster dimensions a launch runs with: the configuration's, or the
+/// kernel's .reqnctapercluster when the configuration gives none.
+Dim3 clusterOf(const Program &prog, const LaunchConfig &config);
 
 } // namespace sim
 } // namespace gmm
