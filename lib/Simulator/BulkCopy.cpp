@@ -67,6 +67,29 @@ bool readMap(ExecState &s, int l, uint64_t address, unsigned rank,
       accessMemory(s, l, Space::Generic, address, 128, Access::Read, 64);
   if (!bytes)
     return false;
+  // A map that tensormap.replace or tensormap.cp_fenceproxy modified in
+  // global memory needs this thread's fence.proxy.tensormap::generic
+  // acquire before the TMA unit reads it.
+  if (classifyGeneric(address) == Space::Global) {
+    uint64_t version = 0;
+    {
+      std::lock_guard<std::mutex> guard(s.launch.mapMutex);
+      auto it = s.launch.mapVersions.find(address);
+      if (it != s.launch.mapVersions.end())
+        version = it->second;
+    }
+    auto acquired = s.block.mapAcquired.find({s.threadIndex(l), address});
+    if (version && (acquired == s.block.mapAcquired.end() ||
+                    acquired->second != version)) {
+      s.fail(FindingKind::TmaMisuse, l,
+             "the tensor map at " + hex(address) +
+                 " was modified (tensormap.replace or "
+                 "tensormap.cp_fenceproxy) and is used without a "
+                 "fence.proxy.tensormap::generic.acquire of it in this "
+                 "thread since");
+      return false;
+    }
+  }
   if (!decodeTensorMap(bytes, map)) {
     s.fail(FindingKind::TmaMisuse, l,
            "the tensor map at " + hex(address) +
@@ -438,6 +461,122 @@ void bulkWait(ExecState &s, const Instr &in, uint32_t exec) {
   });
 }
 
+/// Records a modification of the tensor map at global `address`.
+void bumpMapVersion(ExecState &s, uint64_t address) {
+  std::lock_guard<std::mutex> guard(s.launch.mapMutex);
+  ++s.launch.mapVersions[address];
+}
+
+/// tensormap.replace (ops: address base, ordinal, value; field in the
+/// payload, state space in Instr::space).
+struct ReplaceArgs {
+  TensorMapField field;
+};
+
+void tensormapReplace(ExecState &s, const Instr &in, uint32_t exec) {
+  TensorMapField field = in.payload<ReplaceArgs>().field;
+  const uint64_t *base = s.reg(in.ops[0]), *ord = s.reg(in.ops[1]),
+                 *value = s.reg(in.ops[2]);
+  forEachLane(exec, [&](int l) {
+    if (s.failed)
+      return;
+    uint64_t address = base[l] + static_cast<uint64_t>(in.imm);
+    uint8_t *map =
+        accessMemory(s, l, in.space, address, 128, Access::Write, 64);
+    if (!map)
+      return;
+    std::string error;
+    if (!replaceTensorMapField(map, field, static_cast<uint32_t>(ord[l]),
+                               value[l], error)) {
+      s.fail(FindingKind::TmaMisuse, l, "tensormap.replace: " + error);
+      return;
+    }
+    if (in.space == Space::Global)
+      bumpMapVersion(s, address);
+  });
+}
+
+/// tensormap.cp_fenceproxy: one copy of the 128-byte map, shared -> global,
+/// for the warp (ops: dst, src).
+void tensormapCopy(ExecState &s, const Instr &in, uint32_t exec) {
+  if (!exec)
+    return;
+  int l = __builtin_ctz(exec);
+  uint64_t dst = s.reg(in.ops[0])[l], src = s.reg(in.ops[1])[l];
+  const uint8_t *from =
+      accessMemory(s, l, Space::Shared, src, 128, Access::Read, 64);
+  if (!from)
+    return;
+  uint8_t *to = accessMemory(s, l, Space::Global, dst, 128, Access::Write, 64);
+  if (!to)
+    return;
+  std::memcpy(to, from, 128);
+  bumpMapVersion(s, dst);
+}
+
+class TensormapDecoder : public FamilyDecoder {
+public:
+  using FamilyDecoder::FamilyDecoder;
+
+  bool run() {
+    if (d.arch() < 90)
+      return d.fail("tensormap instructions need sm_90a");
+    if (mods.take("cp_fenceproxy")) {
+      // .global.shared::cta.tensormap::generic.release.scope.sync.aligned
+      if (!mods.take("global") || !mods.take("shared::cta") ||
+          !mods.take("tensormap::generic") || !mods.take("sync") ||
+          !mods.take("aligned"))
+        return d.fail("expected tensormap.cp_fenceproxy.global.shared::cta."
+                      "tensormap::generic.release.scope.sync.aligned");
+      mods.takeIgnorable();
+      if (!count(3) || ops[2].kind != ptx::Operand::Integer ||
+          ops[2].bits != 128)
+        return d.fail("expected [dst], [src], 128");
+      uint32_t dst = 0, src = 0;
+      int64_t dstOffset = 0, srcOffset = 0;
+      if (!d.address(ops[0], Space::Global, dst, dstOffset) ||
+          !d.address(ops[1], Space::Shared, src, srcOffset))
+        return false;
+      if (dstOffset || srcOffset)
+        return d.fail("tensormap.cp_fenceproxy takes no address offsets");
+      d.setOperands(out, {dst, src});
+      out.collective = Collective::FullWarp;
+      out.exec = &tensormapCopy;
+      return true;
+    }
+    if (!mods.take("replace") || !mods.take("tile"))
+      return d.fail("expected tensormap.replace.tile or "
+                    "tensormap.cp_fenceproxy");
+    int field = mods.takeOneOf({"global_address", "global_dim", "global_stride",
+                                "box_dim", "element_stride"});
+    if (field < 0)
+      return d.fail("tensormap.replace of this field is not supported yet "
+                    "(global_address, global_dim, global_stride, box_dim "
+                    "and element_stride are)");
+    out.space = mods.take("global") ? Space::Global : Space::Generic;
+    if (out.space == Space::Generic) {
+      if (!mods.take("shared::cta"))
+        return d.fail("expected .global or .shared::cta");
+      out.space = Space::Shared;
+    }
+    int type = mods.takeOneOf({"b32", "b64"});
+    if (!mods.take("b1024") || type < 0)
+      return d.fail("expected .b1024.b32 or .b1024.b64");
+    out.setPayload<ReplaceArgs>().field = static_cast<TensorMapField>(field);
+    bool ordinal = field != 0;
+    if (!count(ordinal ? 3 : 2))
+      return false;
+    uint32_t base = 0, ord = kSlotZero, value = 0;
+    if (!d.address(ops[0], out.space, base, out.imm) ||
+        (ordinal && !d.source(ops[1], Ty::U32, ord)) ||
+        !d.source(ops.back(), type ? Ty::B64 : Ty::B32, value))
+      return false;
+    d.setOperands(out, {base, ord, value});
+    out.exec = &tensormapReplace;
+    return true;
+  }
+};
+
 class BulkCopyDecoder : public FamilyDecoder {
 public:
   using FamilyDecoder::FamilyDecoder;
@@ -587,6 +726,26 @@ private:
 };
 
 } // namespace
+
+bool gmm::sim::decodeTensormap(Decoder &decoder, const ptx::Instruction &instr,
+                               Modifiers &mods, Instr &out) {
+  TensormapDecoder tensormap(decoder, instr, mods, out);
+  return tensormap.run();
+}
+
+void gmm::sim::control::tensormapAcquire(ExecState &s, const Instr &in,
+                                         uint32_t exec) {
+  const uint64_t *base = s.reg(in.ops[0]);
+  forEachLane(exec, [&](int l) {
+    uint64_t address = base[l] + static_cast<uint64_t>(in.imm);
+    if (classifyGeneric(address) != Space::Global)
+      return;
+    std::lock_guard<std::mutex> guard(s.launch.mapMutex);
+    auto it = s.launch.mapVersions.find(address);
+    if (it != s.launch.mapVersions.end())
+      s.block.mapAcquired[{s.threadIndex(l), address}] = it->second;
+  });
+}
 
 bool gmm::sim::decodeBulkCopy(Decoder &decoder, const ptx::Instruction &instr,
                               Modifiers &mods, Instr &out) {

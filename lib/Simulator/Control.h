@@ -114,6 +114,8 @@ void nothing(ExecState &s, const Instr &in, uint32_t exec);
 /// fence.proxy.async: the thread's earlier writes of shared memory become
 /// visible to the async proxy.
 void proxyFence(ExecState &s, const Instr &in, uint32_t exec);
+/// fence.proxy.tensormap::generic.acquire [addr], 128 (BulkCopy.cpp).
+void tensormapAcquire(ExecState &s, const Instr &in, uint32_t exec);
 
 // Warp collectives (WarpCollectives.cpp).
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };

@@ -165,11 +165,31 @@ bool ControlDecoder::run() {
     // racecheck tracks.
     mods.takeIgnorable();
     int kind = mods.takeOneOf({"sc", "proxy", "op_restrict", "mbarrier_init"});
-    int proxy = mods.takeOneOf({"async", "alias", "tensormap", "generic"});
+    int proxy = mods.takeOneOf(
+        {"async", "alias", "tensormap", "generic", "tensormap::generic"});
     bool global = mods.take("global");
     bool shared = mods.take("shared::cta") || mods.take("shared::cluster");
-    out.exec = kind == 1 && proxy == 0 && !global ? &proxyFence : &nothing;
     (void)shared;
+    if (kind == 1 && proxy == 4) {
+      // fence.proxy.tensormap::generic.release.scope, or .acquire.scope
+      // [addr], 128: the acquire makes a modified tensor map usable by
+      // this thread's TMA instructions.
+      if (ops.empty()) {
+        out.exec = &nothing;
+        return true;
+      }
+      if (!count(2) || ops[1].kind != ptx::Operand::Integer ||
+          ops[1].bits != 128)
+        return d.fail("expected fence.proxy.tensormap::generic.acquire "
+                      "[addr], 128");
+      uint32_t base = 0;
+      if (!d.address(ops[0], Space::Generic, base, out.imm))
+        return false;
+      d.setOperands(out, {base});
+      out.exec = &tensormapAcquire;
+      return true;
+    }
+    out.exec = kind == 1 && proxy == 0 && !global ? &proxyFence : &nothing;
     return true;
   }
   case Opcode::Griddepcontrol: {

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <new>
 #include <string>
@@ -503,6 +504,10 @@ struct Block {
   /// barrier.cluster.arrive: per thread, 1 + the cluster barrier phase it
   /// arrived in (0: not arrived).
   std::vector<uint32_t> clusterArrivals;
+  /// The versions of modified tensor maps (LaunchContext::mapVersions)
+  /// each thread acquired with fence.proxy.tensormap::generic.acquire,
+  /// by (thread, map address).
+  std::map<std::pair<uint32_t, uint64_t>, uint64_t> mapAcquired;
   /// fence.proxy.async executed by each thread (for the async-proxy
   /// check: ShadowByte::writerFences).
   std::vector<uint16_t> proxyFences;
@@ -689,6 +694,10 @@ bool decodeMbarrier(Decoder &decoder, const ptx::Instruction &instr,
                     Modifiers &mods, Instr &out);
 bool decodeWgmma(Decoder &decoder, const ptx::Instruction &instr,
                  Modifiers &mods, Instr &out);
+/// tensormap.replace and tensormap.cp_fenceproxy (BulkCopy.cpp; reached
+/// from the Memory family).
+bool decodeTensormap(Decoder &decoder, const ptx::Instruction &instr,
+                     Modifiers &mods, Instr &out);
 /// cp.async.bulk (reached from the Memory family's `cp`).
 bool decodeBulkCopy(Decoder &decoder, const ptx::Instruction &instr,
                     Modifiers &mods, Instr &out);

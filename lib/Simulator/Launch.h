@@ -104,6 +104,10 @@ struct LaunchContext {
   uint64_t findingBlock = 0;
   FindingKind findingKind = FindingKind::Unsupported;
   std::string findingMessage;
+  /// Tensor maps in global memory that tensormap.replace or
+  /// tensormap.cp_fenceproxy modified: address -> version (1, 2, ...).
+  std::mutex mapMutex;
+  std::map<uint64_t, uint64_t> mapVersions;
   /// Blocks with a higher linear index than this need not run.
   std::atomic<uint64_t> stopAfter{UINT64_MAX};
 

@@ -695,6 +695,8 @@ bool MemoryDecoder::run() {
     out.exec = &cvta;
     return true;
   }
+  case Opcode::Tensormap:
+    return decodeTensormap(d, instr, mods, out);
   case Opcode::Mapa:
   case Opcode::Getctarank: {
     bool isMapa = out.opcode == Opcode::Mapa;

@@ -450,6 +450,7 @@ void gmm::sim::startBlock(LaunchContext &launch, Block &block, uint64_t linear,
   block.warpgroups.clear();
   block.proxyFences.assign(block.numThreads, 0);
   block.clusterArrivals.assign(block.numThreads, 0);
+  block.mapAcquired.clear();
   block.solo = Cluster();
   block.solo.members.assign(1, &block);
   block.solo.threads = block.numThreads;

@@ -226,6 +226,65 @@ TensorMapError gmm::sim::encodeTiledTensorMap(const TiledTensorMapArgs &args,
   return TensorMapError::None;
 }
 
+bool gmm::sim::replaceTensorMapField(void *map, TensorMapField field,
+                                     unsigned ordinal, uint64_t value,
+                                     std::string &error) {
+  TensorMap decoded;
+  if (!decodeTensorMap(map, decoded)) {
+    error = "the 128 bytes are not a tensor map";
+    return false;
+  }
+  TiledTensorMapArgs args;
+  args.dataType = decoded.dataType;
+  args.rank = decoded.rank;
+  args.globalAddress = decoded.globalAddress;
+  for (uint32_t d = 0; d < decoded.rank; ++d) {
+    args.globalDim[d] = decoded.globalDim[d];
+    args.boxDim[d] = decoded.boxDim[d];
+    args.elementStrides[d] = decoded.elementStrides[d];
+    if (d > 0)
+      args.globalStrides[d - 1] = decoded.globalStrides[d];
+  }
+  args.swizzle = decoded.swizzle;
+  args.oobFill = decoded.nanFill;
+  unsigned limit = field == TensorMapField::GlobalStride    ? decoded.rank - 1
+                   : field == TensorMapField::GlobalAddress ? 1
+                                                            : decoded.rank;
+  if (ordinal >= limit) {
+    error = "ordinal " + std::to_string(ordinal) +
+            " is beyond the map's rank of " + std::to_string(decoded.rank);
+    return false;
+  }
+  if ((field == TensorMapField::BoxDim ||
+       field == TensorMapField::ElementStride) &&
+      value > UINT32_MAX) {
+    error = "value " + std::to_string(value) + " out of range";
+    return false;
+  }
+  switch (field) {
+  case TensorMapField::GlobalAddress:
+    args.globalAddress = value;
+    break;
+  case TensorMapField::GlobalDim:
+    args.globalDim[ordinal] = value;
+    break;
+  case TensorMapField::GlobalStride:
+    args.globalStrides[ordinal] = value;
+    break;
+  case TensorMapField::BoxDim:
+    args.boxDim[ordinal] = static_cast<uint32_t>(value);
+    break;
+  case TensorMapField::ElementStride:
+    args.elementStrides[ordinal] = static_cast<uint32_t>(value);
+    break;
+  }
+  alignas(64) uint8_t encoded[128];
+  if (encodeTiledTensorMap(args, encoded, error) != TensorMapError::None)
+    return false;
+  std::memcpy(map, encoded, 128);
+  return true;
+}
+
 bool gmm::sim::decodeTensorMap(const void *map, TensorMap &out) {
   EncodedMap encoded;
   std::memcpy(&encoded, map, sizeof(encoded));

@@ -626,4 +626,143 @@ TEST(TmaChecks, StoreOfSharedMemoryWrittenWithoutTheProxyFence) {
       << r.message;
 }
 
+/// Warp 0 copies the parameter map to shared memory, thread 0 replaces a
+/// field there (`replace`: the instruction's text after ".shared::cta"),
+/// the warp publishes the map to global memory with
+/// tensormap.cp_fenceproxy, thread 0 acquires it (when `acquire`) and loads
+/// the 32 x 8 f32 box through it into `out`.
+std::string replaceKernel(const std::string &replace, bool acquire) {
+  return ptxHeader("sm_90a") + R"(
+.visible .entry k(.param .align 64 .b8 map[128], .param .u64 gmap,
+                  .param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<12>;
+  .shared .align 128 .b8 smap[128];
+  .shared .align 1024 .b8 tile[1024];
+  .shared .align 8 .b64 bar;
+  mov.u32 %r0, %tid.x;
+  setp.eq.u32 %p0, %r0, 0;
+  setp.lt.u32 %p1, %r0, 16;
+  mov.b64 %rd0, map;
+  cvta.param.u64 %rd1, %rd0;
+  mul.wide.u32 %rd2, %r0, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  mov.u32 %r1, smap;
+  cvt.u32.u64 %r2, %rd2;
+  add.u32 %r3, %r1, %r2;
+  @%p1 ld.b64 %rd4, [%rd3];
+  @%p1 st.shared.b64 [%r3], %rd4;
+  bar.sync 0;
+  @%p0 tensormap.replace.tile.)" +
+         replace + R"(
+  bar.sync 0;
+  ld.param.u64 %rd5, [gmap];
+  tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd5], [smap], 128;
+)" +
+         (acquire ? "  @%p0 fence.proxy.tensormap::generic.acquire.gpu [%rd5], "
+                    "128;\n"
+                  : "") +
+         R"(
+  @%p0 mbarrier.init.shared::cta.b64 [bar], 1;
+  @%p0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 1024;
+  @%p0 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [tile], [%rd5, {0, 0}], [bar];
+  @!%p0 bra DONE;
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+  @!%p2 bra WAIT;
+  ld.param.u64 %rd6, [out];
+  mov.u32 %r4, 0;
+COPY:
+  mov.u32 %r5, tile;
+  shl.b32 %r6, %r4, 2;
+  add.u32 %r5, %r5, %r6;
+  ld.shared.u32 %r7, [%r5];
+  mul.wide.u32 %rd7, %r4, 4;
+  add.s64 %rd8, %rd6, %rd7;
+  st.global.u32 [%rd8], %r7;
+  add.u32 %r4, %r4, 1;
+  setp.lt.u32 %p3, %r4, 256;
+  @%p3 bra COPY;
+DONE:
+  ret;
+}
+)";
+}
+
+LaunchResult runReplace(const std::string &ptx, std::vector<float> &out) {
+  SimRun sim;
+  EXPECT_TRUE(sim.load(ptx)) << sim.loadLog;
+  std::vector<float> tensor(32 * 8);
+  for (size_t i = 0; i < tensor.size(); ++i)
+    tensor[i] = static_cast<float>(i) + 0.25f;
+  Buffer &in = sim.buffer(tensor);
+  Buffer &gmap = sim.buffer(128);
+  Buffer &o = sim.buffer(1024);
+  alignas(64) uint8_t map[128];
+  TiledTensorMapArgs a = args2d(kF32, in.address, 32, 8, 128, 32, 8);
+  std::string error;
+  EXPECT_EQ(encodeTiledTensorMap(a, map, error), TensorMapError::None) << error;
+  for (Buffer &b : sim.buffers)
+    std::memcpy(sim.device.hostPointer(b.address, b.bytes.size()),
+                b.bytes.data(), b.bytes.size());
+  Kernel *kernel = sim.module ? sim.module->kernel("k") : nullptr;
+  if (!kernel)
+    return {};
+  std::vector<uint8_t> params(kernel->paramBufferBytes(), 0);
+  std::memcpy(params.data() + kernel->params()[0].offset, map, 128);
+  std::memcpy(params.data() + kernel->params()[1].offset, &gmap.address, 8);
+  std::memcpy(params.data() + kernel->params()[2].offset, &o.address, 8);
+  LaunchConfig config;
+  config.block = {32, 1, 1};
+  LaunchResult r = sim.device.launch(*kernel, config, params.data());
+  out.resize(256);
+  std::memcpy(out.data(), sim.device.hostPointer(o.address, 1024), 1024);
+  return r;
+}
+
+TEST(Tma, ReplacedMapPublishedAndAcquired) {
+  // Dimension 1 shrinks from 8 rows to 5: rows 5-7 of the box read zeros.
+  std::vector<float> out;
+  LaunchResult r = runReplace(
+      replaceKernel("global_dim.shared::cta.b1024.b32 [smap], 1, 5;", true),
+      out);
+  ASSERT_TRUE(r.ok) << r.message;
+  for (int row = 0; row < 8; ++row)
+    for (int col = 0; col < 32; ++col)
+      EXPECT_EQ(out[row * 32 + col],
+                row < 5 ? static_cast<float>(row * 32 + col) + 0.25f : 0.0f)
+          << row << " " << col;
+}
+
+TEST(TmaChecks, ReplacedMapUsedWithoutItsFence) {
+  std::vector<float> out;
+  LaunchResult r = runReplace(
+      replaceKernel("global_dim.shared::cta.b1024.b32 [smap], 1, 5;", false),
+      out);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::TmaMisuse) << r.message;
+  EXPECT_NE(r.message.find("was modified (tensormap.replace or "
+                           "tensormap.cp_fenceproxy) and is used without a "
+                           "fence.proxy.tensormap::generic.acquire of it in "
+                           "this thread since"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(TmaChecks, ReplaceThatBreaksTheRules) {
+  std::vector<float> out;
+  LaunchResult r = runReplace(
+      replaceKernel("global_stride.shared::cta.b1024.b64 [smap], 0, 100;",
+                    true),
+      out);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, FindingKind::TmaMisuse) << r.message;
+  EXPECT_NE(r.message.find("tensormap.replace: globalStrides[0] = 100 must be "
+                           "a multiple of 16"),
+            std::string::npos)
+      << r.message;
+}
+
 } // namespace

@@ -96,6 +96,25 @@ TensorMapError encodeTiledTensorMap(const TiledTensorMapArgs &args, void *map,
 /// are not one (a kernel handed something else).
 bool decodeTensorMap(const void *map, TensorMap &out);
 
+/// The fields tensormap.replace can change (PTX ISA 8.3, sm_90a).
+enum class TensorMapField {
+  GlobalAddress,
+  GlobalDim,
+  GlobalStride,
+  BoxDim,
+  ElementStride,
+};
+
+/// Replaces `field` (dimension `ordinal` for the per-dimension fields; for
+/// GlobalStride, ordinal i is the byte stride of dimension i + 1, as
+/// cuTensorMapEncodeTiled's globalStrides[i]) of the map at `map` with
+/// `value`, in cuTensorMapEncodeTiled's units (a 16-byte aligned address,
+/// elements, bytes), under the same rules. False with `error` set when the
+/// bytes are not a map, the ordinal is beyond its rank or the value breaks
+/// a rule.
+bool replaceTensorMapField(void *map, TensorMapField field, unsigned ordinal,
+                           uint64_t value, std::string &error);
+
 /// The shared-memory address at which the TMA unit (and wgmma's swizzled
 /// operands) keep the byte that a dense row-major layout would put at
 /// `address`: the 16-byte chunk index (address bits 4-6) XOR the 128-byte
