@@ -228,6 +228,18 @@ void markLanded(ExecState &s, const BulkCopy &copy) {
 /// mbarrier.
 bool landLoad(ExecState &s, const BulkCopy &copy) {
   ExecState at = reporterFor(s, copy);
+  if (!copy.map.rank) {
+    const uint8_t *src = accessMemory(at, copy.lane, Space::Global, copy.global,
+                                      copy.bytes, Access::Read, 0);
+    if (!src) {
+      s.failed = true;
+      return false;
+    }
+    std::memcpy(s.block.shared.data() + copy.shared, src, copy.bytes);
+    markLanded(s, copy);
+    return completeMbarrierTransaction(s, at, copy.lane, copy.mbarrier,
+                                       copy.bytes);
+  }
   const TensorMap &map = copy.map;
   unsigned eb = map.elementBytes;
   uint32_t rowBytes = map.boxElements(0) * eb;
@@ -272,6 +284,16 @@ bool landLoad(ExecState &s, const BulkCopy &copy) {
 /// global.
 bool landStore(ExecState &s, const BulkCopy &copy) {
   ExecState at = reporterFor(s, copy);
+  if (!copy.map.rank) {
+    uint8_t *dst = accessMemory(at, copy.lane, Space::Global, copy.global,
+                                copy.bytes, Access::Write, 0);
+    if (!dst) {
+      s.failed = true;
+      return false;
+    }
+    std::memcpy(dst, s.block.shared.data() + copy.shared, copy.bytes);
+    return true;
+  }
   const TensorMap &map = copy.map;
   unsigned eb = map.elementBytes;
   uint32_t rowBytes = map.boxElements(0) * eb;
@@ -345,6 +367,78 @@ bool startCopy(ExecState &s, const Instr &in, int l, BulkCopy::Kind kind,
   return true;
 }
 
+/// Issues load `copy` of lane `l` to `dst` (a shared::cluster address),
+/// completing on the mbarrier at `mbarrier` (the same offset in every
+/// target): into the destination's CTA, or into each CTA of `mask` for a
+/// multicast. `check` checks the destination in the shared memory of a
+/// CTA. False after a finding.
+template <typename Check>
+bool issueLoad(ExecState &s, int l, BulkCopy &copy, uint64_t dst,
+               uint64_t mbarrier, bool multicast, uint32_t mask,
+               Check &&check) {
+  const char *what = copy.map.rank ? "cp.async.bulk.tensor" : "cp.async.bulk";
+  Cluster &cluster = s.block.clusterState();
+  uint64_t window = limits::kClusterWindowBytes;
+  uint32_t targets =
+      1u << (dst >= window ? dst / window - 1 : s.block.clusterRank);
+  if (multicast) {
+    targets = mask;
+    if (!targets || targets >> cluster.members.size()) {
+      s.fail(FindingKind::TmaMisuse, l,
+             "multicast to CTA mask " + hex(targets) + " in a cluster of " +
+                 std::to_string(cluster.members.size()) + " CTAs");
+      return false;
+    }
+  }
+  if (dst / window >= cluster.members.size() + 1 ||
+      mbarrier / window >= cluster.members.size() + 1) {
+    s.fail(FindingKind::TmaMisuse, l,
+           std::string(what) +
+               " to a shared::cluster address of a CTA rank the cluster of " +
+               std::to_string(cluster.members.size()) + " does not have");
+    return false;
+  }
+  dst %= window;
+  mbarrier %= window;
+  if (!check(dst))
+    return false;
+  copy.shared = static_cast<uint32_t>(dst);
+  copy.mbarrier = static_cast<uint32_t>(mbarrier);
+  const Checks &checks = s.launch.options.checks;
+  forEachLane(targets, [&](int rank) {
+    if (s.failed)
+      return;
+    Block &target = *cluster.members[rank];
+    if (!target.mbarriers.count(copy.mbarrier)) {
+      s.fail(FindingKind::MbarrierMisuse, l,
+             std::string(what) + " completes on shared offset " +
+                 hex(mbarrier) + " of CTA rank " + std::to_string(rank) +
+                 ", which holds no mbarrier (mbarrier.init must come "
+                 "first)");
+      return;
+    }
+    if (&target == &s.block) {
+      if (!markAsyncDestination(s, l, copy.shared, copy.bytes))
+        return;
+    } else if (copy.shared + copy.bytes > s.launch.sharedBytes) {
+      s.fail(FindingKind::OutOfBounds, l,
+             "out-of-bounds " + std::string(what) + " destination of " +
+                 std::to_string(copy.bytes) + " bytes at shared offset " +
+                 std::to_string(copy.shared) + " of CTA rank " +
+                 std::to_string(rank));
+      return;
+    } else if (checks.racecheck || checks.initcheck) {
+      for (uint32_t i = copy.shared; i < copy.shared + copy.bytes; ++i)
+        target.shadow[i].writeFlags = kShadowPending;
+    }
+    if (checks.racecheck || checks.initcheck)
+      for (uint32_t i = copy.shared; i < copy.shared + copy.bytes; ++i)
+        target.shadow[i].writeFlags |= kShadowBulk;
+    target.bulkCopies.push_back(copy);
+  });
+  return !s.failed;
+}
+
 void bulkTensorLoad(ExecState &s, const Instr &in, uint32_t exec) {
   const BulkTensorArgs &args = in.payload<BulkTensorArgs>();
   forEachLane(exec, [&](int l) {
@@ -354,68 +448,82 @@ void bulkTensorLoad(ExecState &s, const Instr &in, uint32_t exec) {
     uint64_t dst = s.reg(in.ops[0])[l] + static_cast<uint64_t>(in.imm);
     uint64_t mbarrier = s.reg(in.ops[2 + args.rank])[l] +
                         static_cast<uint64_t>(int64_t(args.mbarrierOffset));
-    // The CTAs the box lands in: the destination's (a shared::cluster
-    // address may name another CTA of the cluster), or the multicast mask's,
-    // each at the same offsets.
-    Cluster &cluster = s.block.clusterState();
-    uint64_t window = limits::kClusterWindowBytes;
-    uint32_t targets =
-        1u << (dst >= window ? dst / window - 1 : s.block.clusterRank);
-    if (args.multicast) {
-      targets = static_cast<uint16_t>(s.reg(in.ops[3 + args.rank])[l]);
-      if (!targets || targets >> cluster.members.size()) {
-        s.fail(FindingKind::TmaMisuse, l,
-               "multicast to CTA mask " + hex(targets) + " in a cluster of " +
-                   std::to_string(cluster.members.size()) + " CTAs");
-        return;
-      }
-    }
-    if (dst / window >= cluster.members.size() + 1 ||
-        mbarrier / window >= cluster.members.size() + 1) {
-      s.fail(FindingKind::TmaMisuse, l,
-             "cp.async.bulk.tensor to a shared::cluster address of a CTA "
-             "rank the cluster of " +
-                 std::to_string(cluster.members.size()) + " does not have");
+    uint32_t mask = args.multicast
+                        ? static_cast<uint16_t>(s.reg(in.ops[3 + args.rank])[l])
+                        : 0;
+    issueLoad(s, l, copy, dst, mbarrier, args.multicast, mask,
+              [&](uint64_t at) { return checkSharedBox(s, l, copy.map, at); });
+  });
+}
+
+/// cp.async.bulk (not .tensor): ops [dst, src, size, mbarrier{, ctaMask}]
+/// for loads, [dst, src, size] for stores; the shared address's offset in
+/// Instr::imm, the other's in Instr::aux.
+struct PlainCopyArgs {
+  bool multicast;
+  int32_t mbarrierOffset;
+};
+
+/// A plain copy's size and 16-byte alignment; false after a finding.
+bool checkPlain(ExecState &s, int l, uint64_t shared, uint64_t global,
+                uint64_t size) {
+  if (size == 0 || size % 16 || shared % 16 || global % 16) {
+    s.fail(FindingKind::Misaligned, l,
+           "cp.async.bulk of " + std::to_string(size) + " bytes between " +
+               hex(global) + " and shared offset " + hex(shared) +
+               " (sizes and addresses must be multiples of 16)");
+    return false;
+  }
+  return true;
+}
+
+void bulkLoad(ExecState &s, const Instr &in, uint32_t exec) {
+  const PlainCopyArgs &args = in.payload<PlainCopyArgs>();
+  forEachLane(exec, [&](int l) {
+    if (s.failed)
       return;
-    }
-    dst %= window;
-    mbarrier %= window;
-    if (!checkSharedBox(s, l, copy.map, dst))
+    BulkCopy copy;
+    copy.kind = BulkCopy::TensorLoad;
+    copy.global = s.reg(in.ops[1])[l] + static_cast<uint64_t>(int32_t(in.aux));
+    copy.bytes = static_cast<uint32_t>(s.reg(in.ops[2])[l]);
+    copy.warp = s.warp->index;
+    copy.lane = static_cast<uint8_t>(l);
+    copy.pc = s.pc;
+    copy.issuer = &s.block;
+    uint64_t dst = s.reg(in.ops[0])[l] + static_cast<uint64_t>(in.imm);
+    uint64_t mbarrier = s.reg(in.ops[3])[l] +
+                        static_cast<uint64_t>(int64_t(args.mbarrierOffset));
+    uint32_t mask =
+        args.multicast ? static_cast<uint16_t>(s.reg(in.ops[4])[l]) : 0;
+    issueLoad(s, l, copy, dst, mbarrier, args.multicast, mask,
+              [&](uint64_t at) {
+                return checkPlain(s, l, at, copy.global, copy.bytes);
+              });
+  });
+}
+
+void bulkStore(ExecState &s, const Instr &in, uint32_t exec) {
+  Warp &w = *s.warp;
+  forEachLane(exec, [&](int l) {
+    if (s.failed)
       return;
-    copy.shared = static_cast<uint32_t>(dst);
-    copy.mbarrier = static_cast<uint32_t>(mbarrier);
-    const Checks &checks = s.launch.options.checks;
-    forEachLane(targets, [&](int rank) {
-      if (s.failed)
-        return;
-      Block &target = *cluster.members[rank];
-      if (!target.mbarriers.count(copy.mbarrier)) {
-        s.fail(FindingKind::MbarrierMisuse, l,
-               "cp.async.bulk.tensor completes on shared offset " +
-                   hex(mbarrier) + " of CTA rank " + std::to_string(rank) +
-                   ", which holds no mbarrier (mbarrier.init must come "
-                   "first)");
-        return;
-      }
-      if (&target == &s.block) {
-        if (!markAsyncDestination(s, l, copy.shared, copy.bytes))
-          return;
-      } else if (copy.shared + copy.bytes > s.launch.sharedBytes) {
-        s.fail(FindingKind::OutOfBounds, l,
-               "out-of-bounds cp.async.bulk.tensor destination of " +
-                   std::to_string(copy.bytes) + " bytes at shared offset " +
-                   std::to_string(copy.shared) + " of CTA rank " +
-                   std::to_string(rank));
-        return;
-      } else if (checks.racecheck || checks.initcheck) {
-        for (uint32_t i = copy.shared; i < copy.shared + copy.bytes; ++i)
-          target.shadow[i].writeFlags = kShadowPending;
-      }
-      if (checks.racecheck || checks.initcheck)
-        for (uint32_t i = copy.shared; i < copy.shared + copy.bytes; ++i)
-          target.shadow[i].writeFlags |= kShadowBulk;
-      target.bulkCopies.push_back(copy);
-    });
+    BulkCopy copy;
+    copy.kind = BulkCopy::TensorStore;
+    copy.global = s.reg(in.ops[0])[l] + static_cast<uint64_t>(in.imm);
+    uint64_t src = s.reg(in.ops[1])[l] + static_cast<uint64_t>(int32_t(in.aux));
+    copy.bytes = static_cast<uint32_t>(s.reg(in.ops[2])[l]);
+    if (!checkPlain(s, l, src, copy.global, copy.bytes) ||
+        !accessMemory(s, l, Space::Shared, src, copy.bytes, Access::Read, 0) ||
+        !checkAsyncProxyRead(s, l, static_cast<uint32_t>(src), copy.bytes,
+                             "a cp.async.bulk store"))
+      return;
+    copy.shared = static_cast<uint32_t>(src);
+    copy.group = w.bulkGroups[l];
+    copy.warp = w.index;
+    copy.lane = static_cast<uint8_t>(l);
+    copy.pc = s.pc;
+    copy.issuer = &s.block;
+    s.block.bulkCopies.push_back(copy);
   });
 }
 
@@ -596,10 +704,19 @@ public:
       out.exec = &bulkWait;
       return true;
     }
-    if (mods.take("prefetch"))
-      return d.fail("cp.async.bulk.prefetch is not supported yet");
+    if (mods.take("prefetch")) {
+      // A hint: cp.async.bulk.prefetch{.tensor.Nd}.L2.global ...
+      mods.take("tensor");
+      mods.takeOneOf({"1d", "2d", "3d", "4d", "5d"});
+      mods.take("tile");
+      mods.take("L2");
+      mods.take("global");
+      mods.take("L2::cache_hint");
+      out.exec = &nothing;
+      return true;
+    }
     if (!mods.take("tensor"))
-      return d.fail("cp.async.bulk without .tensor is not supported yet");
+      return decodePlain();
     if (d.arch() < 90)
       return d.fail("cp.async.bulk.tensor needs sm_90");
     int dims = mods.takeOneOf({"1d", "2d", "3d", "4d", "5d"});
@@ -682,6 +799,89 @@ public:
   }
 
 private:
+  bool decodePlain() {
+    if (d.arch() < 90)
+      return d.fail("cp.async.bulk needs sm_90");
+    int globalAt = -1, sharedAt = -1;
+    const std::vector<std::string> &parts = mods.all();
+    for (size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i] == "global" && globalAt < 0)
+        globalAt = static_cast<int>(i);
+      if ((parts[i] == "shared::cluster" || parts[i] == "shared::cta") &&
+          sharedAt < 0)
+        sharedAt = static_cast<int>(i);
+    }
+    if (globalAt < 0 || sharedAt < 0)
+      return d.fail("expected a .global and a .shared::cluster/.shared::cta "
+                    "state space (shared-to-shared copies are not supported "
+                    "yet)");
+    mods.take("global");
+    bool cluster = mods.take("shared::cluster");
+    if (!cluster)
+      mods.take("shared::cta");
+    bool hint = mods.take("L2::cache_hint");
+    PlainCopyArgs &args = out.setPayload<PlainCopyArgs>();
+    bool store = globalAt < sharedAt;
+    std::vector<uint32_t> slots;
+    uint32_t base = 0, size = 0;
+    int64_t offset = 0;
+    if (store) {
+      if (!mods.take("bulk_group"))
+        return d.fail("a bulk store completes through .bulk_group");
+      if (ops.size() != 3u + hint)
+        return d.fail("expected [dstMem], [srcMem], size");
+      if (!d.address(ops[0], Space::Global, base, out.imm))
+        return false;
+      slots.push_back(base);
+      if (!d.address(ops[1], Space::Shared, base, offset))
+        return false;
+      slots.push_back(base);
+      out.exec = &bulkStore;
+    } else {
+      if (!mods.take("mbarrier::complete_tx::bytes"))
+        return d.fail("a bulk load completes through "
+                      ".mbarrier::complete_tx::bytes");
+      args.multicast = mods.take("multicast::cluster");
+      if (ops.size() != 4u + args.multicast + hint)
+        return d.fail("expected [dstMem], [srcMem], size, [mbar]");
+      if (!d.address(ops[0], Space::Shared, base, out.imm))
+        return false;
+      slots.push_back(base);
+      if (!d.address(ops[1], Space::Global, base, offset))
+        return false;
+      slots.push_back(base);
+      out.exec = &bulkLoad;
+    }
+    if (offset < INT32_MIN || offset > INT32_MAX)
+      return d.fail("address offset out of range");
+    out.aux = static_cast<uint32_t>(static_cast<int32_t>(offset));
+    if (!d.source(ops[2], Ty::U32, size))
+      return false;
+    slots.push_back(size);
+    if (!store) {
+      int64_t mbarrierOffset = 0;
+      if (!d.address(ops[3], Space::Shared, base, mbarrierOffset))
+        return false;
+      if (mbarrierOffset < INT32_MIN || mbarrierOffset > INT32_MAX)
+        return d.fail("mbarrier address offset out of range");
+      args.mbarrierOffset = static_cast<int32_t>(mbarrierOffset);
+      slots.push_back(base);
+      if (args.multicast) {
+        uint32_t mask = 0;
+        if (!d.source(ops[4], Ty::U16, mask))
+          return false;
+        slots.push_back(mask);
+      }
+    }
+    if (hint) {
+      uint32_t policy = 0;
+      if (!d.source(ops.back(), Ty::B64, policy))
+        return false;
+    }
+    d.setOperands(out, slots);
+    return true;
+  }
+
   /// A shared address: its base slot, its offset in Instr::imm.
   bool address(const ptx::Operand &operand, std::vector<uint32_t> &slots) {
     uint32_t base = 0;

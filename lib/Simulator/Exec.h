@@ -364,6 +364,8 @@ struct BulkCopy {
   int32_t coords[5] = {};
   /// The shared offset of the destination (loads) or source (stores).
   uint32_t shared = 0;
+  /// A plain (not .tensor) copy's global address (map.rank is 0).
+  uint64_t global = 0;
   uint32_t bytes = 0;
   /// Loads: the shared offset of the mbarrier the copy completes on.
   uint32_t mbarrier = 0;

@@ -765,4 +765,54 @@ TEST(TmaChecks, ReplaceThatBreaksTheRules) {
       << r.message;
 }
 
+TEST(Tma, PlainBulkCopiesBothWays) {
+  // 256 bytes in with cp.async.bulk (completing on an mbarrier), every
+  // word incremented, 256 bytes out with a bulk_group store.
+  std::string ptx = ptxHeader("sm_90") + R"(
+.visible .entry k(.param .u64 src, .param .u64 dst)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .shared .align 128 .b8 tile[256];
+  .shared .align 8 .b64 bar;
+  mov.u32 %r0, %tid.x;
+  setp.eq.u32 %p0, %r0, 0;
+  ld.param.u64 %rd0, [src];
+  ld.param.u64 %rd1, [dst];
+  @%p0 mbarrier.init.shared::cta.b64 [bar], 1;
+  bar.sync 0;
+  @%p0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 256;
+  @%p0 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [tile], [%rd0], 256, [bar];
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], 0;
+  @!%p1 bra WAIT;
+  mov.u32 %r1, tile;
+  shl.b32 %r2, %r0, 2;
+  add.u32 %r1, %r1, %r2;
+  ld.shared.u32 %r3, [%r1];
+  add.u32 %r3, %r3, 1;
+  st.shared.u32 [%r1], %r3;
+  fence.proxy.async.shared::cta;
+  bar.sync 0;
+  @%p0 cp.async.bulk.global.shared::cta.bulk_group [%rd1], [tile], 256;
+  @%p0 cp.async.bulk.commit_group;
+  @%p0 cp.async.bulk.wait_group.read 0;
+  ret;
+}
+)";
+  SimRun sim;
+  ASSERT_TRUE(sim.load(ptx)) << sim.loadLog;
+  std::vector<uint32_t> in(64);
+  for (uint32_t i = 0; i < 64; ++i)
+    in[i] = i * 1000;
+  Buffer &src = sim.buffer(in);
+  Buffer &dst = sim.buffer(256);
+  LaunchResult r =
+      sim.launch("k", {1, 1, 1}, {64, 1, 1}, {src.address, dst.address});
+  ASSERT_TRUE(r.ok) << r.message;
+  for (uint32_t i = 0; i < 64; ++i)
+    EXPECT_EQ(dst.get<uint32_t>(i), i * 1000 + 1) << i;
+}
+
 } // namespace
