@@ -106,6 +106,17 @@ bool readMap(ExecState &s, int l, uint64_t address, unsigned rank,
   return true;
 }
 
+/// A bulk store reads its own CTA's shared memory (.shared::cta): an
+/// address in the cluster window is a finding.
+bool ownShared(ExecState &s, int l, uint64_t address) {
+  if (address < limits::kClusterWindowBytes)
+    return true;
+  s.fail(FindingKind::OutOfBounds, l,
+         "a bulk store's source " + hex(address) +
+             " is not in the CTA's own shared memory (.shared::cta)");
+  return false;
+}
+
 /// Checks the shared-memory side of a copy: 128-byte alignment (the ISA's),
 /// the swizzle pattern's alignment, and a box row the swizzle can take.
 bool checkSharedBox(ExecState &s, int l, const TensorMap &map,
@@ -359,7 +370,16 @@ bool startCopy(ExecState &s, const Instr &in, int l, BulkCopy::Kind kind,
     return false;
   for (unsigned d = 0; d < rank; ++d)
     copy.coords[d] = static_cast<int32_t>(s.reg(in.ops[mapOperand + 1 + d])[l]);
-  copy.bytes = static_cast<uint32_t>(copy.map.boxBytes());
+  uint64_t bytes = copy.map.boxBytes();
+  if (bytes > s.launch.sharedBytes) {
+    s.fail(FindingKind::OutOfBounds, l,
+           "a tensor map box of " + std::to_string(bytes) +
+               " bytes is larger than the block's " +
+               std::to_string(s.launch.sharedBytes) +
+               " bytes of shared memory");
+    return false;
+  }
+  copy.bytes = static_cast<uint32_t>(bytes);
   copy.warp = s.warp->index;
   copy.lane = static_cast<uint8_t>(l);
   copy.pc = s.pc;
@@ -379,6 +399,14 @@ bool issueLoad(ExecState &s, int l, BulkCopy &copy, uint64_t dst,
   const char *what = copy.map.rank ? "cp.async.bulk.tensor" : "cp.async.bulk";
   Cluster &cluster = s.block.clusterState();
   uint64_t window = limits::kClusterWindowBytes;
+  if (dst / window >= cluster.members.size() + 1 ||
+      mbarrier / window >= cluster.members.size() + 1) {
+    s.fail(FindingKind::TmaMisuse, l,
+           std::string(what) +
+               " to a shared::cluster address of a CTA rank the cluster of " +
+               std::to_string(cluster.members.size()) + " does not have");
+    return false;
+  }
   uint32_t targets =
       1u << (dst >= window ? dst / window - 1 : s.block.clusterRank);
   if (multicast) {
@@ -389,14 +417,6 @@ bool issueLoad(ExecState &s, int l, BulkCopy &copy, uint64_t dst,
                  std::to_string(cluster.members.size()) + " CTAs");
       return false;
     }
-  }
-  if (dst / window >= cluster.members.size() + 1 ||
-      mbarrier / window >= cluster.members.size() + 1) {
-    s.fail(FindingKind::TmaMisuse, l,
-           std::string(what) +
-               " to a shared::cluster address of a CTA rank the cluster of " +
-               std::to_string(cluster.members.size()) + " does not have");
-    return false;
   }
   dst %= window;
   mbarrier %= window;
@@ -420,7 +440,7 @@ bool issueLoad(ExecState &s, int l, BulkCopy &copy, uint64_t dst,
     if (&target == &s.block) {
       if (!markAsyncDestination(s, l, copy.shared, copy.bytes))
         return;
-    } else if (copy.shared + copy.bytes > s.launch.sharedBytes) {
+    } else if (uint64_t(copy.shared) + copy.bytes > s.launch.sharedBytes) {
       s.fail(FindingKind::OutOfBounds, l,
              "out-of-bounds " + std::string(what) + " destination of " +
                  std::to_string(copy.bytes) + " bytes at shared offset " +
@@ -464,9 +484,18 @@ struct PlainCopyArgs {
   int32_t mbarrierOffset;
 };
 
-/// A plain copy's size and 16-byte alignment; false after a finding.
+/// A plain copy's size, 16-byte alignment and shared-memory bounds; false
+/// after a finding.
 bool checkPlain(ExecState &s, int l, uint64_t shared, uint64_t global,
                 uint64_t size) {
+  if (shared + size > s.launch.sharedBytes) {
+    s.fail(FindingKind::OutOfBounds, l,
+           "cp.async.bulk of " + std::to_string(size) +
+               " bytes at shared offset " + hex(shared) + " past the block's " +
+               std::to_string(s.launch.sharedBytes) +
+               " bytes of shared memory");
+    return false;
+  }
   if (size == 0 || size % 16 || shared % 16 || global % 16) {
     s.fail(FindingKind::Misaligned, l,
            "cp.async.bulk of " + std::to_string(size) + " bytes between " +
@@ -512,7 +541,8 @@ void bulkStore(ExecState &s, const Instr &in, uint32_t exec) {
     copy.global = s.reg(in.ops[0])[l] + static_cast<uint64_t>(in.imm);
     uint64_t src = s.reg(in.ops[1])[l] + static_cast<uint64_t>(int32_t(in.aux));
     copy.bytes = static_cast<uint32_t>(s.reg(in.ops[2])[l]);
-    if (!checkPlain(s, l, src, copy.global, copy.bytes) ||
+    if (!ownShared(s, l, src) ||
+        !checkPlain(s, l, src, copy.global, copy.bytes) ||
         !accessMemory(s, l, Space::Shared, src, copy.bytes, Access::Read, 0) ||
         !checkAsyncProxyRead(s, l, static_cast<uint32_t>(src), copy.bytes,
                              "a cp.async.bulk store"))
@@ -536,7 +566,7 @@ void bulkTensorStore(ExecState &s, const Instr &in, uint32_t exec) {
       return;
     uint64_t src =
         s.reg(in.ops[1 + args.rank])[l] + static_cast<uint64_t>(in.imm);
-    if (!checkSharedBox(s, l, copy.map, src))
+    if (!ownShared(s, l, src) || !checkSharedBox(s, l, copy.map, src))
       return;
     // The source is read (through the checks) when the copy is issued: the
     // bytes must have been written, and not by another warp in this

@@ -1158,17 +1158,26 @@ Device::launchAll(const std::vector<LaunchRequest> &requests) {
           allDone &= done;
           allBlocked &= done || blocked;
         }
-        // Every unfinished block of the cluster waits, and no block woke
-        // another after it stopped: nothing can release them.
+        // Every unfinished block of the cluster waits, no block woke
+        // another after it stopped, and no load that a later member issued
+        // (a multicast, a copy into another CTA's shared memory) is still
+        // to land on one: nothing can release them.
         for (size_t m = 0; m < res.blocks.size() && allBlocked; ++m) {
           const Block &member = *res.blocks[m];
-          for (uint32_t w = 0; w < member.numWarps && !res.done[m]; ++w)
+          if (res.done[m])
+            continue;
+          for (uint32_t w = 0; w < member.numWarps; ++w)
             allBlocked &= member.warps[w].ready == 0;
+          for (const BulkCopy &copy : member.bulkCopies)
+            allBlocked &= copy.kind != BulkCopy::TensorLoad;
         }
         if (!allDone && allBlocked) {
+          // After an earlier block's finding the launch fails anyway:
+          // retire the cluster without a second diagnosis.
           for (size_t m = 0; m < res.blocks.size(); ++m)
             if (!res.done[m]) {
-              diagnoseBlock(context, *res.blocks[m]);
+              if (context.stopAfter.load() >= res.blocks[m]->linear)
+                diagnoseBlock(context, *res.blocks[m]);
               break;
             }
           allDone = true;

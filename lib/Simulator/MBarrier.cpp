@@ -589,6 +589,7 @@ std::string gmm::sim::control::describeMbarrierWait(ExecState &s, Warp &w,
   std::string phase = args.parity
                           ? "the phase of parity " + std::to_string(value & 1)
                           : "phase " + std::to_string(value >> 32);
+  offset %= limits::kClusterWindowBytes;
   auto it = s.block.mbarriers.find(static_cast<uint32_t>(offset));
   if (it == s.block.mbarriers.end())
     return phase + " of an mbarrier at shared offset " + hex(offset) +

@@ -424,7 +424,7 @@ uint8_t *gmm::sim::accessMemory(ExecState &state, int lane, Space space,
 bool gmm::sim::markAsyncDestination(ExecState &state, int lane, uint32_t offset,
                                     unsigned size) {
   uint32_t limit = state.launch.sharedBytes;
-  if (offset >= limit || offset + size > limit) {
+  if (offset >= limit || uint64_t(offset) + size > limit) {
     state.fail(FindingKind::OutOfBounds, lane,
                "out-of-bounds cp.async destination of " + std::to_string(size) +
                    " bytes at shared offset " + std::to_string(offset) +

@@ -149,7 +149,8 @@ uint32_t gatherCollective(ExecState &s, Warp &w, const Instr &in, uint32_t pc,
 /// instruction: every warp parks there until the last one arrives, which
 /// executes it for all and releases the others past it. Returns the lanes
 /// to execute (0: parked, or a finding).
-uint32_t gatherWarpgroup(ExecState &s, Warp &w, uint32_t pc, uint32_t arrived) {
+uint32_t gatherWarpgroup(ExecState &s, Warp &w, const Instr &in, uint32_t pc,
+                         uint32_t arrived) {
   Block &block = s.block;
   uint32_t group = w.index / 4;
   if (4 * group + 4 > block.numWarps ||
@@ -174,6 +175,15 @@ uint32_t gatherWarpgroup(ExecState &s, Warp &w, uint32_t pc, uint32_t arrived) {
     Warp &other = block.warps[4 * group + i];
     if (&other == &w)
       continue;
+    if (other.live != 0xffffffffu) {
+      s.fail(FindingKind::CollectiveDivergence, __builtin_ctz(arrived),
+             "warpgroup instruction reached while lanes " +
+                 laneList(~other.live) + " of warp " +
+                 std::to_string(other.index) +
+                 " of its warpgroup have exited (.aligned: all 128 threads "
+                 "execute it)");
+      return 0;
+    }
     bool there = other.ready == 0 && other.live == 0xffffffffu;
     forEachLane(other.live, [&](int l) {
       there &= other.state[l] == LaneState::AtWarpgroup && other.pc[l] == pc;
@@ -188,6 +198,25 @@ uint32_t gatherWarpgroup(ExecState &s, Warp &w, uint32_t pc, uint32_t arrived) {
     });
     w.ready &= ~arrived;
     return 0;
+  }
+  // .aligned: the guard is uniform over the warpgroup (all 128 threads
+  // execute it, or none does).
+  if (in.guard != kNoSlot) {
+    unsigned passing = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+      Warp &member = block.warps[4 * group + i];
+      const uint64_t *g = member.reg(in.guard);
+      for (int l = 0; l < 32; ++l)
+        passing += (g[l] & 1) != static_cast<uint64_t>(in.guardNegated);
+    }
+    if (passing != 0 && passing != 128) {
+      s.fail(FindingKind::CollectiveDivergence, __builtin_ctz(arrived),
+             "warpgroup instruction whose guard predicate holds for " +
+                 std::to_string(passing) +
+                 " of the 128 threads of its warpgroup (.aligned: all or "
+                 "none)");
+      return 0;
+    }
   }
   for (uint32_t i = 0; i < 4; ++i) {
     Warp &other = block.warps[4 * group + i];
@@ -247,7 +276,7 @@ void runWarp(ExecState &s, Warp &w, uint64_t budget, uint64_t &warpCount,
     const Instr &in = code[pc];
     s.pc = pc;
     if (in.collective == Collective::Warpgroup) {
-      arrived = gatherWarpgroup(s, w, pc, arrived);
+      arrived = gatherWarpgroup(s, w, in, pc, arrived);
       if (!arrived)
         continue;
     } else if (in.collective != Collective::None) {
@@ -350,8 +379,8 @@ void diagnoseStuck(ExecState &s) {
           : state == LaneState::AtClusterBarrier
               ? "wait at barrier.cluster for the cluster's "
                 "other threads (" +
-                    std::to_string(block.cluster->arrived) + " of " +
-                    std::to_string(block.cluster->threads) + " arrived)"
+                    std::to_string(block.clusterState().arrived) + " of " +
+                    std::to_string(block.clusterState().threads) + " arrived)"
               : "wait at a barrier";
       if ((state == LaneState::AtMbarrier || state == LaneState::AtWarpgroup ||
            state == LaneState::AtClusterBarrier) &&

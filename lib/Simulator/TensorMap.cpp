@@ -226,6 +226,24 @@ TensorMapError gmm::sim::encodeTiledTensorMap(const TiledTensorMapArgs &args,
   return TensorMapError::None;
 }
 
+/// The cuTensorMapEncodeTiled arguments that encode `map`.
+static TiledTensorMapArgs argumentsOf(const TensorMap &map) {
+  TiledTensorMapArgs args;
+  args.dataType = map.dataType;
+  args.rank = map.rank;
+  args.globalAddress = map.globalAddress;
+  for (uint32_t d = 0; d < map.rank; ++d) {
+    args.globalDim[d] = map.globalDim[d];
+    args.boxDim[d] = map.boxDim[d];
+    args.elementStrides[d] = map.elementStrides[d];
+    if (d > 0)
+      args.globalStrides[d - 1] = map.globalStrides[d];
+  }
+  args.swizzle = map.swizzle;
+  args.oobFill = map.nanFill;
+  return args;
+}
+
 bool gmm::sim::replaceTensorMapField(void *map, TensorMapField field,
                                      unsigned ordinal, uint64_t value,
                                      std::string &error) {
@@ -234,19 +252,7 @@ bool gmm::sim::replaceTensorMapField(void *map, TensorMapField field,
     error = "the 128 bytes are not a tensor map";
     return false;
   }
-  TiledTensorMapArgs args;
-  args.dataType = decoded.dataType;
-  args.rank = decoded.rank;
-  args.globalAddress = decoded.globalAddress;
-  for (uint32_t d = 0; d < decoded.rank; ++d) {
-    args.globalDim[d] = decoded.globalDim[d];
-    args.boxDim[d] = decoded.boxDim[d];
-    args.elementStrides[d] = decoded.elementStrides[d];
-    if (d > 0)
-      args.globalStrides[d - 1] = decoded.globalStrides[d];
-  }
-  args.swizzle = decoded.swizzle;
-  args.oobFill = decoded.nanFill;
+  TiledTensorMapArgs args = argumentsOf(decoded);
   unsigned limit = field == TensorMapField::GlobalStride    ? decoded.rank - 1
                    : field == TensorMapField::GlobalAddress ? 1
                                                             : decoded.rank;
@@ -310,5 +316,12 @@ bool gmm::sim::decodeTensorMap(const void *map, TensorMap &out) {
     if (d > 0)
       out.globalStrides[d] = encoded.strides[d - 1];
   }
-  return true;
+  // The bytes are writable by the kernel (a map in global memory, or one
+  // patched field by field): accept only what cuTensorMapEncodeTiled itself
+  // accepts, so that no box, stride or address reaches a TMA instruction
+  // unchecked.
+  alignas(64) uint8_t check[128];
+  std::string ignored;
+  return encodeTiledTensorMap(argumentsOf(out), check, ignored) ==
+         TensorMapError::None;
 }

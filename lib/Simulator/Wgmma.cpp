@@ -155,8 +155,9 @@ struct MatrixDescriptor {
   /// bytes). K-major: rows of `span` bytes (16 without swizzle, where 8-row
   /// core matrices repeat along K every `leading` bytes), 8-row groups every
   /// `stride` bytes. MN-major: runs of span/16 chunks of 16 bytes along MN,
-  /// repeating every `leading` bytes; rows of K every `span` bytes, 8-row
-  /// groups every `stride` bytes.
+  /// rows of K every `span` bytes; the runs repeat every `leading` bytes and
+  /// 8-row groups every `stride` bytes, except without swizzle, where the
+  /// runs repeat every `stride` bytes and the 8-row groups every `leading`.
   uint32_t address(unsigned mn, unsigned k, unsigned eb, bool mnMajor) const {
     unsigned t = 16 / eb;
     uint32_t s = span();
@@ -167,7 +168,13 @@ struct MatrixDescriptor {
                  (k % t) * eb;
       else
         linear = start + (mn / 8) * stride + (mn % 8) * s + k * eb;
+    } else if (swizzle == kSwizzleNone) {
+      // ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)): 16-byte runs along MN every
+      // `stride` bytes, 8-row groups of K every `leading` bytes.
+      linear = start + (mn % t) * eb + (mn / t) * stride + (k % 8) * 16 +
+               (k / 8) * leading;
     } else {
+      // ((T,c,m),(8,k)):((1,T,LBO),(cT,SBO)): the roles swap with a swizzle.
       unsigned run = (s / 16) * t; // elements of MN in one row
       linear = start + (mn % run) * eb + (mn / run) * leading + (k % 8) * s +
                (k / 8) * stride;

@@ -201,36 +201,9 @@ DONE:
     EXPECT_EQ(out.get<uint32_t>(t), 500 + t);
 }
 
-TEST(Cluster, TmaMulticast) {
-  // CTA 0's thread 0 loads a 32 x 8 f32 box with multicast to both CTAs;
-  // each CTA expects the 1024 bytes on its own mbarrier, waits, and writes
-  // its copy to out[rank].
-  std::string ptx = ptxHeader("sm_90") + R"(
-.visible .entry k(.param .align 64 .b8 map[128], .param .u64 out)
-{
-  .reg .pred %p<4>;
-  .reg .b32 %r<12>;
-  .reg .b64 %rd<8>;
-  .reg .b16 %h<2>;
-  .shared .align 1024 .b8 tile[1024];
-  .shared .align 8 .b64 bar;
-  mov.u32 %r0, %tid.x;
-  mov.u32 %r1, %cluster_ctarank;
-  setp.eq.u32 %p0, %r0, 0;
-  @%p0 mbarrier.init.shared::cta.b64 [bar], 1;
-  barrier.cluster.arrive.aligned;
-  barrier.cluster.wait.aligned;
-  @%p0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 1024;
-  setp.eq.u32 %p1, %r1, 0;
-  and.pred %p1, %p1, %p0;
-  mov.b64 %rd0, map;
-  cvta.param.u64 %rd1, %rd0;
-  mov.u16 %h0, 3;
-  @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [tile], [%rd1, {0, 0}], [bar], %h0;
-WAIT:
-  mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
-  @!%p2 bra WAIT;
-  ld.param.u64 %rd2, [out];
+/// The end of the multicast kernels: every CTA copies its 256-word tile to
+/// out[rank], and the cluster leaves together.
+const std::string kCopyTileOut = R"(  ld.param.u64 %rd2, [out];
   mul.wide.u32 %rd3, %r1, 1024;
   add.s64 %rd4, %rd2, %rd3;
   mov.u32 %r2, %r0;
@@ -252,6 +225,11 @@ DONE:
   ret;
 }
 )";
+
+/// Launches `ptx`'s kernel k(map, out) on a 2-CTA cluster of 32 threads
+/// each with a 32 x 8 f32 tensor map, and expects each CTA's copy of the
+/// box in out[rank].
+void expectBothCopies(const std::string &ptx) {
   SimRun sim;
   ASSERT_TRUE(sim.load(ptx)) << sim.loadLog;
   std::vector<float> tensor(32 * 8);
@@ -290,6 +268,64 @@ DONE:
   for (int rank = 0; rank < 2; ++rank)
     for (int i = 0; i < 256; ++i)
       EXPECT_EQ(got[rank * 256 + i], tensor[i]) << rank << " " << i;
+}
+
+/// A kernel in which thread 0 of CTA `issuer` loads a 32 x 8 f32 box with
+/// multicast to both CTAs of the cluster; each CTA expects the 1024 bytes on
+/// its own mbarrier, waits, and writes its copy to out[rank]. `publish`
+/// makes the mbarriers' initialization visible to the cluster (before the
+/// expect_tx); `afterWait` runs after the mbarrier wait.
+std::string multicastKernel(unsigned issuer, const std::string &publish,
+                            const std::string &afterWait = "") {
+  return ptxHeader("sm_90") + R"(
+.visible .entry k(.param .align 64 .b8 map[128], .param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<8>;
+  .reg .b16 %h<2>;
+  .shared .align 1024 .b8 tile[1024];
+  .shared .align 8 .b64 bar;
+  mov.u32 %r0, %tid.x;
+  mov.u32 %r1, %cluster_ctarank;
+  setp.eq.u32 %p0, %r0, 0;
+  @%p0 mbarrier.init.shared::cta.b64 [bar], 1;
+)" + publish +
+         R"(
+  @%p0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 1024;
+  setp.eq.u32 %p1, %r1, )" +
+         std::to_string(issuer) + R"(;
+  and.pred %p1, %p1, %p0;
+  mov.b64 %rd0, map;
+  cvta.param.u64 %rd1, %rd0;
+  mov.u16 %h0, 3;
+  @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [tile], [%rd1, {0, 0}], [bar], %h0;
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+  @!%p2 bra WAIT;
+)" + afterWait +
+         kCopyTileOut;
+}
+
+TEST(Cluster, TmaMulticast) {
+  expectBothCopies(multicastKernel(0, "  barrier.cluster.arrive.aligned;\n"
+                                      "  barrier.cluster.wait.aligned;\n"));
+}
+
+TEST(Cluster, MulticastIssuedAfterTheOtherCTAWaits) {
+  // CTA 1 issues the multicast, after CTA 0 already waits on its mbarrier
+  // (CTA 0 only arrives at the cluster barrier that publishes its
+  // mbarrier's initialization, and waits on it later): when CTA 1 then
+  // stops at the last cluster barrier, the box still to land in CTA 0 must
+  // keep the cluster from being called deadlocked.
+  expectBothCopies(
+      multicastKernel(1,
+                      "  fence.mbarrier_init.release.cluster;\n"
+                      "  barrier.cluster.arrive.release.aligned;\n"
+                      "  setp.eq.u32 %p1, %r1, 1;\n"
+                      "  @%p1 barrier.cluster.wait.acquire.aligned;\n",
+                      "  setp.eq.u32 %p1, %r1, 0;\n"
+                      "  @%p1 barrier.cluster.wait.acquire.aligned;\n"));
 }
 
 TEST(ClusterChecks, BarrierThatPartOfTheClusterSkips) {

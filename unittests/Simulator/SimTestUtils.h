@@ -116,6 +116,15 @@ public:
 };
 
 /// The common PTX header.
+/// Expects `r` to have failed with a finding of `kind` whose message holds
+/// `text`.
+inline void expectFinding(const LaunchResult &r, FindingKind kind,
+                          const std::string &text) {
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.kind, kind) << r.message;
+  EXPECT_NE(r.message.find(text), std::string::npos) << r.message;
+}
+
 inline std::string ptxHeader(const char *target = "sm_80") {
   return std::string(".version 8.0\n.target ") + target +
          "\n.address_size 64\n";

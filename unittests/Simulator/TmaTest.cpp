@@ -150,6 +150,32 @@ TEST(TensorMapEncode, EveryDocumentedRule) {
   EXPECT_FALSE(decodeTensorMap(zeros.bytes, decoded));
 }
 
+TEST(TensorMapEncode, PatchedBytesAreCheckedAgain) {
+  // A kernel can write a map's bytes: decoding accepts only what the
+  // encoder itself would. Find the bytes of boxDim[0] by encoding two maps
+  // that differ only there, then patch in an inner box of 8 bytes (below
+  // the 16-byte minimum).
+  Map a, b;
+  std::string error;
+  ASSERT_EQ(encodeTiledTensorMap(args2d(kF32, 0x10000, 100, 50, 400, 32, 8),
+                                 a.bytes, error),
+            TensorMapError::None);
+  ASSERT_EQ(encodeTiledTensorMap(args2d(kF32, 0x10000, 100, 50, 400, 36, 8),
+                                 b.bytes, error),
+            TensorMapError::None);
+  int at = -1;
+  for (int i = 0; i < 128; ++i)
+    if (a.bytes[i] != b.bytes[i]) {
+      EXPECT_EQ(at, -1) << "one byte differs";
+      at = i;
+    }
+  ASSERT_GE(at, 0);
+  TensorMap decoded;
+  EXPECT_TRUE(decodeTensorMap(a.bytes, decoded));
+  a.bytes[at] = 2;
+  EXPECT_FALSE(decodeTensorMap(a.bytes, decoded));
+}
+
 TEST(TensorMapEncode, SwizzleMapsChunksWithinTheirRow) {
   // Literal cases: chunk j of 128-byte row r goes to chunk j ^ (r mod 8)
   // (128B), j ^ (r mod 4) (64B), j ^ (r mod 2) (32B); bytes inside a chunk

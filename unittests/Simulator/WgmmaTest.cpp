@@ -91,11 +91,15 @@ struct Layout {
     } else if (!mnMajor) {
       // 8-row atoms of `swizzle`-byte rows along M/N.
       linear = start + (mn / 8) * stride + (mn % 8) * swizzle + k * eb;
+    } else if (!swizzle) {
+      // MN-major without swizzle: ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)).
+      linear = start + (mn % t) * eb + (mn / t) * stride + (k % 8) * 16 +
+               (k / 8) * leading;
     } else {
-      unsigned span = swizzle ? swizzle : 16;
-      unsigned run = span / eb; // M/N elements in one row
-      linear = start + (mn % run) * eb + (mn / run) * leading + (k % 8) * span +
-               (k / 8) * stride;
+      // Swizzled MN-major: ((T,c,m),(8,k)):((1,T,LBO),(cT,SBO)).
+      unsigned run = swizzle / eb; // M/N elements in one row
+      linear = start + (mn % run) * eb + (mn / run) * leading +
+               (k % 8) * swizzle + (k / 8) * stride;
     }
     if (!swizzle)
       return linear;
@@ -130,11 +134,14 @@ Layout layoutFor(unsigned swizzle, bool mnMajor, unsigned rows, unsigned k,
   } else if (!mnMajor) {
     l.stride = 8 * swizzle; // one atom per 8 rows
     l.leading = 16;         // unused
-  } else {
-    unsigned span = swizzle ? swizzle : 16;
+  } else if (!swizzle) {
     unsigned kGroups = (k + 7) / 8;
-    l.stride = 8 * span;            // 8 K-rows of one span
-    l.leading = 8 * span * kGroups; // next run of M/N after all K
+    l.leading = 8 * 16;          // the next 8 K-rows of 16 bytes
+    l.stride = 8 * 16 * kGroups; // the next 16 bytes of M/N after all K
+  } else {
+    unsigned kGroups = (k + 7) / 8;
+    l.stride = 8 * swizzle;            // 8 K-rows of one span
+    l.leading = 8 * swizzle * kGroups; // next run of M/N after all K
   }
   (void)rows;
   return l;
@@ -598,6 +605,37 @@ TEST(SetMaxNRegChecks, NotUniformOverTheWarpgroup) {
                            "warpgroup 0 at this instruction"),
             std::string::npos)
       << r.message;
+}
+
+TEST(SetMaxNRegChecks, AWarpOfTheWarpgroupHasExited) {
+  // Warp 1 returns at once; the last of warps 0, 2 and 3 to arrive finds it
+  // gone.
+  std::string first = "  shr.u32 %r2, %r0, 5;\n"
+                      "  setp.eq.u32 %p1, %r2, 1;\n"
+                      "  @%p1 ret;\n"
+                      "  setmaxnreg.dec.sync.aligned.u32 40;\n";
+  expectFinding(runRegisters(first, ""), FindingKind::CollectiveDivergence,
+                "warpgroup instruction reached while lanes 0-31 of warp 1 of "
+                "its warpgroup have exited");
+}
+
+TEST(SetMaxNRegChecks, GuardThatDiffersOverTheWarpgroup) {
+  std::string first = "  setp.lt.u32 %p1, %r0, 32;\n"
+                      "  @%p1 setmaxnreg.dec.sync.aligned.u32 40;\n";
+  expectFinding(runRegisters(first, ""), FindingKind::CollectiveDivergence,
+                "warpgroup instruction whose guard predicate holds for 32 of "
+                "the 128 threads of its warpgroup");
+}
+
+TEST(SetMaxNReg, GuardFalseForTheWholeWarpgroupSkipsIt) {
+  // Executed, the .inc to 32 after the .dec to 40 would be a finding.
+  std::vector<uint32_t> written;
+  LaunchResult r = runRegisters("  setmaxnreg.dec.sync.aligned.u32 40;\n"
+                                "  setp.gt.u32 %p1, %r0, 1000;\n"
+                                "  @%p1 setmaxnreg.inc.sync.aligned.u32 32;\n",
+                                "", &written);
+  ASSERT_TRUE(r.ok) << r.message;
+  EXPECT_EQ(written[0], 0u);
 }
 
 TEST(SetMaxNRegChecks, CountOutOfRange) {
