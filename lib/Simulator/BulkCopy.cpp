@@ -28,6 +28,7 @@
 #include "DeviceModel.h"
 #include "PTXSyntax.h"
 
+#include <algorithm>
 #include <cstdio>
 
 using namespace gmm::sim;
@@ -42,6 +43,8 @@ struct BulkTensorArgs {
   uint8_t rank;
   /// .multicast::cluster (the operand after the mbarrier is the CTA mask).
   bool multicast;
+  /// cp.reduce.async.bulk.tensor: the operation + 1 (0: a copy).
+  uint8_t reduce;
   /// The mbarrier address's offset.
   int32_t mbarrierOffset;
 };
@@ -291,18 +294,35 @@ bool landLoad(ExecState &s, const BulkCopy &copy) {
                                      copy.bytes);
 }
 
-/// Lands a tensor store: the box's elements inside the tensor, shared ->
-/// global.
+/// Writes `bytes` bytes of `src` to `dst` for a store, or applies them
+/// element by element (atomically) for a reduction.
+void reduceOrCopy(const BulkCopy &copy, uint8_t *dst, const uint8_t *src,
+                  uint32_t bytes) {
+  if (!copy.reduce) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  unsigned eb = byteWidth(copy.type);
+  for (uint32_t i = 0; i + eb <= bytes; i += eb) {
+    uint64_t value = 0;
+    std::memcpy(&value, src + i, eb);
+    atomicApply(dst + i, copy.op, copy.type, value, 0);
+  }
+}
+
+/// Lands a tensor store or reduction: the box's elements inside the
+/// tensor, shared -> global.
 bool landStore(ExecState &s, const BulkCopy &copy) {
   ExecState at = reporterFor(s, copy);
   if (!copy.map.rank) {
-    uint8_t *dst = accessMemory(at, copy.lane, Space::Global, copy.global,
-                                copy.bytes, Access::Write, 0);
+    uint8_t *dst =
+        accessMemory(at, copy.lane, Space::Global, copy.global, copy.bytes,
+                     copy.reduce ? Access::Atomic : Access::Write, 0);
     if (!dst) {
       s.failed = true;
       return false;
     }
-    std::memcpy(dst, s.block.shared.data() + copy.shared, copy.bytes);
+    reduceOrCopy(copy, dst, s.block.shared.data() + copy.shared, copy.bytes);
     return true;
   }
   const TensorMap &map = copy.map;
@@ -320,14 +340,16 @@ bool landStore(ExecState &s, const BulkCopy &copy) {
         for (uint32_t chunk = 0; chunk < rowBytes; chunk += 16)
           std::memcpy(row.data() + chunk,
                       shared + swizzleAddress(base + chunk, map.swizzle), 16);
-        uint8_t *dst = accessMemory(
-            at, copy.lane, Space::Global, address + lo * eb,
-            static_cast<unsigned>((hi - lo) * eb), Access::Write, 0);
+        uint8_t *dst =
+            accessMemory(at, copy.lane, Space::Global, address + lo * eb,
+                         static_cast<unsigned>((hi - lo) * eb),
+                         copy.reduce ? Access::Atomic : Access::Write, 0);
         if (!dst) {
           ok = false;
           return;
         }
-        std::memcpy(dst, row.data() + lo * eb, (hi - lo) * eb);
+        reduceOrCopy(copy, dst, row.data() + lo * eb,
+                     static_cast<uint32_t>((hi - lo) * eb));
       });
   if (!ok)
     s.failed = true;
@@ -481,8 +503,69 @@ void bulkTensorLoad(ExecState &s, const Instr &in, uint32_t exec) {
 /// Instr::imm, the other's in Instr::aux.
 struct PlainCopyArgs {
   bool multicast;
+  /// cp.reduce.async.bulk: the operation + 1 (0: a copy); the element type
+  /// is Instr::type.
+  uint8_t reduce;
   int32_t mbarrierOffset;
 };
+
+/// The reductions' operations, in the order of kReduceNames.
+constexpr AtomOp kReduceOps[] = {AAdd, AMin, AMax, AInc, ADec, AAnd, AOr, AXor};
+constexpr const char *kReduceNames[] = {"add", "min", "max", "inc",
+                                        "dec", "and", "or",  "xor"};
+
+/// Whether the ISA defines reduction `op` on elements of `type` (the bulk
+/// reductions' table: add on 32/64-bit integers and f32/f64, f16 and bf16
+/// with .noftz; min and max on integers, f16 and bf16; inc and dec on u32;
+/// the bitwise operations on 32- and 64-bit values).
+bool reductionDefined(AtomOp op, Ty type) {
+  unsigned bits = bitWidth(type);
+  bool integer = !isFloatType(type) && (bits == 32 || bits == 64);
+  bool half = type == Ty::F16 || type == Ty::BF16;
+  switch (op) {
+  case AAdd:
+    return (integer && type != Ty::S64 && type != Ty::B32 && type != Ty::B64) ||
+           type == Ty::F32 || type == Ty::F64 || half;
+  case AMin:
+  case AMax:
+    return (integer && type != Ty::B32 && type != Ty::B64) || half;
+  case AInc:
+  case ADec:
+    return type == Ty::U32;
+  case AAnd:
+  case AOr:
+  case AXor:
+    return integer;
+  default:
+    return false;
+  }
+}
+
+/// The element type of a tensor map's data type (B8 for those no reduction
+/// takes).
+Ty mapElementType(const TensorMap &map) {
+  switch (map.dataType) {
+  case 2:
+    return Ty::U32;
+  case 3:
+    return Ty::S32;
+  case 4:
+    return Ty::U64;
+  case 5:
+    return Ty::S64;
+  case 6:
+    return Ty::F16;
+  case 7:
+  case 10:
+    return Ty::F32;
+  case 8:
+    return Ty::F64;
+  case 9:
+    return Ty::BF16;
+  default:
+    return Ty::B8;
+  }
+}
 
 /// A plain copy's size, 16-byte alignment and shared-memory bounds; false
 /// after a finding.
@@ -538,6 +621,11 @@ void bulkStore(ExecState &s, const Instr &in, uint32_t exec) {
       return;
     BulkCopy copy;
     copy.kind = BulkCopy::TensorStore;
+    if (uint8_t reduce = in.payload<PlainCopyArgs>().reduce) {
+      copy.reduce = true;
+      copy.op = kReduceOps[reduce - 1];
+      copy.type = in.type;
+    }
     copy.global = s.reg(in.ops[0])[l] + static_cast<uint64_t>(in.imm);
     uint64_t src = s.reg(in.ops[1])[l] + static_cast<uint64_t>(int32_t(in.aux));
     copy.bytes = static_cast<uint32_t>(s.reg(in.ops[2])[l]);
@@ -568,6 +656,21 @@ void bulkTensorStore(ExecState &s, const Instr &in, uint32_t exec) {
         s.reg(in.ops[1 + args.rank])[l] + static_cast<uint64_t>(in.imm);
     if (!ownShared(s, l, src) || !checkSharedBox(s, l, copy.map, src))
       return;
+    if (args.reduce) {
+      copy.reduce = true;
+      copy.op = kReduceOps[args.reduce - 1];
+      copy.type = mapElementType(copy.map);
+      if (!reductionDefined(copy.op, copy.type)) {
+        s.fail(FindingKind::TmaMisuse, l,
+               std::string("cp.reduce.async.bulk.tensor .") +
+                   kReduceNames[args.reduce - 1] +
+                   " with a tensor map of element type " +
+                   std::to_string(copy.map.dataType) +
+                   " (CUtensorMapDataType), which the ISA does not define "
+                   "it on");
+        return;
+      }
+    }
     // The source is read (through the checks) when the copy is issued: the
     // bytes must have been written, and not by another warp in this
     // interval without a barrier.
@@ -778,9 +881,18 @@ public:
     args.rank = static_cast<uint8_t>(rank);
     std::vector<uint32_t> slots;
     bool store = globalAt < sharedAt;
+    bool reduce = isReduction();
+    if (reduce && !store)
+      return d.fail("cp.reduce.async.bulk.tensor writes .global");
     if (store) {
       if (cluster)
         return d.fail("a bulk tensor store reads .shared::cta");
+      if (reduce) {
+        int op = takeReduceOp();
+        if (op < 0)
+          return false;
+        args.reduce = static_cast<uint8_t>(op + 1);
+      }
       if (!mods.take("bulk_group"))
         return d.fail("a bulk tensor store completes through .bulk_group");
       if (ops.size() != 2u + hint)
@@ -855,6 +967,28 @@ private:
     std::vector<uint32_t> slots;
     uint32_t base = 0, size = 0;
     int64_t offset = 0;
+    if (isReduction()) {
+      if (!store)
+        return d.fail("cp.reduce.async.bulk into shared::cluster is not "
+                      "supported yet (into .global is)");
+      int op = takeReduceOp();
+      if (op < 0)
+        return false;
+      args.reduce = static_cast<uint8_t>(op + 1);
+      bool noftz = mods.take("noftz");
+      std::vector<Ty> types = mods.takeTypes();
+      if (types.size() != 1)
+        return d.fail("cp.reduce.async.bulk takes one element type");
+      out.type = types[0];
+      if (!reductionDefined(kReduceOps[op], out.type))
+        return d.fail(std::string("cp.reduce.async.bulk .") + kReduceNames[op] +
+                      " is not defined on ." + typeName(out.type));
+      bool half = out.type == Ty::F16 || out.type == Ty::BF16;
+      if (kReduceOps[op] == AAdd && half != noftz)
+        return d.fail(half ? "cp.reduce.async.bulk .add on f16 and bf16 "
+                             "needs .noftz"
+                           : ".noftz is for .add on f16 and bf16");
+    }
     if (store) {
       if (!mods.take("bulk_group"))
         return d.fail("a bulk store completes through .bulk_group");
@@ -910,6 +1044,23 @@ private:
     }
     d.setOperands(out, slots);
     return true;
+  }
+
+  /// Whether the instruction is cp.reduce.async.bulk{.tensor}.
+  bool isReduction() const {
+    const std::vector<std::string> &parts = mods.all();
+    return std::find(parts.begin(), parts.end(), "reduce") != parts.end();
+  }
+
+  /// Takes the reduction's operation; its index in kReduceOps, or -1 after
+  /// a diagnostic.
+  int takeReduceOp() {
+    int op =
+        mods.takeOneOf({"add", "min", "max", "inc", "dec", "and", "or", "xor"});
+    if (op < 0)
+      d.fail("cp.reduce.async.bulk needs .add, .min, .max, .inc, .dec, "
+             ".and, .or or .xor");
+    return op;
   }
 
   /// A shared address: its base slot, its offset in Instr::imm.

@@ -353,6 +353,20 @@ struct AsyncCopy {
   uint32_t line;
 };
 
+/// The read-modify-write operations of atom, red and the bulk reductions.
+enum AtomOp : uint8_t {
+  AAdd,
+  AMin,
+  AMax,
+  AInc,
+  ADec,
+  AAnd,
+  AOr,
+  AXor,
+  AExch,
+  ACas,
+};
+
 struct Block;
 
 /// A bulk (TMA) copy in flight: it lands as late as the ISA allows, a load
@@ -367,6 +381,11 @@ struct BulkCopy {
   /// A plain (not .tensor) copy's global address (map.rank is 0).
   uint64_t global = 0;
   uint32_t bytes = 0;
+  /// A reduction (cp.reduce.async.bulk{.tensor}): a store that lands as
+  /// `op` on each element of type `type` in global memory.
+  bool reduce = false;
+  AtomOp op = AAdd;
+  Ty type = Ty::B32;
   /// Loads: the shared offset of the mbarrier the copy completes on.
   uint32_t mbarrier = 0;
   /// Stores: the issuing thread's bulk async-group.
@@ -589,6 +608,11 @@ enum class Access : uint8_t { Read, Write, Atomic };
 /// recording a finding. `alignment` is the required alignment (0: none).
 uint8_t *accessMemory(ExecState &state, int lane, Space space, uint64_t address,
                       unsigned size, Access access, unsigned alignment);
+
+/// Applies `op` with operands `b` (and `c` for cas) to the `type` value at
+/// host address `p` atomically (other blocks may run on other host
+/// threads); returns the old value (MemoryOps.cpp).
+uint64_t atomicApply(uint8_t *p, AtomOp op, Ty type, uint64_t b, uint64_t c);
 
 /// The state space a generic address falls in (Global for anything that is
 /// not shared or local).

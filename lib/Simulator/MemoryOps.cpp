@@ -82,19 +82,6 @@ void store(ExecState &s, const Instr &in, uint32_t mask) {
   });
 }
 
-enum AtomOp : uint8_t {
-  AAdd,
-  AMin,
-  AMax,
-  AInc,
-  ADec,
-  AAnd,
-  AOr,
-  AXor,
-  AExch,
-  ACas,
-};
-
 /// The new value of an atomic operation on `old`.
 uint64_t atomicResult(AtomOp op, Ty type, uint64_t old, uint64_t b,
                       uint64_t c) {
@@ -125,6 +112,26 @@ uint64_t atomicResult(AtomOp op, Ty type, uint64_t old, uint64_t b,
   case AMin:
   case AMax: {
     bool less;
+    if (isFloatType(type)) {
+      // minNum/maxNum: a NaN operand yields the other one.
+      auto value = [&](uint64_t v) -> double {
+        switch (type) {
+        case Ty::F16:
+          return halfToFloat(static_cast<uint16_t>(v));
+        case Ty::BF16:
+          return bf16ToFloat(static_cast<uint16_t>(v));
+        case Ty::F32:
+          return bitsAs<float>(v & 0xffffffffu);
+        default:
+          return bitsAs<double>(v);
+        }
+      };
+      double x = value(old), y = value(b);
+      if (std::isnan(x) || std::isnan(y))
+        return keep(std::isnan(x) ? b : old);
+      less = op == AMin ? y < x : y > x;
+      return keep(less ? b : old);
+    }
     if (isSignedInt(type)) {
       int64_t x = static_cast<int64_t>(old << (64 - bits)) >> (64 - bits);
       int64_t y = static_cast<int64_t>(b << (64 - bits)) >> (64 - bits);
@@ -150,41 +157,6 @@ uint64_t atomicResult(AtomOp op, Ty type, uint64_t old, uint64_t b,
     return keep(old) == keep(b) ? keep(c) : keep(old);
   }
   return old;
-}
-
-/// Applies an atomic operation to `p` (other blocks may run concurrently on
-/// other host threads); returns the old value.
-uint64_t atomicApply(uint8_t *p, AtomOp op, Ty type, uint64_t b, uint64_t c) {
-  unsigned width = byteWidth(type);
-  switch (width) {
-  case 2: {
-    auto *q = reinterpret_cast<uint16_t *>(p);
-    uint16_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
-    do {
-      next = static_cast<uint16_t>(atomicResult(op, type, old, b, c));
-    } while (!__atomic_compare_exchange_n(q, &old, next, false,
-                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-    return old;
-  }
-  case 4: {
-    auto *q = reinterpret_cast<uint32_t *>(p);
-    uint32_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
-    do {
-      next = static_cast<uint32_t>(atomicResult(op, type, old, b, c));
-    } while (!__atomic_compare_exchange_n(q, &old, next, false,
-                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-    return old;
-  }
-  default: {
-    auto *q = reinterpret_cast<uint64_t *>(p);
-    uint64_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
-    do {
-      next = atomicResult(op, type, old, b, c);
-    } while (!__atomic_compare_exchange_n(q, &old, next, false,
-                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-    return old;
-  }
-  }
 }
 
 /// atom and red.
@@ -581,10 +553,14 @@ bool MemoryDecoder::decodeAtomic(bool isRed) {
 }
 
 bool MemoryDecoder::decodeCpAsync() {
+  bool reduce = mods.take("reduce");
   if (!mods.take("async"))
-    return d.fail("unsupported cp variant (only cp.async)");
+    return d.fail("unsupported cp variant (cp.async, cp.async.bulk and "
+                  "cp.reduce.async.bulk are)");
   if (mods.take("bulk"))
     return decodeBulkCopy(d, instr, mods, out);
+  if (reduce)
+    return d.fail("expected cp.reduce.async.bulk");
   if (mods.take("commit_group")) {
     if (!ops.empty())
       return d.fail("cp.async.commit_group takes no operands");
@@ -760,6 +736,40 @@ bool MemoryDecoder::run() {
 }
 
 } // namespace
+
+uint64_t gmm::sim::atomicApply(uint8_t *p, AtomOp op, Ty type, uint64_t b,
+                               uint64_t c) {
+  unsigned width = byteWidth(type);
+  switch (width) {
+  case 2: {
+    auto *q = reinterpret_cast<uint16_t *>(p);
+    uint16_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
+    do {
+      next = static_cast<uint16_t>(atomicResult(op, type, old, b, c));
+    } while (!__atomic_compare_exchange_n(q, &old, next, false,
+                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return old;
+  }
+  case 4: {
+    auto *q = reinterpret_cast<uint32_t *>(p);
+    uint32_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
+    do {
+      next = static_cast<uint32_t>(atomicResult(op, type, old, b, c));
+    } while (!__atomic_compare_exchange_n(q, &old, next, false,
+                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return old;
+  }
+  default: {
+    auto *q = reinterpret_cast<uint64_t *>(p);
+    uint64_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
+    do {
+      next = atomicResult(op, type, old, b, c);
+    } while (!__atomic_compare_exchange_n(q, &old, next, false,
+                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return old;
+  }
+  }
+}
 
 bool gmm::sim::decodeMemory(Decoder &decoder, const ptx::Instruction &instr,
                             Modifiers &mods, Instr &out) {

@@ -841,4 +841,140 @@ WAIT:
     EXPECT_EQ(dst.get<uint32_t>(i), i * 1000 + 1) << i;
 }
 
+/// A kernel whose 64 threads fill a dense 512-byte tile with words
+/// t + 1000 and t + 1064, and whose thread 0 then runs `issue` (with the
+/// map's generic address in %rd1, coordinates %c0 and %c1, the out pointer
+/// in %rd2) and waits for its bulk group.
+std::string reduceKernel(const std::string &issue) {
+  return ptxHeader("sm_90") + R"(
+.visible .entry k(.param .align 64 .b8 map[128], .param .u32 c0,
+                  .param .u32 c1, .param .u32 c2, .param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>, %c<3>;
+  .reg .b64 %rd<8>;
+  .shared .align 1024 .b8 tile[512];
+  mov.u32 %r0, %tid.x;
+  mov.b64 %rd0, map;
+  cvta.param.u64 %rd1, %rd0;
+  ld.param.u32 %c0, [c0];
+  ld.param.u32 %c1, [c1];
+  ld.param.u64 %rd2, [out];
+  shl.b32 %r1, %r0, 2;
+  mov.u32 %r4, tile;
+  add.u32 %r5, %r4, %r1;
+  add.u32 %r6, %r0, 1000;
+  st.shared.u32 [%r5], %r6;
+  add.u32 %r6, %r0, 1064;
+  st.shared.u32 [%r5+256], %r6;
+  fence.proxy.async.shared::cta;
+  bar.sync 0;
+  setp.eq.u32 %p0, %r0, 0;
+)" + issue +
+         R"(
+  @%p0 cp.async.bulk.commit_group;
+  @%p0 cp.async.bulk.wait_group 0;
+  ret;
+}
+)";
+}
+
+TEST(Tma, TensorReductionsClipAtTheEdges) {
+  // Add a 32 x 4 u32 box at (-8, 10) into a 40 x 12 tensor: rows 10 and 11,
+  // columns 0 .. 23 gain the box's words, nothing else changes.
+  TmaRun run(reduceKernel(
+      "  @%p0 cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile."
+      "bulk_group [%rd1, {%c0, %c1}], [tile];"));
+  std::vector<uint32_t> init(40 * 12);
+  for (uint32_t i = 0; i < init.size(); ++i)
+    init[i] = i * 7;
+  run.tensor = &run.sim.buffer(init);
+  ASSERT_TRUE(run.encode(args2d(2 /*UINT32*/, 0, 40, 12, 160, 32, 4)));
+  std::vector<uint8_t> unused;
+  LaunchResult r = run.run(-8, 10, 0, 4, unused);
+  ASSERT_TRUE(r.ok) << r.message;
+  std::vector<uint32_t> got(init.size());
+  std::memcpy(got.data(),
+              run.sim.device.hostPointer(run.tensor->address, got.size() * 4),
+              got.size() * 4);
+  for (int y = 0; y < 12; ++y)
+    for (int x = 0; x < 40; ++x) {
+      uint32_t want = init[y * 40 + x];
+      int bx = x + 8, by = y - 10;
+      if (by >= 0 && by < 4 && bx >= 0 && bx < 32)
+        want += static_cast<uint32_t>(by * 32 + bx) + 1000;
+      EXPECT_EQ(got[y * 40 + x], want) << "x " << x << " y " << y;
+    }
+}
+
+TEST(Tma, PlainReductions) {
+  // min.s32 over 256 bytes, then add.u64 over the same bytes read as 32
+  // u64 (the tile's words pair up).
+  TmaRun run(reduceKernel(
+      "  @%p0 cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s32 "
+      "[%rd2], [tile], 256;\n"
+      "  @%p0 cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u64 "
+      "[%rd2+256], [tile], 256;"));
+  std::vector<int32_t> init(128);
+  for (int i = 0; i < 128; ++i)
+    init[i] = i < 64 ? (i % 2 ? -5 : 1010) : 3;
+  run.tensor = &run.sim.buffer(init);
+  ASSERT_TRUE(run.encode(args2d(kF32, 0, 16, 8, 64, 16, 4)));
+  // The output pointer: the tensor itself.
+  Kernel *kernel = run.sim.module->kernel("k");
+  ASSERT_NE(kernel, nullptr);
+  std::vector<uint8_t> params(kernel->paramBufferBytes(), 0);
+  const auto &p = kernel->params();
+  std::memcpy(params.data() + p[0].offset, run.map.bytes, 128);
+  std::memcpy(params.data() + p[4].offset, &run.tensor->address, 8);
+  std::memcpy(run.sim.device.hostPointer(run.tensor->address, 512), init.data(),
+              512);
+  LaunchConfig config;
+  config.block = {64, 1, 1};
+  LaunchResult r = run.sim.device.launch(*kernel, config, params.data());
+  ASSERT_TRUE(r.ok) << r.message;
+  const auto *got = static_cast<const uint8_t *>(
+      run.sim.device.hostPointer(run.tensor->address, 512));
+  for (int i = 0; i < 64; ++i) {
+    int32_t v;
+    std::memcpy(&v, got + 4 * i, 4);
+    EXPECT_EQ(v, std::min(init[i], 1000 + i)) << i;
+  }
+  for (int i = 0; i < 32; ++i) {
+    uint64_t v, before, tile = (uint64_t(1001 + 2 * i) << 32) | (1000 + 2 * i);
+    std::memcpy(&v, got + 256 + 8 * i, 8);
+    std::memcpy(&before,
+                reinterpret_cast<const uint8_t *>(init.data()) + 256 + 8 * i,
+                8);
+    EXPECT_EQ(v, before + tile) << i;
+  }
+}
+
+TEST(TmaChecks, ReductionsTheISADoesNotDefine) {
+  // min on an f32 map: found when the map is read.
+  TmaRun run(reduceKernel(
+      "  @%p0 cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.tile."
+      "bulk_group [%rd1, {%c0, %c1}], [tile];"));
+  run.makeTensor(64 * 8);
+  ASSERT_TRUE(run.encode(args2d(kF32, 0, 16, 8, 64, 16, 4)));
+  std::vector<uint8_t> unused;
+  expectFinding(run.run(0, 0, 0, 4, unused), FindingKind::TmaMisuse,
+                "cp.reduce.async.bulk.tensor .min with a tensor map of "
+                "element type 7");
+  // The plain forms are refused when the PTX is loaded.
+  const std::pair<const char *, const char *> refused[] = {
+      {"add.f16", "needs .noftz"},
+      {"inc.s32", ".inc is not defined on .s32"},
+      {"add.noftz.f32", ".noftz is for .add on f16 and bf16"}};
+  for (const auto &[form, message] : refused) {
+    SimRun sim;
+    EXPECT_FALSE(sim.load(
+        reduceKernel(std::string("  @%p0 cp.reduce.async.bulk.global.shared::"
+                                 "cta.bulk_group.") +
+                     form + " [%rd2], [tile], 256;")))
+        << form;
+    EXPECT_NE(sim.loadLog.find(message), std::string::npos) << sim.loadLog;
+  }
+}
+
 } // namespace
