@@ -752,3 +752,312 @@ extern "C" __global__ void stmatrix_x4(unsigned *out, int trans) {
   __trap();
 #endif
 }
+
+//===----------------------------------------------------------------------===//
+// wgmma (sm_90a): one warpgroup, operands in shared memory
+//===----------------------------------------------------------------------===//
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+namespace {
+
+/// A wgmma matrix descriptor: the start address, the leading and stride
+/// byte offsets (all >> 4) and the layout type (0: interleave, no swizzle;
+/// 1: 128-byte swizzle). The base offset (bits 49-51) stays 0: every tile
+/// starts on its swizzle pattern's 1024-byte boundary.
+__device__ __forceinline__ uint64_t wgmmaDescriptor(unsigned address,
+                                                    unsigned leading,
+                                                    unsigned stride,
+                                                    unsigned layout) {
+  return uint64_t((address >> 4) & 0x3fff) |
+         (uint64_t((leading >> 4) & 0x3fff) << 16) |
+         (uint64_t((stride >> 4) & 0x3fff) << 32) | (uint64_t(layout) << 62);
+}
+
+// The accumulator operands of the asm below: GMM_ACCn(i) is "+f"(d[i]),
+// ..., "+f"(d[i + n - 1]).
+#define GMM_ACC4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
+#define GMM_ACC16(i)                                                           \
+  GMM_ACC4(i), GMM_ACC4(i + 4), GMM_ACC4(i + 8), GMM_ACC4(i + 12)
+#define GMM_ACC32(i) GMM_ACC16(i), GMM_ACC16(i + 16)
+#define GMM_ACC128 GMM_ACC32(0), GMM_ACC32(32), GMM_ACC32(64), GMM_ACC32(96)
+// Their names in the asm text: "%0, %1, ..."; GMM_REG10(t) names
+// %t0 .. %t9.
+// clang-format off
+#define GMM_REG10(t)                                                           \
+  "%" #t "0, %" #t "1, %" #t "2, %" #t "3, %" #t "4, %" #t "5, %" #t "6, "     \
+  "%" #t "7, %" #t "8, %" #t "9"
+#define GMM_REGS32                                                             \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, " GMM_REG10(1) ", " GMM_REG10(2)   \
+  ", %30, %31"
+#define GMM_REGS128                                                            \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, " GMM_REG10(1) ", " GMM_REG10(2)   \
+  ", " GMM_REG10(3) ", " GMM_REG10(4) ", " GMM_REG10(5) ", " GMM_REG10(6)     \
+  ", " GMM_REG10(7) ", " GMM_REG10(8) ", " GMM_REG10(9) ", " GMM_REG10(10)    \
+  ", " GMM_REG10(11) ", %120, %121, %122, %123, %124, %125, %126, %127"
+// clang-format on
+
+/// wgmma.mma_async m64nNk16 with f32 accumulators d[0 .. N/2), both
+/// operands K-major from descriptors; `accumulate` is scale-d (0: D = A B,
+/// 1: D += A B). `type` is "f16" or "bf16", `regs` the accumulators' names
+/// (%0 .. %(N/2 - 1)), `descs` and `scale` the names of the operands after
+/// them.
+#define GMM_WGMMA(n, type, regs, descs, scale, acc)                            \
+  asm volatile("{\n"                                                           \
+               "  .reg .pred scaleD;\n"                                        \
+               "  setp.ne.b32 scaleD, " scale ", 0;\n"                         \
+               "  wgmma.mma_async.sync.aligned.m64n" #n "k16.f32." type        \
+               "." type " {" regs "}, " descs ", scaleD, 1, 1, 0, 0;\n"        \
+               "}\n"                                                           \
+               : acc                                                           \
+               : "l"(descA), "l"(descB), "r"(accumulate)                       \
+               : "memory")
+
+template <int N, bool BF16>
+__device__ __forceinline__ void wgmmaM64K16(float (&d)[N / 2], uint64_t descA,
+                                            uint64_t descB, int accumulate) {
+  static_assert(N == 64 || N == 256, "an accumulator list for N");
+  if constexpr (N == 64 && BF16)
+    GMM_WGMMA(64, "bf16", GMM_REGS32, "%32, %33", "%34", GMM_ACC32(0));
+  else if constexpr (N == 64)
+    GMM_WGMMA(64, "f16", GMM_REGS32, "%32, %33", "%34", GMM_ACC32(0));
+  else if constexpr (BF16)
+    GMM_WGMMA(256, "bf16", GMM_REGS128, "%128, %129", "%130", GMM_ACC128);
+  else
+    GMM_WGMMA(256, "f16", GMM_REGS128, "%128, %129", "%130", GMM_ACC128);
+}
+
+/// D (64 x N, row-major f32) = A (64 x k) * B (k x N), where B comes as its
+/// transpose (N x k, row-major: both operands K-major), k a multiple of 16:
+/// k / 16 wgmma of one group, the first with scale-d 0 over accumulators
+/// that hold garbage. Thread t (warp w, lane l) holds in register i the
+/// element (16 w + l / 4 + 8 ((i / 2) % 2), 8 (i / 4) + 2 (l % 4) + i % 2).
+template <int N, bool BF16>
+__device__ __forceinline__ void
+wgmmaGemm(unsigned a, unsigned leadingA, unsigned strideA, unsigned stepA,
+          unsigned b, unsigned leadingB, unsigned strideB, unsigned stepB,
+          unsigned layout, int k, float *out) {
+  float d[N / 2];
+  // Garbage that scale-d 0 must ignore, written before wgmma.fence (the
+  // empty asm keeps nvcc from sinking the moves past it).
+  for (int i = 0; i < N / 2; ++i) {
+    d[i] = -1.0f;
+    asm volatile("" : "+f"(d[i])::"memory");
+  }
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  for (int s = 0; s < k / 16; ++s)
+    wgmmaM64K16<N, BF16>(
+        d, wgmmaDescriptor(a + s * stepA, leadingA, strideA, layout),
+        wgmmaDescriptor(b + s * stepB, leadingB, strideB, layout), s > 0);
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  int t = threadIdx.x, w = t / 32, l = t % 32;
+  for (int i = 0; i < N / 2; ++i) {
+    int row = 16 * w + l / 4 + 8 * ((i / 2) % 2);
+    int col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+    out[row * N + col] = d[i];
+  }
+}
+
+/// 128 threads: TMA loads A (64 x k, k <= 64) and B^T (256 x k) as boxes
+/// of 64 elements along K (128 bytes: what k does not fill is zeros) with
+/// the 128-byte swizzle, the canonical K-major 128B layout: row r of the
+/// tile at 128 r, its 16-byte chunk c at chunk c ^ (r % 8). SBO = 1024 (8
+/// rows); LBO unused (1); step s along K starts 32 s bytes into the row.
+template <bool BF16>
+__device__ __forceinline__ void wgmmaSwizzled(const CUtensorMap &mapA,
+                                              const CUtensorMap &mapB, int k,
+                                              float *d) {
+  constexpr int N = 256;
+  __shared__ __align__(1024) uint16_t tileA[64 * 64];
+  __shared__ __align__(1024) uint16_t tileB[N * 64];
+  __shared__ __align__(8) uint64_t bar;
+  if (threadIdx.x == 0) {
+    mbarrierInit(&bar, 1);
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile(
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+            sharedAddress(&bar)),
+        "r"(static_cast<unsigned>(sizeof(tileA) + sizeof(tileB)))
+        : "memory");
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+        "mbarrier::complete_tx::bytes [%0], [%1, {0, 0}], [%2];\n" ::"r"(
+            sharedAddress(tileA)),
+        "l"(&mapA), "r"(sharedAddress(&bar))
+        : "memory");
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+        "mbarrier::complete_tx::bytes [%0], [%1, {0, 0}], [%2];\n" ::"r"(
+            sharedAddress(tileB)),
+        "l"(&mapB), "r"(sharedAddress(&bar))
+        : "memory");
+  }
+  mbarrierWait(&bar, 0);
+  wgmmaGemm<N, BF16>(sharedAddress(tileA), 16, 1024, 32, sharedAddress(tileB),
+                     16, 1024, 32, 1, k, d);
+}
+
+/// 128 threads copy A (64 x k, k <= 64) and B^T (64 x k) to shared memory
+/// in the interleaved (no swizzle) K-major layout, 16 bytes at a time: core
+/// matrices of 8 rows x 16 bytes, the one holding rows 8 g .. 8 g + 7 and
+/// K elements 8 j .. 8 j + 7 at j LBO + g SBO. A keeps a row group's core
+/// matrices together (LBO = 128, SBO = k / 8 * 128), B a K slice's (LBO =
+/// 8 * 128, SBO = 128). Step s along K starts 2 s LBO bytes in. The
+/// stores are the generic proxy's, read next by wgmma (the async proxy).
+template <bool BF16>
+__device__ __forceinline__ void wgmmaInterleaved(const uint4 *a, const uint4 *b,
+                                                 int k, float *d) {
+  constexpr int N = 64;
+  __shared__ __align__(128) uint4 tileA[64 * 64 / 8];
+  __shared__ __align__(128) uint4 tileB[N * 64 / 8];
+  const unsigned chunks = k / 8; // 16-byte chunks in a row
+  const unsigned leadingA = 128, strideA = chunks * 128;
+  const unsigned leadingB = (N / 8) * 128, strideB = 128;
+  for (unsigned c = threadIdx.x; c < 64 * chunks; c += blockDim.x) {
+    unsigned row = c / chunks, j = c % chunks;
+    unsigned at = j * leadingA + (row / 8) * strideA + (row % 8) * 16;
+    tileA[at / 16] = a[c];
+  }
+  for (unsigned c = threadIdx.x; c < N * chunks; c += blockDim.x) {
+    unsigned row = c / chunks, j = c % chunks;
+    unsigned at = j * leadingB + (row / 8) * strideB + (row % 8) * 16;
+    tileB[at / 16] = b[c];
+  }
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  wgmmaGemm<N, BF16>(sharedAddress(tileA), leadingA, strideA, 2 * leadingA,
+                     sharedAddress(tileB), leadingB, strideB, 2 * leadingB, 0,
+                     k, d);
+}
+
+} // namespace
+#endif
+
+/// wgmma_sw128_{bf16,f16}: D (64 x 256 f32) = A (64 x k) * B (k x 256)
+/// through 128-byte swizzled tiles that TMA loads from the maps of A and
+/// B^T (see wgmmaSwizzled). 128 threads.
+extern "C" __global__ void __launch_bounds__(128)
+    wgmma_sw128_bf16(const __grid_constant__ CUtensorMap mapA,
+                     const __grid_constant__ CUtensorMap mapB, int k,
+                     float *d) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  wgmmaSwizzled<true>(mapA, mapB, k, d);
+#else
+  __trap();
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(128)
+    wgmma_sw128_f16(const __grid_constant__ CUtensorMap mapA,
+                    const __grid_constant__ CUtensorMap mapB, int k, float *d) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  wgmmaSwizzled<false>(mapA, mapB, k, d);
+#else
+  __trap();
+#endif
+}
+
+/// wgmma_interleave_{bf16,f16}: D (64 x 64 f32) = A (64 x k) * B (k x 64),
+/// A and B^T row-major in global memory (k elements a row, k a multiple of
+/// 16 up to 64), copied by the threads into no-swizzle tiles (see
+/// wgmmaInterleaved). 128 threads.
+extern "C" __global__ void __launch_bounds__(128)
+    wgmma_interleave_bf16(const uint4 *a, const uint4 *b, int k, float *d) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  wgmmaInterleaved<true>(a, b, k, d);
+#else
+  __trap();
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(128)
+    wgmma_interleave_f16(const uint4 *a, const uint4 *b, int k, float *d) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  wgmmaInterleaved<false>(a, b, k, d);
+#else
+  __trap();
+#endif
+}
+
+//===----------------------------------------------------------------------===//
+// Clusters (sm_90): a TMA multicast and distributed shared memory
+//===----------------------------------------------------------------------===//
+
+// nvcc refuses __cluster_dims__ below sm_90 (where the kernel traps).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define GMM_CLUSTER_OF_TWO __cluster_dims__(2, 1, 1)
+#else
+#define GMM_CLUSTER_OF_TWO
+#endif
+
+/// Clusters of 2 CTAs of 128 threads. In cluster c, rank 0's elected lane
+/// loads the 32 x 8 f32 box at (x - 24 c, y + 2 c) of the map (zeros
+/// outside the tensor) with multicast to both CTAs, each of which completes
+/// the 1024 bytes on its own mbarrier (count 1). Block b then writes
+/// tile[i] + 100 (rank + 1) to out[256 b + i], keeps mine[t] = tile[2 t] *
+/// 2 + rank for thread t, and, after a cluster barrier, reads the peer's
+/// mine[(t + 5) % 128] through mapa and ld.shared::cluster into
+/// peer[128 b + t]; a last cluster barrier keeps every CTA's shared memory
+/// alive until the peer has read it.
+extern "C" __global__ void GMM_CLUSTER_OF_TWO
+cluster_multicast(const __grid_constant__ CUtensorMap map, int x, int y,
+                  float *out, float *peer) {
+#if __CUDA_ARCH__ >= 900
+  __shared__ __align__(128) float tile[8 * 32];
+  __shared__ float mine[128];
+  __shared__ __align__(8) uint64_t bar;
+  int tid = threadIdx.x;
+  unsigned rank, cluster;
+  asm("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  asm("mov.u32 %0, %%clusterid.x;\n" : "=r"(cluster));
+  if (tid == 0) {
+    mbarrierInit(&bar, 1);
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    // The one arrival, expecting the box's bytes, before the cluster
+    // barrier: no byte of the multicast can land before it.
+    asm volatile(
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+            sharedAddress(&bar)),
+        "r"(static_cast<unsigned>(sizeof(tile)))
+        : "memory");
+  }
+  // Both mbarriers initialized (and expecting) before rank 0 multicasts.
+  asm volatile("barrier.cluster.arrive.release.aligned;\n"
+               "barrier.cluster.wait.acquire.aligned;\n" ::
+                   : "memory");
+  if (rank == 0 && tid < 32 && electOne())
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+        "complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3}], [%4], "
+        "%5;\n" ::"r"(sharedAddress(tile)),
+        "l"(&map), "r"(x - 24 * static_cast<int>(cluster)),
+        "r"(y + 2 * static_cast<int>(cluster)), "r"(sharedAddress(&bar)),
+        "h"(static_cast<uint16_t>(0b11))
+        : "memory");
+  mbarrierWait(&bar, 0);
+  for (int i = tid; i < 8 * 32; i += blockDim.x)
+    out[256 * blockIdx.x + i] = tile[i] + 100.0f * (rank + 1);
+  mine[tid] = tile[2 * tid] * 2.0f + rank;
+  asm volatile("barrier.cluster.arrive.release.aligned;\n"
+               "barrier.cluster.wait.acquire.aligned;\n" ::
+                   : "memory");
+  unsigned remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n"
+               : "=r"(remote)
+               : "r"(sharedAddress(&mine[(tid + 5) % 128])), "r"(rank ^ 1));
+  float value;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];\n"
+               : "=f"(value)
+               : "r"(remote)
+               : "memory");
+  peer[128 * blockIdx.x + tid] = value;
+  asm volatile("barrier.cluster.arrive.aligned;\n"
+               "barrier.cluster.wait.aligned;\n" ::
+                   : "memory");
+#else
+  __trap();
+#endif
+}

@@ -1186,6 +1186,212 @@ TEST_P(NvccKernels, StmatrixLaysOutFragments) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// wgmma
+//===----------------------------------------------------------------------===//
+
+/// Copies the run's buffers to the device, launches `kernel` on the
+/// parameter bytes `params`, and copies the buffers back.
+LaunchResult launchWithParams(SimRun &run, Kernel &kernel,
+                              const LaunchConfig &config,
+                              const uint8_t *params) {
+  for (Buffer &b : run.buffers)
+    std::memcpy(run.device.hostPointer(b.address, b.bytes.size()),
+                b.bytes.data(), b.bytes.size());
+  LaunchResult result = run.device.launch(kernel, config, params);
+  for (Buffer &b : run.buffers)
+    std::memcpy(b.bytes.data(),
+                run.device.hostPointer(b.address, b.bytes.size()),
+                b.bytes.size());
+  return result;
+}
+
+/// The multiplicands of a 64 x n x k wgmma test: A (64 x k) and B^T (n x k),
+/// row-major, as values and as `bf16` or f16 bits: eighths with up to 6
+/// significant bits for bf16, 8 for f16 (exact in either), so that every
+/// sum of up to 64 products is exact in f32 whatever the order.
+struct WgmmaOperands {
+  std::vector<float> a, bt;
+  std::vector<uint16_t> aBits, btBits;
+
+  WgmmaOperands(int n, int k, bool bf16, uint32_t seed) {
+    Random random(seed);
+    int range = bf16 ? 63 : 255;
+    auto fill = [&](std::vector<float> &values, std::vector<uint16_t> &bits,
+                    size_t count) {
+      for (size_t i = 0; i < count; ++i) {
+        float x = random.range(-range, range) * 0.125f;
+        values.push_back(x);
+        bits.push_back(bf16 ? bf16BitsRN(x) : halfBitsRN(x));
+      }
+    };
+    fill(a, aBits, size_t(64) * k);
+    fill(bt, btBits, size_t(n) * k);
+  }
+
+  /// Compares D (64 x n, row-major f32, in `d`) with A * B.
+  void check(const Buffer &d, int n, int k, const std::string &label) const {
+    Mismatches mismatches;
+    for (int i = 0; i < 64; ++i)
+      for (int j = 0; j < n; ++j) {
+        double want = 0;
+        for (int kk = 0; kk < k; ++kk)
+          want += double(a[i * k + kk]) * bt[j * k + kk];
+        mismatches.expectEq(label, d.get<float>(size_t(i) * n + j),
+                            static_cast<float>(want), label + " D" + at(i, j));
+      }
+    mismatches.report();
+  }
+};
+
+TEST_P(NvccKernels, WgmmaM64N256K16Swizzled128FromTma) {
+  if (std::string(GetParam().name) != "sm_90a")
+    GTEST_SKIP() << "wgmma needs sm_90a";
+  // k = 16: one wgmma over the first 32 bytes of each 128-byte row (the
+  // rest of the box is the zeros beyond the tensor); k = 64: four, chained
+  // on the accumulators, the descriptors' start 32 bytes further each time
+  // inside the swizzle pattern.
+  for (bool bf16 : {true, false})
+    for (int k : {16, 64}) {
+      std::string label =
+          std::string(bf16 ? "bf16" : "f16") + " k=" + std::to_string(k);
+      SCOPED_TRACE(label);
+      constexpr int N = 256;
+      WgmmaOperands operands(N, k, bf16, 100 + k + bf16);
+      Buffer &aBuf = buffer(operands.aBits);
+      Buffer &bBuf = buffer(operands.btBits);
+      Buffer &dBuf = buffer(std::vector<float>(64 * N, -12345.0f));
+      Kernel *kernel =
+          run->module->kernel(bf16 ? "wgmma_sw128_bf16" : "wgmma_sw128_f16");
+      ASSERT_NE(kernel, nullptr);
+      const std::vector<KernelParam> &p = kernel->params();
+      ASSERT_EQ(p.size(), 4u);
+      alignas(128) uint8_t params[512] = {};
+      ASSERT_LE(kernel->paramBufferBytes(), sizeof(params));
+      // Rows of k elements; a box of 64 along K (128 bytes, the swizzle's
+      // span) by `rows`.
+      auto encode = [&](uint64_t address, uint32_t rows, uint8_t *map) {
+        TiledTensorMapArgs m;
+        m.dataType = bf16 ? 9 : 6; // BFLOAT16 : FLOAT16
+        m.rank = 2;
+        m.globalAddress = address;
+        m.globalDim[0] = k;
+        m.globalDim[1] = rows;
+        m.globalStrides[0] = k * 2;
+        m.boxDim[0] = 64;
+        m.boxDim[1] = rows;
+        m.elementStrides[0] = m.elementStrides[1] = 1;
+        m.swizzle = kSwizzle128B;
+        std::string error;
+        EXPECT_EQ(encodeTiledTensorMap(m, map, error), TensorMapError::None)
+            << error;
+      };
+      encode(aBuf.address, 64, params + p[0].offset);
+      encode(bBuf.address, N, params + p[1].offset);
+      int32_t kParam = k;
+      std::memcpy(params + p[2].offset, &kParam, 4);
+      std::memcpy(params + p[3].offset, &dBuf.address, 8);
+      LaunchConfig config;
+      config.block = {128, 1, 1};
+      LaunchResult result = launchWithParams(*run, *kernel, config, params);
+      ASSERT_LAUNCHED(result);
+      operands.check(dBuf, N, k, label);
+    }
+}
+
+TEST_P(NvccKernels, WgmmaM64N64K16Interleaved) {
+  if (std::string(GetParam().name) != "sm_90a")
+    GTEST_SKIP() << "wgmma needs sm_90a";
+  // No swizzle: 8 x 16-byte core matrices, A's LBO 128 and SBO k / 8 * 128,
+  // B's LBO 1024 and SBO 128 (the two offsets swapped would read the wrong
+  // core matrices); k = 32 and 64 chain 2 and 4 wgmma.
+  for (bool bf16 : {true, false})
+    for (int k : {16, 32, 64}) {
+      std::string label =
+          std::string(bf16 ? "bf16" : "f16") + " k=" + std::to_string(k);
+      SCOPED_TRACE(label);
+      constexpr int N = 64;
+      WgmmaOperands operands(N, k, bf16, 200 + k + bf16);
+      Buffer &aBuf = buffer(operands.aBits);
+      Buffer &bBuf = buffer(operands.btBits);
+      Buffer &dBuf = buffer(std::vector<float>(64 * N, -12345.0f));
+      LaunchResult result = run->launch(
+          bf16 ? "wgmma_interleave_bf16" : "wgmma_interleave_f16", {1, 1, 1},
+          {128, 1, 1}, {aBuf.address, bBuf.address, uint64_t(k), dBuf.address});
+      ASSERT_LAUNCHED(result);
+      operands.check(dBuf, N, k, label);
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Clusters
+//===----------------------------------------------------------------------===//
+
+TEST_P(NvccKernels, ClusterMulticastAndDistributedSharedMemory) {
+  if (GetParam().arch < 90)
+    GTEST_SKIP() << "clusters need sm_90";
+  // A 40 x 12 f32 tensor; the 32 x 8 box of cluster 0 at (16, 6) crosses
+  // the right and bottom edges, cluster 1's at (-8, 8) the left and bottom
+  // ones: zeros there.
+  constexpr int W = 40, H = 12, x = 16, y = 6, kBlocks = 4;
+  std::vector<float> tensor(W * H);
+  for (size_t i = 0; i < tensor.size(); ++i)
+    tensor[i] = static_cast<float>(i + 1);
+  Buffer &inBuf = buffer(tensor);
+  Buffer &out = buffer(std::vector<float>(kBlocks * 256, -1.0f));
+  Buffer &peer = buffer(std::vector<float>(kBlocks * 128, -1.0f));
+  Kernel *kernel = run->module->kernel("cluster_multicast");
+  ASSERT_NE(kernel, nullptr);
+  const std::vector<KernelParam> &p = kernel->params();
+  ASSERT_EQ(p.size(), 5u);
+  alignas(128) uint8_t params[512] = {};
+  ASSERT_LE(kernel->paramBufferBytes(), sizeof(params));
+  TiledTensorMapArgs m;
+  m.dataType = 7; // FLOAT32
+  m.rank = 2;
+  m.globalAddress = inBuf.address;
+  m.globalDim[0] = W;
+  m.globalDim[1] = H;
+  m.globalStrides[0] = W * 4;
+  m.boxDim[0] = 32;
+  m.boxDim[1] = 8;
+  m.elementStrides[0] = m.elementStrides[1] = 1;
+  std::string error;
+  ASSERT_EQ(encodeTiledTensorMap(m, params + p[0].offset, error),
+            TensorMapError::None)
+      << error;
+  int32_t coords[2] = {x, y};
+  std::memcpy(params + p[1].offset, &coords[0], 4);
+  std::memcpy(params + p[2].offset, &coords[1], 4);
+  std::memcpy(params + p[3].offset, &out.address, 8);
+  std::memcpy(params + p[4].offset, &peer.address, 8);
+  LaunchConfig config;
+  config.grid = {kBlocks, 1, 1};
+  config.block = {128, 1, 1};
+  config.cluster = {2, 1, 1};
+  LaunchResult result = launchWithParams(*run, *kernel, config, params);
+  ASSERT_LAUNCHED(result);
+
+  // Element i (row i / 32, column i % 32) of cluster c's box.
+  auto box = [&](int c, int i) {
+    int gx = x - 24 * c + i % 32, gy = y + 2 * c + i / 32;
+    return gx >= 0 && gx < W && gy >= 0 && gy < H ? tensor[gy * W + gx] : 0.0f;
+  };
+  Mismatches mismatches;
+  for (int b = 0; b < kBlocks; ++b) {
+    int c = b / 2, rank = b % 2;
+    for (int i = 0; i < 256; ++i)
+      mismatches.expectEq("out", out.get<float>(256 * b + i),
+                          box(c, i) + 100.0f * (rank + 1),
+                          "block " + std::to_string(b) + " out" + at(i));
+    for (int t = 0; t < 128; ++t)
+      mismatches.expectEq("peer", peer.get<float>(128 * b + t),
+                          box(c, 2 * ((t + 5) % 128)) * 2.0f + (rank ^ 1),
+                          "block " + std::to_string(b) + " peer" + at(t));
+  }
+  mismatches.report();
+}
+
 const PtxTarget kTargets[] = {{"sm_80", GMM_NVCC_PTX, 80},
                               {"sm_90", GMM_NVCC_PTX_SM90, 90},
                               {"sm_90a", GMM_NVCC_PTX_SM90A, 90}};
