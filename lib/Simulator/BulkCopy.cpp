@@ -93,10 +93,11 @@ bool readMap(ExecState &s, int l, uint64_t address, unsigned rank,
       return false;
     }
   }
-  if (!decodeTensorMap(bytes, map)) {
+  std::string why;
+  if (!decodeTensorMap(bytes, map, &why)) {
     s.fail(FindingKind::TmaMisuse, l,
-           "the tensor map at " + hex(address) +
-               " is not one that cuTensorMapEncodeTiled wrote");
+           "the 128 bytes at " + hex(address) +
+               " are not a tensor map: " + why);
     return false;
   }
   if (map.rank != rank) {
@@ -788,12 +789,15 @@ public:
     if (!mods.take("replace") || !mods.take("tile"))
       return d.fail("expected tensormap.replace.tile or "
                     "tensormap.cp_fenceproxy");
-    int field = mods.takeOneOf({"global_address", "global_dim", "global_stride",
-                                "box_dim", "element_stride"});
+    // In TensorMapField's order.
+    int field =
+        mods.takeOneOf({"global_address", "rank", "global_dim", "global_stride",
+                        "box_dim", "element_stride", "elemtype",
+                        "interleave_layout", "swizzle_mode", "fill_mode"});
+    if (mods.take("swizzle_atomicity"))
+      return d.fail("tensormap.replace.swizzle_atomicity needs sm_100a");
     if (field < 0)
-      return d.fail("tensormap.replace of this field is not supported yet "
-                    "(global_address, global_dim, global_stride, box_dim "
-                    "and element_stride are)");
+      return d.fail("expected the field to replace");
     out.space = mods.take("global") ? Space::Global : Space::Generic;
     if (out.space == Space::Generic) {
       if (!mods.take("shared::cta"))
@@ -803,10 +807,26 @@ public:
     int type = mods.takeOneOf({"b32", "b64"});
     if (!mods.take("b1024") || type < 0)
       return d.fail("expected .b1024.b32 or .b1024.b64");
-    out.setPayload<ReplaceArgs>().field = static_cast<TensorMapField>(field);
-    bool ordinal = field != 0;
+    auto kind = static_cast<TensorMapField>(field);
+    out.setPayload<ReplaceArgs>().field = kind;
+    bool ordinal = kind == TensorMapField::GlobalDim ||
+                   kind == TensorMapField::GlobalStride ||
+                   kind == TensorMapField::BoxDim ||
+                   kind == TensorMapField::ElementStride;
+    bool wide = kind == TensorMapField::GlobalAddress ||
+                kind == TensorMapField::GlobalStride;
+    if ((type == 1) != wide)
+      return d.fail(wide ? "global_address and global_stride take .b64"
+                         : "this field takes .b32");
     if (!count(ordinal ? 3 : 2))
       return false;
+    // The ordinal and the values of the mode fields are immediates.
+    bool immediateValue = kind >= TensorMapField::ElementType;
+    if ((ordinal && ops[1].kind != ptx::Operand::Integer) ||
+        (immediateValue && ops.back().kind != ptx::Operand::Integer))
+      return d.fail(ordinal ? "the ordinal must be an immediate"
+                            : "the new value of this field must be an "
+                              "immediate");
     uint32_t base = 0, ord = kSlotZero, value = 0;
     if (!d.address(ops[0], out.space, base, out.imm) ||
         (ordinal && !d.source(ops[1], Ty::U32, ord)) ||

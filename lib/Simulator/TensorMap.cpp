@@ -247,81 +247,148 @@ static TiledTensorMapArgs argumentsOf(const TensorMap &map) {
 bool gmm::sim::replaceTensorMapField(void *map, TensorMapField field,
                                      unsigned ordinal, uint64_t value,
                                      std::string &error) {
-  TensorMap decoded;
-  if (!decodeTensorMap(map, decoded)) {
-    error = "the 128 bytes are not a tensor map";
+  EncodedMap encoded;
+  std::memcpy(&encoded, map, sizeof(encoded));
+  if (encoded.magic != kMagic) {
+    // A map built on the device starts as 128 zero bytes.
+    const uint8_t *bytes = static_cast<const uint8_t *>(map);
+    for (unsigned i = 0; i < 128; ++i)
+      if (bytes[i]) {
+        error = "the 128 bytes are neither a tensor map nor zeros (a map "
+                "built field by field starts from zeros)";
+        return false;
+      }
+    std::memset(&encoded, 0, sizeof(encoded));
+    encoded.magic = kMagic;
+  }
+  bool perDimension = field == TensorMapField::BoxDim ||
+                      field == TensorMapField::GlobalDim ||
+                      field == TensorMapField::GlobalStride ||
+                      field == TensorMapField::ElementStride;
+  if (perDimension &&
+      ordinal >= (field == TensorMapField::GlobalStride ? 4u : 5u)) {
+    error = "ordinal " + std::to_string(ordinal) + " is beyond 5 dimensions";
     return false;
   }
-  TiledTensorMapArgs args = argumentsOf(decoded);
-  unsigned limit = field == TensorMapField::GlobalStride    ? decoded.rank - 1
-                   : field == TensorMapField::GlobalAddress ? 1
-                                                            : decoded.rank;
-  if (ordinal >= limit) {
-    error = "ordinal " + std::to_string(ordinal) +
-            " is beyond the map's rank of " + std::to_string(decoded.rank);
-    return false;
-  }
-  if ((field == TensorMapField::BoxDim ||
-       field == TensorMapField::ElementStride) &&
-      value > UINT32_MAX) {
-    error = "value " + std::to_string(value) + " out of range";
-    return false;
-  }
+  auto tooLarge = [&](uint64_t limit) {
+    if (value <= limit)
+      return false;
+    error = "value " + std::to_string(value) + " does not fit the field";
+    return true;
+  };
   switch (field) {
   case TensorMapField::GlobalAddress:
-    args.globalAddress = value;
+    encoded.address = value;
+    break;
+  case TensorMapField::Rank:
+    // Zero-based: the rank minus one.
+    if (value > 4) {
+      error = "rank field " + std::to_string(value) +
+              " (the rank minus one) must be 0 to 4";
+      return false;
+    }
+    encoded.rank = static_cast<uint8_t>(value + 1);
     break;
   case TensorMapField::GlobalDim:
-    args.globalDim[ordinal] = value;
+    if (tooLarge(UINT32_MAX))
+      return false;
+    encoded.dims[ordinal] = value;
     break;
   case TensorMapField::GlobalStride:
-    args.globalStrides[ordinal] = value;
+    encoded.strides[ordinal] = value;
     break;
   case TensorMapField::BoxDim:
-    args.boxDim[ordinal] = static_cast<uint32_t>(value);
+    if (tooLarge(UINT16_MAX))
+      return false;
+    encoded.box[ordinal] = static_cast<uint16_t>(value);
     break;
   case TensorMapField::ElementStride:
-    args.elementStrides[ordinal] = static_cast<uint32_t>(value);
+    if (tooLarge(UINT8_MAX))
+      return false;
+    encoded.elementStrides[ordinal] = static_cast<uint8_t>(value);
+    break;
+  case TensorMapField::ElementType: {
+    // The ISA's numbering, which differs from CUtensorMapDataType's from
+    // 8 on (8 .f32.ftz, 9 .f64, 10 .bf16).
+    static const int kFromIsa[13] = {0, 1, 2, 3, 4, 5, 6, 7, 10, 8, 9, 11, 12};
+    if (value > 12) {
+      error = "elemtype " + std::to_string(value) +
+              (value <= 15 ? " (a packed 4- or 6-bit type) needs sm_100"
+                           : " is not an element type");
+      return false;
+    }
+    encoded.dataType = static_cast<uint8_t>(kFromIsa[value]);
     break;
   }
-  alignas(64) uint8_t encoded[128];
-  if (encodeTiledTensorMap(args, encoded, error) != TensorMapError::None)
-    return false;
-  std::memcpy(map, encoded, 128);
+  case TensorMapField::Interleave:
+    if (value != 0) {
+      error = "interleave_layout " + std::to_string(value) +
+              (value <= 2 ? " (an interleaved layout) is not modelled by the "
+                            "simulated GPU"
+                          : " is not a layout");
+      return false;
+    }
+    break;
+  case TensorMapField::SwizzleMode:
+    if (value > 3) {
+      error = "swizzle_mode " + std::to_string(value) +
+              (value == 4 ? " (96 bytes) needs sm_103a" : " is not a mode");
+      return false;
+    }
+    encoded.swizzle = static_cast<uint8_t>(value);
+    break;
+  case TensorMapField::FillMode:
+    if (value > 1) {
+      error = "fill_mode " + std::to_string(value) + " is not a mode";
+      return false;
+    }
+    encoded.nanFill = static_cast<uint8_t>(value);
+    break;
+  }
+  std::memcpy(map, &encoded, sizeof(encoded));
   return true;
 }
 
-bool gmm::sim::decodeTensorMap(const void *map, TensorMap &out) {
+bool gmm::sim::decodeTensorMap(const void *map, TensorMap &out,
+                               std::string *why) {
+  auto refuse = [&](const std::string &message) {
+    if (why)
+      *why = message;
+    return false;
+  };
   EncodedMap encoded;
   std::memcpy(&encoded, map, sizeof(encoded));
-  if (encoded.magic != kMagic || encoded.rank == 0 || encoded.rank > 5 ||
-      encoded.dataType >= kFirstPackedType ||
-      encoded.elementBytes != kElementBytes[encoded.dataType] ||
-      encoded.swizzle > kSwizzle128B)
-    return false;
+  if (encoded.magic != kMagic)
+    return refuse("neither cuTensorMapEncodeTiled nor tensormap.replace "
+                  "wrote it");
+  if (encoded.rank == 0 || encoded.rank > 5)
+    return refuse("its rank is " + std::to_string(encoded.rank) +
+                  " (never set?)");
+  if (encoded.dataType >= kFirstPackedType)
+    return refuse("its element type is not one the simulated GPU models");
   out = TensorMap();
   out.rank = encoded.rank;
-  out.elementBytes = encoded.elementBytes;
   out.dataType = encoded.dataType;
+  out.elementBytes = kElementBytes[encoded.dataType];
   out.swizzle = encoded.swizzle;
   out.nanFill = encoded.nanFill != 0;
   out.globalAddress = encoded.address;
-  out.globalStrides[0] = encoded.elementBytes;
+  out.globalStrides[0] = out.elementBytes;
   for (uint32_t d = 0; d < out.rank; ++d) {
     out.globalDim[d] = encoded.dims[d];
     out.boxDim[d] = encoded.box[d];
     out.elementStrides[d] = encoded.elementStrides[d];
-    if (out.boxDim[d] == 0 || out.elementStrides[d] == 0)
-      return false;
     if (d > 0)
       out.globalStrides[d] = encoded.strides[d - 1];
   }
   // The bytes are writable by the kernel (a map in global memory, or one
-  // patched field by field): accept only what cuTensorMapEncodeTiled itself
-  // accepts, so that no box, stride or address reaches a TMA instruction
-  // unchecked.
+  // built or patched field by field): accept only what
+  // cuTensorMapEncodeTiled itself accepts, so that no box, stride or
+  // address reaches a TMA instruction unchecked.
   alignas(64) uint8_t check[128];
-  std::string ignored;
-  return encodeTiledTensorMap(argumentsOf(out), check, ignored) ==
-         TensorMapError::None;
+  std::string error;
+  if (encodeTiledTensorMap(argumentsOf(out), check, error) !=
+      TensorMapError::None)
+    return refuse("it breaks a rule of cuTensorMapEncodeTiled: " + error);
+  return true;
 }

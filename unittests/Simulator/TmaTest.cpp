@@ -587,7 +587,9 @@ TEST(TmaChecks, WrongRankMisalignedSwizzleAndNotAMap) {
   std::vector<uint8_t> out;
   r = run.run(0, 0, 0, 256, out);
   EXPECT_EQ(r.kind, FindingKind::TmaMisuse) << r.message;
-  EXPECT_NE(r.message.find("is not one that cuTensorMapEncodeTiled wrote"),
+  EXPECT_NE(r.message.find("are not a tensor map: neither "
+                           "cuTensorMapEncodeTiled nor tensormap.replace "
+                           "wrote it"),
             std::string::npos)
       << r.message;
 }
@@ -652,15 +654,17 @@ TEST(TmaChecks, StoreOfSharedMemoryWrittenWithoutTheProxyFence) {
       << r.message;
 }
 
-/// Warp 0 copies the parameter map to shared memory, thread 0 replaces a
-/// field there (`replace`: the instruction's text after ".shared::cta"),
-/// the warp publishes the map to global memory with
-/// tensormap.cp_fenceproxy, thread 0 acquires it (when `acquire`) and loads
-/// the 32 x 8 f32 box through it into `out`.
-std::string replaceKernel(const std::string &replace, bool acquire) {
+/// Warp 0 copies the parameter map to shared memory (or, `fromZeros`,
+/// zeros the 128 bytes there), thread 0 replaces fields there (`replace`:
+/// the text after "tensormap.replace.tile."; with `fromZeros`, whole lines,
+/// with the tensor's address in %rd9), the warp publishes the map to global
+/// memory with tensormap.cp_fenceproxy, thread 0 acquires it (when
+/// `acquire`) and loads the 32 x 8 f32 box through it into `out`.
+std::string replaceKernel(const std::string &replace, bool acquire,
+                          bool fromZeros = false) {
   return ptxHeader("sm_90a") + R"(
 .visible .entry k(.param .align 64 .b8 map[128], .param .u64 gmap,
-                  .param .u64 out)
+                  .param .u64 out, .param .u64 tensor)
 {
   .reg .pred %p<4>;
   .reg .b32 %r<8>;
@@ -678,11 +682,13 @@ std::string replaceKernel(const std::string &replace, bool acquire) {
   mov.u32 %r1, smap;
   cvt.u32.u64 %r2, %rd2;
   add.u32 %r3, %r1, %r2;
-  @%p1 ld.b64 %rd4, [%rd3];
+  ld.param.u64 %rd9, [tensor];
+)" + (fromZeros ? "  mov.b64 %rd4, 0;\n" : "  @%p1 ld.b64 %rd4, [%rd3];\n") +
+         R"(
   @%p1 st.shared.b64 [%r3], %rd4;
   bar.sync 0;
-  @%p0 tensormap.replace.tile.)" +
-         replace + R"(
+)" + (fromZeros ? replace : "  @%p0 tensormap.replace.tile." + replace) +
+         R"(
   bar.sync 0;
   ld.param.u64 %rd5, [gmap];
   tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd5], [smap], 128;
@@ -740,6 +746,7 @@ LaunchResult runReplace(const std::string &ptx, std::vector<float> &out) {
   std::memcpy(params.data() + kernel->params()[0].offset, map, 128);
   std::memcpy(params.data() + kernel->params()[1].offset, &gmap.address, 8);
   std::memcpy(params.data() + kernel->params()[2].offset, &o.address, 8);
+  std::memcpy(params.data() + kernel->params()[3].offset, &in.address, 8);
   LaunchConfig config;
   config.block = {32, 1, 1};
   LaunchResult r = sim.device.launch(*kernel, config, params.data());
@@ -785,10 +792,120 @@ TEST(TmaChecks, ReplaceThatBreaksTheRules) {
       out);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.kind, FindingKind::TmaMisuse) << r.message;
-  EXPECT_NE(r.message.find("tensormap.replace: globalStrides[0] = 100 must be "
-                           "a multiple of 16"),
+  // The replace itself succeeds (maps pass through invalid states while
+  // they are built); the load that uses the map finds it.
+  EXPECT_NE(r.message.find("are not a tensor map: it breaks a rule of "
+                           "cuTensorMapEncodeTiled: globalStrides[0] = 100 "
+                           "must be a multiple of 16"),
             std::string::npos)
       << r.message;
+}
+
+/// Thread 0's replaces that build the 32 x 8 f32 map of runReplace's
+/// tensor from zeros, field by field in the order Triton's device-side
+/// descriptors use (element strides of the dimensions in `strides`).
+std::string buildMapLines(unsigned strides = 2) {
+  std::string lines;
+  auto replace = [&](const std::string &text) {
+    lines += "  @%p0 tensormap.replace.tile." + text + "\n";
+  };
+  replace("global_address.shared::cta.b1024.b64 [smap], %rd9;");
+  replace("rank.shared::cta.b1024.b32 [smap], 1;");
+  replace("box_dim.shared::cta.b1024.b32 [smap], 0, 32;");
+  replace("box_dim.shared::cta.b1024.b32 [smap], 1, 8;");
+  replace("global_dim.shared::cta.b1024.b32 [smap], 0, 32;");
+  replace("global_dim.shared::cta.b1024.b32 [smap], 1, 8;");
+  replace("global_stride.shared::cta.b1024.b64 [smap], 0, 128;");
+  for (unsigned d = 0; d < strides; ++d)
+    replace("element_stride.shared::cta.b1024.b32 [smap], " +
+            std::to_string(d) + ", 1;");
+  replace("elemtype.shared::cta.b1024.b32 [smap], 7;");
+  replace("interleave_layout.shared::cta.b1024.b32 [smap], 0;");
+  replace("swizzle_mode.shared::cta.b1024.b32 [smap], 0;");
+  replace("fill_mode.shared::cta.b1024.b32 [smap], 0;");
+  return lines;
+}
+
+TEST(Tma, MapBuiltOnTheDeviceFromZeros) {
+  std::vector<float> out;
+  LaunchResult r =
+      runReplace(replaceKernel(buildMapLines(), true, /*fromZeros=*/true), out);
+  ASSERT_TRUE(r.ok) << r.message;
+  for (int i = 0; i < 256; ++i)
+    EXPECT_EQ(out[i], static_cast<float>(i) + 0.25f) << i;
+}
+
+TEST(TmaChecks, MapBuiltOnTheDeviceUnfinished) {
+  // Dimension 1's element stride is never set.
+  std::vector<float> out;
+  expectFinding(
+      runReplace(replaceKernel(buildMapLines(1), true, /*fromZeros=*/true),
+                 out),
+      FindingKind::TmaMisuse,
+      "are not a tensor map: it breaks a rule of cuTensorMapEncodeTiled: "
+      "elementStrides[1]");
+}
+
+TEST(TmaChecks, ReplaceFormsRefusedAtLoad) {
+  const std::pair<const char *, const char *> refused[] = {
+      {"swizzle_atomicity.shared::cta.b1024.b32 [smap], 0;", "needs sm_100a"},
+      {"rank.shared::cta.b1024.b64 [smap], 1;", "this field takes .b32"},
+      {"global_stride.shared::cta.b1024.b32 [smap], 0, 128;",
+       "global_address and global_stride take .b64"},
+      {"elemtype.shared::cta.b1024.b32 [smap], %r0;", "must be an immediate"},
+      {"box_dim.shared::cta.b1024.b32 [smap], %r0, 8;",
+       "the ordinal must be an immediate"}};
+  for (const auto &[form, message] : refused) {
+    SimRun sim;
+    EXPECT_FALSE(sim.load(replaceKernel(form, true))) << form;
+    EXPECT_NE(sim.loadLog.find(message), std::string::npos) << sim.loadLog;
+  }
+}
+
+TEST(TensorMapEncode, ReplaceUsesTheISAsNumbering) {
+  // From zeros, field by field: the ISA's element types 8, 9 and 10 are
+  // CUtensorMapDataType's 10 (f32 ftz), 8 (f64) and 9 (bf16).
+  Map map{};
+  std::string error;
+  auto set = [&](TensorMapField field, unsigned ord, uint64_t value) {
+    EXPECT_TRUE(replaceTensorMapField(map.bytes, field, ord, value, error))
+        << error;
+  };
+  set(TensorMapField::GlobalAddress, 0, 0x10000);
+  set(TensorMapField::Rank, 0, 1);
+  set(TensorMapField::BoxDim, 0, 8);
+  set(TensorMapField::BoxDim, 1, 4);
+  set(TensorMapField::GlobalDim, 0, 64);
+  set(TensorMapField::GlobalDim, 1, 64);
+  set(TensorMapField::GlobalStride, 0, 512);
+  set(TensorMapField::ElementStride, 0, 1);
+  set(TensorMapField::ElementStride, 1, 1);
+  const std::pair<unsigned, int> types[] = {{8, 10}, {9, 8}, {10, 9}, {7, 7}};
+  for (auto [isa, driver] : types) {
+    set(TensorMapField::ElementType, 0, isa);
+    TensorMap decoded;
+    std::string why;
+    ASSERT_TRUE(decodeTensorMap(map.bytes, decoded, &why)) << why;
+    EXPECT_EQ(decoded.dataType, driver) << isa;
+    EXPECT_EQ(decoded.rank, 2u);
+  }
+  // Values the fields cannot take, and bytes that are neither a map nor
+  // zeros.
+  EXPECT_FALSE(
+      replaceTensorMapField(map.bytes, TensorMapField::Rank, 0, 5, error));
+  EXPECT_NE(error.find("must be 0 to 4"), std::string::npos) << error;
+  EXPECT_FALSE(replaceTensorMapField(map.bytes, TensorMapField::SwizzleMode, 0,
+                                     4, error));
+  EXPECT_NE(error.find("needs sm_103a"), std::string::npos) << error;
+  EXPECT_FALSE(replaceTensorMapField(map.bytes, TensorMapField::ElementType, 0,
+                                     13, error));
+  EXPECT_NE(error.find("needs sm_100"), std::string::npos) << error;
+  Map junk{};
+  junk.bytes[5] = 1;
+  EXPECT_FALSE(
+      replaceTensorMapField(junk.bytes, TensorMapField::Rank, 0, 1, error));
+  EXPECT_NE(error.find("neither a tensor map nor zeros"), std::string::npos)
+      << error;
 }
 
 TEST(Tma, PlainBulkCopiesBothWays) {

@@ -92,26 +92,41 @@ enum class TensorMapError {
 TensorMapError encodeTiledTensorMap(const TiledTensorMapArgs &args, void *map,
                                     std::string &error);
 
-/// Reads a map that encodeTiledTensorMap wrote; false when the 128 bytes
-/// are not one (a kernel handed something else).
-bool decodeTensorMap(const void *map, TensorMap &out);
+/// Reads the map at `map` (written by encodeTiledTensorMap, or by
+/// replaceTensorMapField field by field); false, with the reason in `why`,
+/// when the 128 bytes are not a map or break a rule of
+/// cuTensorMapEncodeTiled (a kernel handed something else, or built a map
+/// it did not finish).
+bool decodeTensorMap(const void *map, TensorMap &out,
+                     std::string *why = nullptr);
 
-/// The fields tensormap.replace can change (PTX ISA 8.3, sm_90a).
+/// The fields tensormap.replace can change (PTX ISA 8.3, sm_90a; the
+/// sm_100 swizzle atomicity is not one).
 enum class TensorMapField {
   GlobalAddress,
+  Rank,
   GlobalDim,
   GlobalStride,
   BoxDim,
   ElementStride,
+  ElementType,
+  Interleave,
+  SwizzleMode,
+  FillMode,
 };
 
-/// Replaces `field` (dimension `ordinal` for the per-dimension fields; for
-/// GlobalStride, ordinal i is the byte stride of dimension i + 1, as
-/// cuTensorMapEncodeTiled's globalStrides[i]) of the map at `map` with
-/// `value`, in cuTensorMapEncodeTiled's units (a 16-byte aligned address,
-/// elements, bytes), under the same rules. False with `error` set when the
-/// bytes are not a map, the ordinal is beyond its rank or the value breaks
-/// a rule.
+/// Replaces `field` of the 128 bytes at `map` with `value`, in the units
+/// of the PTX ISA's tensormap.replace: a byte address; the rank minus one;
+/// elements for dimensions and boxes; bytes for strides (ordinal i is the
+/// stride of dimension i + 1, as cuTensorMapEncodeTiled's globalStrides[i]);
+/// the ISA's element-type numbering (which is not CUtensorMapDataType's);
+/// interleave, swizzle and fill modes as CUtensorMapInterleave,
+/// CUtensorMapSwizzle and CUtensorMapFloatOOBfill number them. The bytes
+/// must hold a map or be all zero (a map built on the device field by
+/// field); the result need not be a valid map yet, decodeTensorMap checks
+/// it when a TMA instruction uses it. False with `error` set when the bytes
+/// are neither, the ordinal is beyond 5 dimensions, or the value does not
+/// fit the field or names a mode the simulated sm_90 does not have.
 bool replaceTensorMapField(void *map, TensorMapField field, unsigned ordinal,
                            uint64_t value, std::string &error);
 
