@@ -163,12 +163,36 @@ uint32_t gatherWarpgroup(ExecState &s, Warp &w, const Instr &in, uint32_t pc,
     return 0;
   }
   if (arrived != 0xffffffffu) {
-    s.fail(FindingKind::CollectiveDivergence, __builtin_ctz(arrived),
-           "warpgroup instruction reached by lanes " + laneList(arrived) +
-               " of warp " + std::to_string(w.index) +
-               " only (.aligned: all 32 lanes of each warp of the "
-               "warpgroup)");
-    return 0;
+    // Lanes of a warp reach an .aligned instruction at different times
+    // when they reconverge after a branch only some took (the scheduler
+    // runs the lowest program counter first): the early ones wait for the
+    // rest of their warp. Lanes that never come leave a deadlock, which
+    // names where each lane waits; lanes that exited are a finding now.
+    if (w.live != 0xffffffffu) {
+      s.fail(FindingKind::CollectiveDivergence, __builtin_ctz(arrived),
+             "warpgroup instruction reached while lanes " + laneList(~w.live) +
+                 " of warp " + std::to_string(w.index) +
+                 " have exited (.aligned: all 32 lanes of each warp of the "
+                 "warpgroup)");
+      return 0;
+    }
+    uint32_t waiting = 0;
+    forEachLane(w.live & ~w.ready, [&](int l) {
+      if (w.state[l] == LaneState::AtWarpgroup && w.pc[l] == pc)
+        waiting |= 1u << l;
+    });
+    materialize(w);
+    if ((arrived | waiting) != 0xffffffffu) {
+      forEachLane(arrived, [&](int l) {
+        w.state[l] = LaneState::AtWarpgroup;
+        w.pc[l] = pc;
+      });
+      w.ready &= ~arrived;
+      return 0;
+    }
+    forEachLane(waiting, [&](int l) { w.state[l] = LaneState::Ready; });
+    w.ready |= waiting;
+    arrived = 0xffffffffu;
   }
   bool all = true;
   for (uint32_t i = 0; i < 4; ++i) {
@@ -374,7 +398,11 @@ void diagnoseStuck(ExecState &s) {
           state == LaneState::AtMbarrier
               ? "wait for " + describeMbarrierWait(s, w, l)
           : state == LaneState::AtWarpgroup
-              ? "wait for the other warps of warpgroup " +
+              ? "wait for " +
+                    (same == w.exists ? std::string()
+                                      : "lanes " + laneList(w.exists & ~same) +
+                                            " of their warp and ") +
+                    "the other warps of warpgroup " +
                     std::to_string(w.index / 4) + " at this instruction"
           : state == LaneState::AtClusterBarrier
               ? "wait at barrier.cluster for the cluster's "

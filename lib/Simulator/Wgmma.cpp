@@ -203,6 +203,8 @@ struct WarpgroupState {
   uint32_t committed = 0;
   /// Registers per thread that setmaxnreg gave the warpgroup (0: never set).
   uint32_t maxRegisters = 0;
+  /// The warpgroup has executed a wgmma.fence.
+  bool fenced = false;
   /// In-flight accumulator slots: their logical values, 128 per slot.
   std::vector<std::pair<uint32_t, std::vector<uint64_t>>> accumulators;
   std::vector<uint64_t> *find(uint32_t slot) {
@@ -428,7 +430,9 @@ void complete(ExecState &s, unsigned g, uint32_t keep) {
 
 unsigned groupOf(ExecState &s) { return s.warp->index / 4; }
 
-void wgmmaFence(ExecState &, const Instr &, uint32_t) {}
+void wgmmaFence(ExecState &s, const Instr &, uint32_t) {
+  stateOf(s, groupOf(s)).fenced = true;
+}
 
 void wgmmaCommit(ExecState &s, const Instr &, uint32_t) {
   ++stateOf(s, groupOf(s)).committed;
@@ -486,6 +490,15 @@ void wgmmaMmaAsync(ExecState &s, const Instr &in, uint32_t) {
   const WgmmaArgs &a = in.payload<WgmmaArgs>();
   unsigned g = groupOf(s);
   WarpgroupState &state = stateOf(s, g);
+  // The ISA requires a wgmma.fence before the first mma_async. (Later
+  // register accesses that a fence should order are not tracked: LLVM's
+  // NVPTX back end itself moves values into accumulators after the fence.)
+  if (!state.fenced) {
+    s.fail(FindingKind::WgmmaHazard, 0,
+           "wgmma.mma_async before any wgmma.fence of its warpgroup (the "
+           "ISA requires one before the first mma_async)");
+    return;
+  }
   unsigned numD = accumulatorRegisters(a);
   unsigned at = numD;
   PendingMma op;

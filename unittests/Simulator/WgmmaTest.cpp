@@ -489,6 +489,55 @@ TEST(WgmmaChecks, OperandsWrittenWithoutTheProxyFence) {
       << r.message;
 }
 
+TEST(WgmmaChecks, NoFenceBeforeTheFirstMma) {
+  std::string ptx = hazardKernel("");
+  size_t at = ptx.find("  wgmma.fence.sync.aligned;\n");
+  ASSERT_NE(at, std::string::npos);
+  ptx.erase(at, std::strlen("  wgmma.fence.sync.aligned;\n"));
+  expectFinding(runHazard(ptx, 128), FindingKind::WgmmaHazard,
+                "wgmma.mma_async before any wgmma.fence of its warpgroup");
+}
+
+/// 128 threads: lane 0 of each warp runs `laneZero` on its way to a
+/// wgmma.fence that the other lanes, branching to it at a lower address,
+/// reach first.
+LaunchResult runReconverging(const std::string &laneZero) {
+  std::string ptx = ptxHeader("sm_90a") + R"(
+.visible .entry k()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  mov.u32 %r0, %tid.x;
+  and.b32 %r1, %r0, 31;
+  setp.ne.u32 %p0, %r1, 0;
+  bra.uni START;
+JOIN:
+  wgmma.fence.sync.aligned;
+  ret;
+START:
+  @%p0 bra JOIN;
+)" + laneZero + R"(
+  bra.uni JOIN;
+}
+)";
+  SimRun sim;
+  EXPECT_TRUE(sim.load(ptx)) << sim.loadLog;
+  return sim.launch("k", {1, 1, 1}, {128, 1, 1}, {});
+}
+
+TEST(Wgmma, LanesReconvergeBeforeAnAlignedInstruction) {
+  LaunchResult r = runReconverging("  add.u32 %r2, %r0, 1;\n");
+  EXPECT_TRUE(r.ok) << r.message;
+}
+
+TEST(WgmmaChecks, LanesThatExitBeforeAnAlignedInstruction) {
+  // Lanes 1-31 wait for lane 0, which exits: nothing can go on.
+  expectFinding(runReconverging("  ret;\n"), FindingKind::Deadlock,
+                "warp 0 lanes 1-31 wait for lanes 0 of their warp and the "
+                "other warps of warpgroup 0 at this instruction (PTX line 14: "
+                "wgmma.fence.sync.aligned); warp 0 lanes 0 exited");
+}
+
 TEST(WgmmaChecks, PartialWarpgroup) {
   LaunchResult r = runHazard(hazardKernel(""), 64);
   EXPECT_FALSE(r.ok);
