@@ -488,6 +488,12 @@ bool gmmCudaAvailable(std::string *why) {
 
 int gmmCudaDeviceCount() { return getDriverState().deviceCount; }
 
+/// Whether gmmCudaUseSimulator chose sm_90a.
+static bool &archSpecificSimulator() {
+  static bool chosen = false;
+  return chosen;
+}
+
 bool gmmCudaUseSimulator(const std::string &chip, const std::string &checks,
                          std::string *why) {
   auto fail = [&](const std::string &message) {
@@ -495,25 +501,32 @@ bool gmmCudaUseSimulator(const std::string &chip, const std::string &checks,
       *why = message;
     return false;
   };
-  if (!chip.empty() && chip != "sm_80" && chip != "sm_90")
-    return fail("the simulated GPU is an sm_80 or sm_90 device, not '" + chip +
-                "'");
+  if (!chip.empty() && chip != "sm_80" && chip != "sm_90" && chip != "sm_90a")
+    return fail("the simulated GPU is an sm_80, sm_90 or sm_90a device, not '" +
+                chip + "'");
   if (isDriverLoaded())
     return fail("a CUDA driver is already loaded");
   std::string library = findSimulatorLibrary(why);
   if (library.empty())
     return false;
   setenv("GMM_CUDA_DRIVER_LIBRARY", library.c_str(), 1);
+  // sm_90a is an sm_90 device (compute capability 9.0, as a GPU reports)
+  // for which code is compiled with the architecture-specific features
+  // (wgmma, setmaxnreg): GmmCudaDeviceInfo::chip() says so.
   if (!chip.empty())
-    setenv("GMM_SIM_ARCH", chip.c_str(), 1);
+    setenv("GMM_SIM_ARCH", chip == "sm_90a" ? "sm_90" : chip.c_str(), 1);
+  archSpecificSimulator() = chip == "sm_90a";
   if (!checks.empty())
     setenv("GMM_SIM_CHECKS", checks.c_str(), 1);
   return true;
 }
 
 std::string GmmCudaDeviceInfo::chip() const {
-  return "sm_" + std::to_string(computeCapabilityMajor) +
-         std::to_string(computeCapabilityMinor);
+  std::string name = "sm_" + std::to_string(computeCapabilityMajor) +
+                     std::to_string(computeCapabilityMinor);
+  if (archSpecificSimulator() && name == "sm_90")
+    name += "a";
+  return name;
 }
 
 bool gmmCudaGetDeviceInfo(int ordinal, GmmCudaDeviceInfo &info,

@@ -127,7 +127,9 @@ static llvm::cl::opt<std::string> deviceOption(
     llvm::cl::init("sim"));
 static llvm::cl::opt<std::string>
     simChip("sim-chip",
-            llvm::cl::desc("For --device=sim: sm_80 or sm_90 (default sm_90)"),
+            llvm::cl::desc("For --device=sim: sm_80, sm_90 (the default) "
+                           "or sm_90a (an sm_90 device, code compiled for "
+                           "sm_90a)"),
             llvm::cl::init(""));
 static llvm::cl::opt<std::string> emitModule(
     "emit-module",

@@ -161,8 +161,9 @@ cl::opt<std::string> deviceOption(
 cl::opt<std::string> simChip(
     "sim-chip",
     cl::desc("With --device=sim: the compute capability the simulated GPU "
-             "reports, sm_80 or sm_90 (default sm_90)"),
-    cl::value_desc("sm_80|sm_90"), cl::cat(runnerCategory));
+             "reports, sm_80 or sm_90 (default sm_90); sm_90a is an sm_90 "
+             "device for which the code is compiled for sm_90a (wgmma)"),
+    cl::value_desc("sm_80|sm_90|sm_90a"), cl::cat(runnerCategory));
 
 cl::opt<std::string> simChecks(
     "sim-checks",

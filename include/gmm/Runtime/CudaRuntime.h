@@ -96,7 +96,9 @@ GMM_CUDA_RUNTIME_EXPORT int gmmCudaDeviceCount();
 /// Makes the runtime drive gmm's simulated GPU (libgmm_cuda_sim.so, which
 /// sits next to libgmm_cuda_runtime.so; docs/Simulator.md) instead of the
 /// CUDA driver, as GMM_CUDA_DRIVER_LIBRARY=<that library> does. `chip`
-/// ("sm_80", "sm_90"; empty: the default) and `checks` ("all", "none", or a
+/// ("sm_80", "sm_90", or "sm_90a": an sm_90 device whose chip() is sm_90a,
+/// so that code is compiled with wgmma and setmaxnreg; empty: the default)
+/// and `checks` ("all", "none", or a
 /// list of memcheck, racecheck, initcheck, synccheck; empty: all) configure
 /// it. Call before anything loads the driver; false with `why` set when the
 /// library is missing, an option is invalid, or a driver is already loaded.
