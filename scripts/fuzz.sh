@@ -67,14 +67,18 @@ pipeline_seeds=$work/pipeline-seeds
 rm -rf "$pipeline_seeds"
 mkdir -p "$pipeline_seeds" "$work/front-corpus"
 find "$seeds" -type f | shuf -n 48 | xargs -r cp -t "$pipeline_seeds"
-# PTX seeds: the kernels gmm writes for the examples, and fuzz/seeds/ptx
-# (sm_90 forms gmm does not write yet: mbarriers, inline-asm scopes).
+# PTX seeds: the kernels gmm writes for the examples (sm_80, and sm_90a's
+# Hopper kernel: TMA, mbarrier ring, wgmma), and fuzz/seeds/ptx (sm_90 forms
+# gmm does not write: clusters and multicast, bulk reductions, tensor maps
+# built on the device, inline-asm scopes).
 mkdir -p "$work/ptx-corpus" "$work/ptx-seeds"
 cp "$repo"/fuzz/seeds/ptx/*.ptx "$work/ptx-seeds"
 for example in "$repo"/examples/*.mlir; do
-  "$build/bin/gmm-opt" "$example" \
-    --gmm-to-ptx="chip=sm_80 ptx-dir=$work/ptx-seeds" -o /dev/null \
-    >/dev/null 2>&1 || true
+  for chip in sm_80 sm_90a; do
+    "$build/bin/gmm-opt" "$example" \
+      --gmm-to-ptx="chip=$chip ptx-dir=$work/ptx-seeds" -o /dev/null \
+      >/dev/null 2>&1 || true
+  done
 done
 
 # Whether the crash that `log` reports happened inside MLIR's own parser,
