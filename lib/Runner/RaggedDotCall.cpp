@@ -178,6 +178,19 @@ namespace {
 
 /// Reads the request's fields, naming the first one that is missing or of
 /// the wrong kind.
+
+/// The value of a JSON integer, or of a number written with a fraction or
+/// exponent that is one (Python's json writes 8.0 for a float); nullopt for
+/// anything else. llvm::json::Value::getAsInteger converts a double of
+/// exactly 2^63 to int64_t, which is undefined: such numbers (and every
+/// double at or beyond +-2^63) are refused here first.
+std::optional<int64_t> integerOf(const llvm::json::Value &value) {
+  std::optional<double> number = value.getAsNumber();
+  if (!number || !(*number < 0x1p63 && *number >= -0x1p63))
+    return std::nullopt;
+  return value.getAsInteger();
+}
+
 class RequestReader {
 public:
   explicit RequestReader(const llvm::json::Object &object) : object(object) {}
@@ -193,7 +206,7 @@ public:
       return values;
     }
     for (const llvm::json::Value &value : *array) {
-      std::optional<int64_t> v = value.getAsInteger();
+      std::optional<int64_t> v = integerOf(value);
       if (!v) {
         fail("'" + key + "' must be a list of integers");
         return values;
@@ -270,7 +283,7 @@ llvm::Expected<std::string> describeRaggedDotCallJSON(MLIRContext &context,
     read.fail("'result_element_type' is missing");
   if (const llvm::json::Value *groups = object->get("num_local_groups");
       groups && groups->kind() != llvm::json::Value::Null) {
-    call.numLocalGroups = groups->getAsInteger();
+    call.numLocalGroups = integerOf(*groups);
     if (!call.numLocalGroups)
       read.fail("'num_local_groups' must be an integer or null");
   }

@@ -155,9 +155,15 @@ TEST(RaggedDotCall, JSON) {
       << *answer;
   EXPECT_NE(answer->find("\"mode\":1"), std::string::npos) << *answer;
 
-  for (const char *request :
-       {"[]", "{\"lhs\": 1}", "not json",
-        R"({"lhs": {"shape": [8], "element_type": "f32"}})"}) {
+  for (
+      const char *request :
+      {"[]", "{\"lhs\": 1}", "not json",
+       R"({"lhs": {"shape": [8], "element_type": "f32"}})",
+       // Numbers that are no int64 (2^63 as a double was undefined
+       // behaviour in the conversion).
+       R"({"lhs": {"shape": [9223372036854775807.0, 4], "element_type": "f16"}})",
+       R"({"lhs": {"shape": [-1e300, 4], "element_type": "f16"}})",
+       R"({"lhs": {"shape": [2.5, 4], "element_type": "f16"}})"}) {
     llvm::Expected<std::string> bad =
         describeRaggedDotCallJSON(*context, request);
     ASSERT_FALSE(static_cast<bool>(bad)) << request;
