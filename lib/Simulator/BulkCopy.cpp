@@ -1155,6 +1155,10 @@ bool gmm::sim::decodeBulkCopy(Decoder &decoder, const ptx::Instruction &instr,
 }
 
 bool gmm::sim::control::landBulkLoads(ExecState &s, uint32_t offset) {
+  if (!s.block.asyncArrivals.empty() &&
+      !landAsyncArrivals(
+          s, [&](const AsyncArrival &a) { return a.mbarrier == offset; }))
+    return false;
   if (s.block.bulkCopies.empty())
     return true;
   return landCopies(s, [&](const BulkCopy &copy) {
@@ -1178,9 +1182,18 @@ void gmm::sim::control::finishBulkCopies(ExecState &s) {
 
 bool gmm::sim::control::landAllBulkLoads(ExecState &s, unsigned &landed) {
   landed = 0;
-  if (s.block.bulkCopies.empty())
-    return true;
-  return landCopies(
-      s, [](const BulkCopy &copy) { return copy.kind == BulkCopy::TensorLoad; },
-      &landed);
+  unsigned arrivals = 0;
+  if (!s.block.asyncArrivals.empty() &&
+      !landAsyncArrivals(
+          s, [](const AsyncArrival &) { return true; }, &arrivals))
+    return false;
+  bool ok = s.block.bulkCopies.empty() ||
+            landCopies(
+                s,
+                [](const BulkCopy &copy) {
+                  return copy.kind == BulkCopy::TensorLoad;
+                },
+                &landed);
+  landed += arrivals;
+  return ok;
 }

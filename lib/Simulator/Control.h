@@ -18,6 +18,7 @@
 
 #include "Launch.h"
 
+#include <functional>
 #include <string>
 
 namespace gmm {
@@ -160,6 +161,15 @@ std::string describeMbarrierWait(ExecState &s, Warp &w, int lane);
 /// thread and instruction. False after a finding.
 bool completeMbarrierTransaction(ExecState &s, ExecState &reporter, int lane,
                                  uint32_t offset, uint64_t bytes);
+
+/// Performs the cp.async.mbarrier.arrive operations of the block that
+/// `which(arrival)` selects: their copies land, then they arrive (as late
+/// as the ISA allows: when a thread tests the mbarrier's phase, waits for
+/// the copies, exits, or nothing else can run). `landed` (when given)
+/// counts them. False after a finding (MBarrier.cpp).
+bool landAsyncArrivals(ExecState &s,
+                       const std::function<bool(const AsyncArrival &)> &which,
+                       unsigned *landed = nullptr);
 
 // Bulk (TMA) copies (BulkCopy.cpp).
 /// Lands the bulk loads in flight that complete on the mbarrier at shared

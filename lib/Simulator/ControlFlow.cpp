@@ -60,6 +60,11 @@ void exitLanes(ExecState &s, Warp &w, uint32_t mask) {
     }
     w.async.resize(kept);
   }
+  // Their cp.async.mbarrier.arrive operations arrive: the copies are done.
+  if (!s.block.asyncArrivals.empty())
+    landAsyncArrivals(s, [&](const AsyncArrival &a) {
+      return a.warp == w.index && ((mask >> a.lane) & 1);
+    });
   forEachLane(mask, [&](int l) { w.state[l] = LaneState::Exited; });
   w.live &= ~mask;
   w.ready &= ~mask;

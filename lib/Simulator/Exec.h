@@ -353,6 +353,17 @@ struct AsyncCopy {
   uint32_t line;
 };
 
+/// A cp.async.mbarrier.arrive whose copies have not landed: the arrival
+/// on the mbarrier at shared `mbarrier` happens when the copies of thread
+/// (warp, lane) up to its async-group `group` land.
+struct AsyncArrival {
+  uint32_t mbarrier;
+  uint32_t warp;
+  uint32_t group;
+  uint32_t pc;
+  uint8_t lane;
+};
+
 /// The read-modify-write operations of atom, red and the bulk reductions.
 enum AtomOp : uint8_t {
   AAdd,
@@ -515,6 +526,8 @@ struct Block {
   std::unordered_map<uint32_t, MBarrier> mbarriers;
   /// Bulk (TMA) copies in flight.
   std::vector<BulkCopy> bulkCopies;
+  /// cp.async.mbarrier.arrive operations waiting for their copies.
+  std::vector<AsyncArrival> asyncArrivals;
   /// The block's cluster and rank in it (null: not launched in clusters).
   Cluster *cluster = nullptr;
   uint32_t clusterRank = 0;
@@ -634,6 +647,9 @@ bool markAsyncDestination(ExecState &state, int lane, uint32_t offset,
                           unsigned size);
 /// Completes a cp.async: reads its source and writes its destination.
 bool landAsyncCopy(ExecState &state, const AsyncCopy &copy);
+/// Lands the cp.async copies of lane `lane` of `state.warp` whose
+/// async-group is below `limit` (MemoryOps.cpp).
+void landAsyncCopiesOf(ExecState &state, int lane, uint32_t limit);
 
 //===----------------------------------------------------------------------===//
 // Decoding (Decoder.cpp and the families)
@@ -724,6 +740,10 @@ bool decodeWgmma(Decoder &decoder, const ptx::Instruction &instr,
 /// from the Memory family).
 bool decodeTensormap(Decoder &decoder, const ptx::Instruction &instr,
                      Modifiers &mods, Instr &out);
+/// cp.async.mbarrier.arrive (MBarrier.cpp; reached from the Memory
+/// family's `cp`).
+bool decodeCpAsyncMbarrier(Decoder &decoder, const ptx::Instruction &instr,
+                           Modifiers &mods, Instr &out);
 /// cp.async.bulk (reached from the Memory family's `cp`).
 bool decodeBulkCopy(Decoder &decoder, const ptx::Instruction &instr,
                     Modifiers &mods, Instr &out);

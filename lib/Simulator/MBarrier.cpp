@@ -55,12 +55,14 @@ enum class MbarrierOp : uint8_t {
   TestWait,
   TryWait,
   PendingCount,
+  /// cp.async.mbarrier.arrive.
+  AsyncArrive,
 };
 
 const char *const kOpNames[] = {
-    "mbarrier.init",      "mbarrier.inval",        "mbarrier.arrive",
-    "mbarrier.expect_tx", "mbarrier.complete_tx",  "mbarrier.test_wait",
-    "mbarrier.try_wait",  "mbarrier.pending_count"};
+    "mbarrier.init",      "mbarrier.inval",         "mbarrier.arrive",
+    "mbarrier.expect_tx", "mbarrier.complete_tx",   "mbarrier.test_wait",
+    "mbarrier.try_wait",  "mbarrier.pending_count", "cp.async.mbarrier.arrive"};
 
 /// Every mbarrier instruction. Operands: init [addr, count]; inval [addr];
 /// arrive [state or sink, addr, count or bytes]; expect_tx and complete_tx
@@ -79,6 +81,9 @@ struct MbarrierArgs {
   /// test_wait/try_wait.parity: the third operand is a phase parity (else
   /// a state token).
   bool parity;
+  /// cp.async.mbarrier.arrive.noinc: the arrival counts as one of the
+  /// phase's (else the pending count is raised by one first).
+  bool noinc;
 };
 
 unsigned addressOperand(MbarrierOp op) {
@@ -433,6 +438,46 @@ void mbarrierPendingCount(ExecState &s, const Instr &in, uint32_t exec) {
   forEachLane(exec, [&](int l) { d[l] = static_cast<uint32_t>(state[l]); });
 }
 
+/// cp.async.mbarrier.arrive{.noinc} [addr]: the mbarrier receives an
+/// arrival when every cp.async the thread issued before lands. Without
+/// .noinc the pending count is raised by one now, so that the arrival
+/// leaves it as it was. A thread with no copies in flight arrives at once.
+void cpAsyncMbarrierArrive(ExecState &s, const Instr &in, uint32_t exec) {
+  const MbarrierArgs &args = in.payload<MbarrierArgs>();
+  Warp &w = *s.warp;
+  forEachMbarrier(
+      s, in, exec,
+      [&](int l, uint32_t offset, uint8_t *bytes, MBarrier &b, Block &owner) {
+        bool inFlight = false;
+        for (const AsyncCopy &copy : w.async)
+          inFlight |= copy.lane == l;
+        if (!inFlight && !args.noinc)
+          return; // +1 and -1 at once
+        if (!inFlight || !args.noinc) {
+          // An arrival now (.noinc), or the raise before a later one.
+          if (inFlight ? b.pending >= kMaxArrivals : b.pending == 0) {
+            s.fail(FindingKind::MbarrierMisuse, l,
+                   std::string("cp.async.mbarrier.arrive ") +
+                       (inFlight ? "raises the pending count past 2^20 - 1"
+                                 : "exceeds what the phase still expects") +
+                       ", on " + describe(b, offset));
+            return;
+          }
+          if (inFlight) {
+            b.pending += 1;
+          } else {
+            b.pending -= 1;
+            if (!settle(s, s, l, false, owner, offset, b))
+              return;
+          }
+          mirror(bytes, b);
+        }
+        if (inFlight)
+          s.block.asyncArrivals.push_back({offset, w.index, w.asyncGroups[l],
+                                           s.pc, static_cast<uint8_t>(l)});
+      });
+}
+
 class MbarrierDecoder : public FamilyDecoder {
 public:
   using FamilyDecoder::FamilyDecoder;
@@ -547,6 +592,32 @@ public:
     return true;
   }
 
+  /// cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr] (the
+  /// Memory family took "cp.async.mbarrier").
+  bool runAsyncArrive() {
+    if (!mods.take("arrive"))
+      return d.fail("expected cp.async.mbarrier.arrive");
+    MbarrierArgs &args = out.setPayload<MbarrierArgs>();
+    args.op = MbarrierOp::AsyncArrive;
+    args.noinc = mods.take("noinc");
+    Space space = Space::Generic;
+    if (mods.take("shared::cta"))
+      space = Space::Shared;
+    else if (mods.takeSpace(space) && space != Space::Shared)
+      return d.fail("mbarrier objects live in shared memory");
+    args.generic = space == Space::Generic;
+    if (!mods.take("b64"))
+      return d.fail("expected .b64");
+    if (!count(1))
+      return false;
+    uint32_t base = 0;
+    if (!d.address(ops[0], space, base, out.imm))
+      return false;
+    d.setOperands(out, {base});
+    out.exec = &cpAsyncMbarrierArrive;
+    return true;
+  }
+
 private:
   static Handler handler(MbarrierOp op) {
     switch (op) {
@@ -565,6 +636,8 @@ private:
       return &mbarrierTryWait;
     case MbarrierOp::PendingCount:
       return &mbarrierPendingCount;
+    case MbarrierOp::AsyncArrive:
+      return &cpAsyncMbarrierArrive;
     }
     return nullptr;
   }
@@ -576,6 +649,61 @@ bool gmm::sim::decodeMbarrier(Decoder &decoder, const ptx::Instruction &instr,
                               Modifiers &mods, Instr &out) {
   MbarrierDecoder mbarrier(decoder, instr, mods, out);
   return mbarrier.run();
+}
+
+bool gmm::sim::decodeCpAsyncMbarrier(Decoder &decoder,
+                                     const ptx::Instruction &instr,
+                                     Modifiers &mods, Instr &out) {
+  MbarrierDecoder mbarrier(decoder, instr, mods, out);
+  return mbarrier.runAsyncArrive();
+}
+
+bool gmm::sim::control::landAsyncArrivals(
+    ExecState &s, const std::function<bool(const AsyncArrival &)> &which,
+    unsigned *landed) {
+  std::vector<AsyncArrival> now, kept;
+  for (const AsyncArrival &a : s.block.asyncArrivals)
+    (which(a) ? now : kept).push_back(a);
+  if (now.empty())
+    return true;
+  s.block.asyncArrivals = std::move(kept);
+  for (const AsyncArrival &a : now) {
+    ExecState at = s;
+    at.warp = &s.block.warps[a.warp];
+    at.pc = a.pc;
+    landAsyncCopiesOf(at, a.lane, a.group + 1);
+    if (s.failed || at.failed) {
+      s.failed = true;
+      return false;
+    }
+    auto it = s.block.mbarriers.find(a.mbarrier);
+    if (it == s.block.mbarriers.end()) {
+      at.fail(FindingKind::MbarrierMisuse, a.lane,
+              "the mbarrier at shared offset " + hex(a.mbarrier) +
+                  " that this cp.async.mbarrier.arrive arrives on was "
+                  "invalidated before its copies completed");
+      s.failed = true;
+      return false;
+    }
+    MBarrier &b = it->second;
+    if (b.pending == 0) {
+      at.fail(FindingKind::MbarrierMisuse, a.lane,
+              "cp.async.mbarrier.arrive exceeds what the phase still "
+              "expects, on " +
+                  describe(b, a.mbarrier));
+      s.failed = true;
+      return false;
+    }
+    b.pending -= 1;
+    if (!settle(s, at, a.lane, false, s.block, a.mbarrier, b)) {
+      s.failed = true;
+      return false;
+    }
+    mirror(s.block.shared.data() + a.mbarrier, b);
+    if (landed)
+      ++*landed;
+  }
+  return true;
 }
 
 std::string gmm::sim::control::describeMbarrierWait(ExecState &s, Warp &w,

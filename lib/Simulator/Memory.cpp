@@ -151,7 +151,8 @@ bool checkShared(ExecState &state, int lane, uint32_t offset, unsigned size,
                        describeThread(state, sb.writer) +
                        " that has not completed (missing " +
                        (bulk ? "wait on its mbarrier's phase"
-                             : "cp.async.wait_group/wait_all") +
+                             : "cp.async.wait_group/wait_all, or the wait on "
+                               "the mbarrier of a cp.async.mbarrier.arrive,") +
                        " before it)");
         return false;
       }

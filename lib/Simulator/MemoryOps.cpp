@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Control.h"
 #include "DeviceModel.h"
 #include "Exec.h"
 #include "PTXSyntax.h"
@@ -317,6 +318,12 @@ void cpAsyncWait(ExecState &s, const Instr &in, uint32_t mask) {
   });
   if (!w.async.empty())
     landCopies(s, mask, limits);
+  // The cp.async.mbarrier.arrive operations whose copies have now landed.
+  if (!s.block.asyncArrivals.empty())
+    control::landAsyncArrivals(s, [&](const AsyncArrival &a) {
+      return a.warp == w.index && ((mask >> a.lane) & 1) &&
+             a.group < limits[a.lane];
+    });
 }
 
 /// cvta and cvta.to.
@@ -583,7 +590,7 @@ bool MemoryDecoder::decodeCpAsync() {
     return true;
   }
   if (mods.take("mbarrier"))
-    return d.fail("cp.async.mbarrier.arrive is not supported yet");
+    return decodeCpAsyncMbarrier(d, instr, mods, out);
   int cache = mods.takeOneOf({"ca", "cg"});
   if (cache < 0)
     return d.fail("cp.async needs .ca or .cg");
@@ -769,6 +776,12 @@ uint64_t gmm::sim::atomicApply(uint8_t *p, AtomOp op, Ty type, uint64_t b,
     return old;
   }
   }
+}
+
+void gmm::sim::landAsyncCopiesOf(ExecState &s, int lane, uint32_t limit) {
+  uint32_t limits[32] = {};
+  limits[lane] = limit;
+  landCopies(s, 1u << lane, limits);
 }
 
 bool gmm::sim::decodeMemory(Decoder &decoder, const ptx::Instruction &instr,

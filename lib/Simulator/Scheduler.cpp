@@ -504,6 +504,7 @@ void gmm::sim::startBlock(LaunchContext &launch, Block &block, uint64_t linear,
     barrier = Barrier();
   block.mbarriers.clear();
   block.bulkCopies.clear();
+  block.asyncArrivals.clear();
   block.warpgroups.clear();
   block.proxyFences.assign(block.numThreads, 0);
   block.clusterArrivals.assign(block.numThreads, 0);

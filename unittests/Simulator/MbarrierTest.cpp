@@ -355,6 +355,77 @@ TEST(Mbarrier, DeadlockNamesEveryWait) {
       << r.message;
 }
 
+/// Each of 64 threads writes 3t + 1 to its output slot, copies it into
+/// ring[t] with cp.async, runs `arrive` (on `bar`, initialized for 64
+/// arrivals), then (when `wait`) waits for phase 0 and writes ring[t + 1]
+/// to its slot.
+std::string asyncArriveKernel(const std::string &arrive, bool wait = true) {
+  return kernel(R"(
+  @%p7 mbarrier.init.shared::cta.b64 [bar], 64;
+  bar.sync 0;
+  mul.lo.u32 %r0, %tid, 3;
+  add.u32 %r0, %r0, 1;
+  cvt.u64.u32 %rd2, %r0;
+  st.global.u64 [%out], %rd2;
+  mov.u32 %r1, ring;
+  shl.b32 %r2, %tid, 3;
+  add.u32 %r3, %r1, %r2;
+  cp.async.ca.shared.global [%r3], [%out], 8;
+)" + arrive +
+                (wait ? R"(
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p0, [bar], 0;
+  @!%p0 bra WAIT;
+)"
+                      : "") +
+                R"(
+  add.u32 %r4, %tid, 1;
+  and.b32 %r4, %r4, 63;
+  shl.b32 %r4, %r4, 3;
+  add.u32 %r5, %r1, %r4;
+  ld.shared.u64 %rd3, [%r5];
+  st.global.u64 [%out], %rd3;
+)");
+}
+
+TEST(Mbarrier, CpAsyncArrivesWhenItsCopiesLand) {
+  // .noinc: the copies' arrivals are the phase's 64. Without .noinc the
+  // pending count goes up by one per thread first, and the threads' own
+  // arrivals are the 64: either way the phase completes only once every
+  // copy has landed.
+  for (const char *arrive :
+       {"  cp.async.mbarrier.arrive.noinc.shared.b64 [bar];\n",
+        "  cp.async.mbarrier.arrive.shared::cta.b64 [bar];\n"
+        "  mbarrier.arrive.shared::cta.b64 %st0, [bar];\n"}) {
+    std::vector<uint64_t> out;
+    LaunchResult r = run(asyncArriveKernel(arrive), out);
+    ASSERT_TRUE(r.ok) << arrive << r.message;
+    for (unsigned t = 0; t < 64; ++t)
+      EXPECT_EQ(out[t], ((t + 1) % 64) * 3 + 1) << arrive << t;
+  }
+}
+
+TEST(Mbarrier, CpAsyncDestinationReadBeforeThePhase) {
+  std::vector<uint64_t> out;
+  std::string ptx = asyncArriveKernel(
+      "  cp.async.mbarrier.arrive.noinc.shared.b64 [bar];\n", false);
+  expectFinding(run(ptx, out), FindingKind::AsyncCopyHazard,
+                "that has not completed (missing cp.async.wait_group/wait_all, "
+                "or the wait on the mbarrier of a cp.async.mbarrier.arrive, "
+                "before it)",
+                lineOf(ptx, "ld.shared.u64 %rd3"));
+}
+
+TEST(Mbarrier, CpAsyncArrivalOnNoMbarrier) {
+  std::vector<uint64_t> out;
+  std::string ptx = asyncArriveKernel(
+      "  cp.async.mbarrier.arrive.noinc.shared.b64 [bar2];\n");
+  expectFinding(run(ptx, out), FindingKind::MbarrierMisuse,
+                "cp.async.mbarrier.arrive on shared offset 0x8, which holds "
+                "no mbarrier",
+                lineOf(ptx, "cp.async.mbarrier.arrive"));
+}
+
 TEST(Mbarrier, Sm90FormsNeedSm90) {
   Options options = SimRun::defaultOptions();
   options.arch = 80;
