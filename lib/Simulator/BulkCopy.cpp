@@ -244,8 +244,10 @@ void markLanded(ExecState &s, const BulkCopy &copy) {
 bool landLoad(ExecState &s, const BulkCopy &copy) {
   ExecState at = reporterFor(s, copy);
   if (!copy.map.rank) {
-    const uint8_t *src = accessMemory(at, copy.lane, Space::Global, copy.global,
-                                      copy.bytes, Access::Read, 0);
+    const uint8_t *src =
+        copy.source ? copy.source->data()
+                    : accessMemory(at, copy.lane, Space::Global, copy.global,
+                                   copy.bytes, Access::Read, 0);
     if (!src) {
       s.failed = true;
       return false;
@@ -504,6 +506,8 @@ void bulkTensorLoad(ExecState &s, const Instr &in, uint32_t exec) {
 /// Instr::imm, the other's in Instr::aux.
 struct PlainCopyArgs {
   bool multicast;
+  /// .shared::cluster.shared::cta: the source is the CTA's shared memory.
+  bool fromShared;
   /// cp.reduce.async.bulk: the operation + 1 (0: a copy); the element type
   /// is Instr::type.
   uint8_t reduce;
@@ -590,19 +594,47 @@ bool checkPlain(ExecState &s, int l, uint64_t shared, uint64_t global,
   return true;
 }
 
+/// A plain copy of lane `l` (operands dst, src, size, ...; the source's
+/// offset in Instr::aux): its kind, size and where it was issued.
+BulkCopy plainCopy(ExecState &s, const Instr &in, int l, BulkCopy::Kind kind,
+                   uint64_t &src) {
+  BulkCopy copy;
+  copy.kind = kind;
+  src = s.reg(in.ops[1])[l] + static_cast<uint64_t>(int32_t(in.aux));
+  copy.bytes = static_cast<uint32_t>(s.reg(in.ops[2])[l]);
+  copy.warp = s.warp->index;
+  copy.lane = static_cast<uint8_t>(l);
+  copy.pc = s.pc;
+  copy.issuer = &s.block;
+  return copy;
+}
+
+/// Plain loads: global -> shared (multicast too), and shared -> shared
+/// (.shared::cluster.shared::cta: the CTA's own shared memory into a CTA of
+/// the cluster, this one or another, whose source is read and checked when
+/// the copy is issued). Both complete on the mbarrier at the same offset
+/// as the destination, in the destination's CTA.
 void bulkLoad(ExecState &s, const Instr &in, uint32_t exec) {
   const PlainCopyArgs &args = in.payload<PlainCopyArgs>();
   forEachLane(exec, [&](int l) {
     if (s.failed)
       return;
-    BulkCopy copy;
-    copy.kind = BulkCopy::TensorLoad;
-    copy.global = s.reg(in.ops[1])[l] + static_cast<uint64_t>(int32_t(in.aux));
-    copy.bytes = static_cast<uint32_t>(s.reg(in.ops[2])[l]);
-    copy.warp = s.warp->index;
-    copy.lane = static_cast<uint8_t>(l);
-    copy.pc = s.pc;
-    copy.issuer = &s.block;
+    uint64_t src = 0;
+    BulkCopy copy = plainCopy(s, in, l, BulkCopy::TensorLoad, src);
+    if (args.fromShared) {
+      if (!ownShared(s, l, src) || !checkPlain(s, l, src, 0, copy.bytes))
+        return;
+      const uint8_t *bytes =
+          accessMemory(s, l, Space::Shared, src, copy.bytes, Access::Read, 0);
+      if (!bytes ||
+          !checkAsyncProxyRead(s, l, static_cast<uint32_t>(src), copy.bytes,
+                               "a shared-to-shared cp.async.bulk"))
+        return;
+      copy.source =
+          std::make_shared<std::vector<uint8_t>>(bytes, bytes + copy.bytes);
+    } else {
+      copy.global = src;
+    }
     uint64_t dst = s.reg(in.ops[0])[l] + static_cast<uint64_t>(in.imm);
     uint64_t mbarrier = s.reg(in.ops[3])[l] +
                         static_cast<uint64_t>(int64_t(args.mbarrierOffset));
@@ -620,16 +652,14 @@ void bulkStore(ExecState &s, const Instr &in, uint32_t exec) {
   forEachLane(exec, [&](int l) {
     if (s.failed)
       return;
-    BulkCopy copy;
-    copy.kind = BulkCopy::TensorStore;
+    uint64_t src = 0;
+    BulkCopy copy = plainCopy(s, in, l, BulkCopy::TensorStore, src);
     if (uint8_t reduce = in.payload<PlainCopyArgs>().reduce) {
       copy.reduce = true;
       copy.op = kReduceOps[reduce - 1];
       copy.type = in.type;
     }
     copy.global = s.reg(in.ops[0])[l] + static_cast<uint64_t>(in.imm);
-    uint64_t src = s.reg(in.ops[1])[l] + static_cast<uint64_t>(int32_t(in.aux));
-    copy.bytes = static_cast<uint32_t>(s.reg(in.ops[2])[l]);
     if (!ownShared(s, l, src) ||
         !checkPlain(s, l, src, copy.global, copy.bytes) ||
         !accessMemory(s, l, Space::Shared, src, copy.bytes, Access::Read, 0) ||
@@ -638,10 +668,6 @@ void bulkStore(ExecState &s, const Instr &in, uint32_t exec) {
       return;
     copy.shared = static_cast<uint32_t>(src);
     copy.group = w.bulkGroups[l];
-    copy.warp = w.index;
-    copy.lane = static_cast<uint8_t>(l);
-    copy.pc = s.pc;
-    copy.issuer = &s.block;
     s.block.bulkCopies.push_back(copy);
   });
 }
@@ -973,17 +999,23 @@ private:
           sharedAt < 0)
         sharedAt = static_cast<int>(i);
     }
-    if (globalAt < 0 || sharedAt < 0)
+    if (globalAt < 0 && isReduction())
+      return d.fail("cp.reduce.async.bulk into shared::cluster is not "
+                    "supported yet (into .global is)");
+    // .shared::cluster.shared::cta: from the CTA's shared memory into a
+    // CTA of the cluster, completing on an mbarrier like a load.
+    bool sharedToShared = globalAt < 0 && mods.take("shared::cluster") &&
+                          mods.take("shared::cta");
+    if (!sharedToShared && (globalAt < 0 || sharedAt < 0))
       return d.fail("expected a .global and a .shared::cluster/.shared::cta "
-                    "state space (shared-to-shared copies are not supported "
-                    "yet)");
+                    "state space, or .shared::cluster.shared::cta");
     mods.take("global");
     bool cluster = mods.take("shared::cluster");
     if (!cluster)
       mods.take("shared::cta");
     bool hint = mods.take("L2::cache_hint");
     PlainCopyArgs &args = out.setPayload<PlainCopyArgs>();
-    bool store = globalAt < sharedAt;
+    bool store = !sharedToShared && globalAt < sharedAt;
     std::vector<uint32_t> slots;
     uint32_t base = 0, size = 0;
     int64_t offset = 0;
@@ -1025,15 +1057,17 @@ private:
       if (!mods.take("mbarrier::complete_tx::bytes"))
         return d.fail("a bulk load completes through "
                       ".mbarrier::complete_tx::bytes");
-      args.multicast = mods.take("multicast::cluster");
+      args.multicast = !sharedToShared && mods.take("multicast::cluster");
       if (ops.size() != 4u + args.multicast + hint)
         return d.fail("expected [dstMem], [srcMem], size, [mbar]");
       if (!d.address(ops[0], Space::Shared, base, out.imm))
         return false;
       slots.push_back(base);
-      if (!d.address(ops[1], Space::Global, base, offset))
+      if (!d.address(ops[1], sharedToShared ? Space::Shared : Space::Global,
+                     base, offset))
         return false;
       slots.push_back(base);
+      args.fromShared = sharedToShared;
       out.exec = &bulkLoad;
     }
     if (offset < INT32_MIN || offset > INT32_MAX)

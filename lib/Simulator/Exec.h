@@ -391,6 +391,9 @@ struct BulkCopy {
   uint32_t shared = 0;
   /// A plain (not .tensor) copy's global address (map.rank is 0).
   uint64_t global = 0;
+  /// A shared-to-shared copy (cp.async.bulk.shared::cluster.shared::cta):
+  /// the source bytes, read when it was issued.
+  std::shared_ptr<std::vector<uint8_t>> source;
   uint32_t bytes = 0;
   /// A reduction (cp.reduce.async.bulk{.tensor}): a store that lands as
   /// `op` on each element of type `type` in global memory.

@@ -92,6 +92,92 @@ TEST(Cluster, DistributedSharedMemoryAndTheClusterBarrier) {
     }
 }
 
+/// A 2-CTA cluster kernel k(out): each CTA's threads write 100 rank + t + 1
+/// into `src` (fence.proxy.async for the async proxy that reads it), thread 0
+/// expects 64 bytes on its own mbarrier, and after a cluster barrier (both
+/// mbarriers ready) sends its `src` into the peer's `dst` with a
+/// shared-to-shared bulk copy that completes on the peer's mbarrier. Each CTA
+/// then waits and writes its `dst`: the peer's words. Without `fence`, the
+/// writers of `src` skip fence.proxy.async.
+std::string peerCopyKernel(bool fence) {
+  std::string ptx = ptxHeader("sm_90") + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<8>;
+  .shared .align 16 .b8 src[64];
+  .shared .align 16 .b8 dst[64];
+  .shared .align 8 .b64 bar;
+  mov.u32 %r0, %tid.x;
+  mov.u32 %r1, %cluster_ctarank;
+  setp.eq.u32 %p0, %r0, 0;
+  setp.lt.u32 %p1, %r0, 16;
+  @%p0 mbarrier.init.shared::cta.b64 [bar], 1;
+  mad.lo.u32 %r2, %r1, 100, %r0;
+  add.u32 %r2, %r2, 1;
+  mov.u32 %r3, src;
+  shl.b32 %r4, %r0, 2;
+  add.u32 %r5, %r3, %r4;
+  @%p1 st.shared.u32 [%r5], %r2;
+  fence.proxy.async.shared::cta;
+  fence.mbarrier_init.release.cluster;
+  @%p0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 64;
+  barrier.cluster.arrive.release.aligned;
+  barrier.cluster.wait.acquire.aligned;
+  xor.b32 %r6, %r1, 1;
+  mov.u32 %r7, dst;
+  mapa.shared::cluster.u32 %r8, %r7, %r6;
+  mov.u32 %r9, bar;
+  mapa.shared::cluster.u32 %r10, %r9, %r6;
+  @%p0 cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r8], [src], 64, [%r10];
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+  @!%p2 bra WAIT;
+  @!%p1 bra DONE;
+  add.u32 %r11, %r7, %r4;
+  ld.shared.u32 %r12, [%r11];
+  ld.param.u64 %rd0, [out];
+  mad.lo.u32 %r13, %r1, 16, %r0;
+  mul.wide.u32 %rd1, %r13, 4;
+  add.s64 %rd2, %rd0, %rd1;
+  st.global.u32 [%rd2], %r12;
+DONE:
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  ret;
+}
+)";
+  if (!fence)
+    ptx.erase(ptx.find("  fence.proxy.async.shared::cta;\n"),
+              std::strlen("  fence.proxy.async.shared::cta;\n"));
+  return ptx;
+}
+
+TEST(Cluster, BulkCopyIntoThePeersSharedMemory) {
+  std::string ptx = peerCopyKernel(true);
+  SimRun sim;
+  ASSERT_TRUE(sim.load(ptx)) << sim.loadLog;
+  Buffer &out = sim.buffer(2 * 16 * 4);
+  LaunchResult r =
+      launchClusters(sim, "k", {2, 1, 1}, {32, 1, 1}, {2, 1, 1}, {out.address});
+  ASSERT_TRUE(r.ok) << r.message;
+  for (uint32_t rank = 0; rank < 2; ++rank)
+    for (uint32_t i = 0; i < 16; ++i)
+      EXPECT_EQ(out.get<uint32_t>(16 * rank + i), 100 * (rank ^ 1) + i + 1)
+          << rank << " " << i;
+}
+
+TEST(ClusterChecks, PeerCopyOfSharedMemoryWrittenWithoutTheProxyFence) {
+  SimRun sim;
+  ASSERT_TRUE(sim.load(peerCopyKernel(false))) << sim.loadLog;
+  Buffer &out = sim.buffer(2 * 16 * 4);
+  expectFinding(
+      launchClusters(sim, "k", {2, 1, 1}, {32, 1, 1}, {2, 1, 1}, {out.address}),
+      FindingKind::SharedRace,
+      "a shared-to-shared cp.async.bulk reads shared byte");
+}
+
 TEST(Cluster, RequiredClusterSizeOfTheKernel) {
   // .reqnctapercluster 2 with a launch that gives no cluster.
   std::string ptx = ptxHeader("sm_90") + kExchange;
