@@ -29,6 +29,7 @@
 #include "PTXSyntax.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 using namespace gmm::sim;
@@ -241,6 +242,41 @@ void markLanded(ExecState &s, const BulkCopy &copy) {
 
 /// Lands a tensor load: global -> shared, then its bytes complete on its
 /// mbarrier.
+/// A float with its subnormals flushed to sign-preserving zero.
+float flushSubnormal(float value) {
+  return std::fpclassify(value) == FP_SUBNORMAL ? std::copysign(0.0f, value)
+                                                : value;
+}
+
+/// Writes `bytes` bytes of `src` to `dst` for a copy, or applies them
+/// element by element (atomically) for a reduction. An f32 add flushes
+/// subnormal inputs and results to zero, as the ISA says the bulk
+/// reductions do.
+void reduceOrCopy(const BulkCopy &copy, uint8_t *dst, const uint8_t *src,
+                  uint32_t bytes) {
+  if (!copy.reduce) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  unsigned eb = byteWidth(copy.type);
+  for (uint32_t i = 0; i + eb <= bytes; i += eb) {
+    uint64_t value = 0;
+    std::memcpy(&value, src + i, eb);
+    if (copy.op == AAdd && copy.type == Ty::F32) {
+      auto *q = reinterpret_cast<uint32_t *>(dst + i);
+      float b = flushSubnormal(bitsAs<float>(value & 0xffffffffu));
+      uint32_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
+      do {
+        float sum = flushSubnormal(flushSubnormal(bitsAs<float>(old)) + b);
+        next = static_cast<uint32_t>(asBits(sum));
+      } while (!__atomic_compare_exchange_n(
+          q, &old, next, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+      continue;
+    }
+    atomicApply(dst + i, copy.op, copy.type, value, 0);
+  }
+}
+
 bool landLoad(ExecState &s, const BulkCopy &copy) {
   ExecState at = reporterFor(s, copy);
   if (!copy.map.rank) {
@@ -252,7 +288,7 @@ bool landLoad(ExecState &s, const BulkCopy &copy) {
       s.failed = true;
       return false;
     }
-    std::memcpy(s.block.shared.data() + copy.shared, src, copy.bytes);
+    reduceOrCopy(copy, s.block.shared.data() + copy.shared, src, copy.bytes);
     markLanded(s, copy);
     return completeMbarrierTransaction(s, at, copy.lane, copy.mbarrier,
                                        copy.bytes);
@@ -295,22 +331,6 @@ bool landLoad(ExecState &s, const BulkCopy &copy) {
   markLanded(s, copy);
   return completeMbarrierTransaction(s, at, copy.lane, copy.mbarrier,
                                      copy.bytes);
-}
-
-/// Writes `bytes` bytes of `src` to `dst` for a store, or applies them
-/// element by element (atomically) for a reduction.
-void reduceOrCopy(const BulkCopy &copy, uint8_t *dst, const uint8_t *src,
-                  uint32_t bytes) {
-  if (!copy.reduce) {
-    std::memcpy(dst, src, bytes);
-    return;
-  }
-  unsigned eb = byteWidth(copy.type);
-  for (uint32_t i = 0; i + eb <= bytes; i += eb) {
-    uint64_t value = 0;
-    std::memcpy(&value, src + i, eb);
-    atomicApply(dst + i, copy.op, copy.type, value, 0);
-  }
 }
 
 /// Lands a tensor store or reduction: the box's elements inside the
@@ -523,7 +543,28 @@ constexpr const char *kReduceNames[] = {"add", "min", "max", "inc",
 /// reductions' table: add on 32/64-bit integers and f32/f64, f16 and bf16
 /// with .noftz; min and max on integers, f16 and bf16; inc and dec on u32;
 /// the bitwise operations on 32- and 64-bit values).
-bool reductionDefined(AtomOp op, Ty type) {
+bool reductionDefined(AtomOp op, Ty type, bool intoSharedMemory = false) {
+  if (intoSharedMemory) {
+    // Into shared::cluster: add on u32, s32 and u64; min and max on u32
+    // and s32; inc and dec on u32; the bitwise operations on b32.
+    bool word = type == Ty::U32 || type == Ty::S32;
+    switch (op) {
+    case AAdd:
+      return word || type == Ty::U64;
+    case AMin:
+    case AMax:
+      return word;
+    case AInc:
+    case ADec:
+      return type == Ty::U32;
+    case AAnd:
+    case AOr:
+    case AXor:
+      return bitWidth(type) == 32 && !isFloatType(type);
+    default:
+      return false;
+    }
+  }
   unsigned bits = bitWidth(type);
   bool integer = !isFloatType(type) && (bits == 32 || bits == 64);
   bool half = type == Ty::F16 || type == Ty::BF16;
@@ -621,6 +662,11 @@ void bulkLoad(ExecState &s, const Instr &in, uint32_t exec) {
       return;
     uint64_t src = 0;
     BulkCopy copy = plainCopy(s, in, l, BulkCopy::TensorLoad, src);
+    if (args.reduce) {
+      copy.reduce = true;
+      copy.op = kReduceOps[args.reduce - 1];
+      copy.type = in.type;
+    }
     if (args.fromShared) {
       if (!ownShared(s, l, src) || !checkPlain(s, l, src, 0, copy.bytes))
         return;
@@ -999,9 +1045,6 @@ private:
           sharedAt < 0)
         sharedAt = static_cast<int>(i);
     }
-    if (globalAt < 0 && isReduction())
-      return d.fail("cp.reduce.async.bulk into shared::cluster is not "
-                    "supported yet (into .global is)");
     // .shared::cluster.shared::cta: from the CTA's shared memory into a
     // CTA of the cluster, completing on an mbarrier like a load.
     bool sharedToShared = globalAt < 0 && mods.take("shared::cluster") &&
@@ -1020,9 +1063,9 @@ private:
     uint32_t base = 0, size = 0;
     int64_t offset = 0;
     if (isReduction()) {
-      if (!store)
-        return d.fail("cp.reduce.async.bulk into shared::cluster is not "
-                      "supported yet (into .global is)");
+      if (!store && !sharedToShared)
+        return d.fail("cp.reduce.async.bulk reads .shared::cta into .global "
+                      "or .shared::cluster");
       int op = takeReduceOp();
       if (op < 0)
         return false;
@@ -1032,9 +1075,10 @@ private:
       if (types.size() != 1)
         return d.fail("cp.reduce.async.bulk takes one element type");
       out.type = types[0];
-      if (!reductionDefined(kReduceOps[op], out.type))
+      if (!reductionDefined(kReduceOps[op], out.type, sharedToShared))
         return d.fail(std::string("cp.reduce.async.bulk .") + kReduceNames[op] +
-                      " is not defined on ." + typeName(out.type));
+                      " is not defined on ." + typeName(out.type) +
+                      (sharedToShared ? " into shared::cluster" : ""));
       bool half = out.type == Ty::F16 || out.type == Ty::BF16;
       if (kReduceOps[op] == AAdd && half != noftz)
         return d.fail(half ? "cp.reduce.async.bulk .add on f16 and bf16 "

@@ -99,12 +99,15 @@ TEST(Cluster, DistributedSharedMemoryAndTheClusterBarrier) {
 /// shared-to-shared bulk copy that completes on the peer's mbarrier. Each CTA
 /// then waits and writes its `dst`: the peer's words. Without `fence`, the
 /// writers of `src` skip fence.proxy.async.
-std::string peerCopyKernel(bool fence) {
+std::string peerCopyKernel(bool fence,
+                           const std::string &copy =
+                               "cp.async.bulk.shared::cluster.shared::cta."
+                               "mbarrier::complete_tx::bytes") {
   std::string ptx = ptxHeader("sm_90") + R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .pred %p<4>;
-  .reg .b32 %r<16>;
+  .reg .b32 %r<20>;
   .reg .b64 %rd<8>;
   .shared .align 16 .b8 src[64];
   .shared .align 16 .b8 dst[64];
@@ -120,6 +123,10 @@ std::string peerCopyKernel(bool fence) {
   shl.b32 %r4, %r0, 2;
   add.u32 %r5, %r3, %r4;
   @%p1 st.shared.u32 [%r5], %r2;
+  mov.u32 %r14, dst;
+  add.u32 %r15, %r14, %r4;
+  mul.lo.u32 %r2, %r0, 7;
+  @%p1 st.shared.u32 [%r15], %r2;
   fence.proxy.async.shared::cta;
   fence.mbarrier_init.release.cluster;
   @%p0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 64;
@@ -130,7 +137,7 @@ std::string peerCopyKernel(bool fence) {
   mapa.shared::cluster.u32 %r8, %r7, %r6;
   mov.u32 %r9, bar;
   mapa.shared::cluster.u32 %r10, %r9, %r6;
-  @%p0 cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r8], [src], 64, [%r10];
+  @%p0 COPY [%r8], [src], 64, [%r10];
 WAIT:
   mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
   @!%p2 bra WAIT;
@@ -151,6 +158,7 @@ DONE:
   if (!fence)
     ptx.erase(ptx.find("  fence.proxy.async.shared::cta;\n"),
               std::strlen("  fence.proxy.async.shared::cta;\n"));
+  ptx.replace(ptx.find("COPY"), 4, copy);
   return ptx;
 }
 
@@ -166,6 +174,34 @@ TEST(Cluster, BulkCopyIntoThePeersSharedMemory) {
     for (uint32_t i = 0; i < 16; ++i)
       EXPECT_EQ(out.get<uint32_t>(16 * rank + i), 100 * (rank ^ 1) + i + 1)
           << rank << " " << i;
+}
+
+TEST(Cluster, BulkReductionIntoThePeersSharedMemory) {
+  // The same exchange as an add.u32 reduction into the peer's `dst`,
+  // which its threads set to 7 t: 7 t + the peer's 100 rank + t + 1.
+  SimRun sim;
+  ASSERT_TRUE(sim.load(peerCopyKernel(
+      true, "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::"
+            "complete_tx::bytes.add.u32")))
+      << sim.loadLog;
+  Buffer &out = sim.buffer(2 * 16 * 4);
+  LaunchResult r =
+      launchClusters(sim, "k", {2, 1, 1}, {32, 1, 1}, {2, 1, 1}, {out.address});
+  ASSERT_TRUE(r.ok) << r.message;
+  for (uint32_t rank = 0; rank < 2; ++rank)
+    for (uint32_t i = 0; i < 16; ++i)
+      EXPECT_EQ(out.get<uint32_t>(16 * rank + i),
+                7 * i + 100 * (rank ^ 1) + i + 1)
+          << rank << " " << i;
+  // Into shared::cluster the ISA defines fewer pairs than into .global.
+  SimRun refused;
+  EXPECT_FALSE(refused.load(peerCopyKernel(
+      true, "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::"
+            "complete_tx::bytes.min.u64")));
+  EXPECT_NE(refused.loadLog.find(".min is not defined on .u64 into "
+                                 "shared::cluster"),
+            std::string::npos)
+      << refused.loadLog;
 }
 
 TEST(ClusterChecks, PeerCopyOfSharedMemoryWrittenWithoutTheProxyFence) {

@@ -1026,15 +1026,23 @@ TEST(Tma, TensorReductionsClipAtTheEdges) {
 
 TEST(Tma, PlainReductions) {
   // min.s32 over 256 bytes, then add.u64 over the same bytes read as 32
-  // u64 (the tile's words pair up).
+  // u64 (the tile's words pair up), then add.f32 (the tile's words are
+  // subnormal floats, which the reduction flushes to zero, as it does a
+  // subnormal in memory).
   TmaRun run(reduceKernel(
       "  @%p0 cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s32 "
       "[%rd2], [tile], 256;\n"
       "  @%p0 cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u64 "
-      "[%rd2+256], [tile], 256;"));
-  std::vector<int32_t> init(128);
+      "[%rd2+256], [tile], 256;\n"
+      "  @%p0 cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 "
+      "[%rd2+512], [tile], 256;"));
+  std::vector<int32_t> init(192);
   for (int i = 0; i < 128; ++i)
     init[i] = i < 64 ? (i % 2 ? -5 : 1010) : 3;
+  for (int i = 128; i < 192; ++i) {
+    float value = i % 2 ? -1e-40f : 2.5f; // subnormal, normal
+    std::memcpy(&init[i], &value, 4);
+  }
   run.tensor = &run.sim.buffer(init);
   ASSERT_TRUE(run.encode(args2d(kF32, 0, 16, 8, 64, 16, 4)));
   // The output pointer: the tensor itself.
@@ -1044,14 +1052,14 @@ TEST(Tma, PlainReductions) {
   const auto &p = kernel->params();
   std::memcpy(params.data() + p[0].offset, run.map.bytes, 128);
   std::memcpy(params.data() + p[4].offset, &run.tensor->address, 8);
-  std::memcpy(run.sim.device.hostPointer(run.tensor->address, 512), init.data(),
-              512);
+  std::memcpy(run.sim.device.hostPointer(run.tensor->address, 768), init.data(),
+              768);
   LaunchConfig config;
   config.block = {64, 1, 1};
   LaunchResult r = run.sim.device.launch(*kernel, config, params.data());
   ASSERT_TRUE(r.ok) << r.message;
   const auto *got = static_cast<const uint8_t *>(
-      run.sim.device.hostPointer(run.tensor->address, 512));
+      run.sim.device.hostPointer(run.tensor->address, 768));
   for (int i = 0; i < 64; ++i) {
     int32_t v;
     std::memcpy(&v, got + 4 * i, 4);
@@ -1064,6 +1072,12 @@ TEST(Tma, PlainReductions) {
                 reinterpret_cast<const uint8_t *>(init.data()) + 256 + 8 * i,
                 8);
     EXPECT_EQ(v, before + tile) << i;
+  }
+  for (int i = 0; i < 64; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, got + 512 + 4 * i, 4);
+    // 2.5 + 0, or -0 + 0 = +0.
+    EXPECT_EQ(bits, i % 2 ? 0u : 0x40200000u) << i;
   }
 }
 
