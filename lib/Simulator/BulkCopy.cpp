@@ -544,44 +544,28 @@ constexpr const char *kReduceNames[] = {"add", "min", "max", "inc",
 /// with .noftz; min and max on integers, f16 and bf16; inc and dec on u32;
 /// the bitwise operations on 32- and 64-bit values).
 bool reductionDefined(AtomOp op, Ty type, bool intoSharedMemory = false) {
-  if (intoSharedMemory) {
-    // Into shared::cluster: add on u32, s32 and u64; min and max on u32
-    // and s32; inc and dec on u32; the bitwise operations on b32.
-    bool word = type == Ty::U32 || type == Ty::S32;
-    switch (op) {
-    case AAdd:
-      return word || type == Ty::U64;
-    case AMin:
-    case AMax:
-      return word;
-    case AInc:
-    case ADec:
-      return type == Ty::U32;
-    case AAnd:
-    case AOr:
-    case AXor:
-      return bitWidth(type) == 32 && !isFloatType(type);
-    default:
-      return false;
-    }
-  }
-  unsigned bits = bitWidth(type);
-  bool integer = !isFloatType(type) && (bits == 32 || bits == 64);
+  // Into shared::cluster the ISA defines fewer: add on u32, s32 and u64,
+  // min and max on u32 and s32, the bitwise operations on 32 bits.
+  bool word = type == Ty::U32 || type == Ty::S32;
+  bool bits =
+      !isFloatType(type) &&
+      (bitWidth(type) == 32 || (!intoSharedMemory && bitWidth(type) == 64));
   bool half = type == Ty::F16 || type == Ty::BF16;
+  bool global = !intoSharedMemory;
   switch (op) {
   case AAdd:
-    return (integer && type != Ty::S64 && type != Ty::B32 && type != Ty::B64) ||
-           type == Ty::F32 || type == Ty::F64 || half;
+    return word || type == Ty::U64 ||
+           (global && (type == Ty::F32 || type == Ty::F64 || half));
   case AMin:
   case AMax:
-    return (integer && type != Ty::B32 && type != Ty::B64) || half;
+    return word || (global && (type == Ty::U64 || type == Ty::S64 || half));
   case AInc:
   case ADec:
     return type == Ty::U32;
   case AAnd:
   case AOr:
   case AXor:
-    return integer;
+    return bits;
   default:
     return false;
   }

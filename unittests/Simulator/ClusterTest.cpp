@@ -162,8 +162,11 @@ DONE:
   return ptx;
 }
 
-TEST(Cluster, BulkCopyIntoThePeersSharedMemory) {
-  std::string ptx = peerCopyKernel(true);
+/// Runs `ptx` (a peerCopyKernel) on one cluster of 2 CTAs and expects
+/// CTA rank r's output word i to be `base(i)` plus the peer's word
+/// 100 (r ^ 1) + i + 1.
+void expectPeerWords(const std::string &ptx,
+                     uint32_t (*base)(uint32_t) = nullptr) {
   SimRun sim;
   ASSERT_TRUE(sim.load(ptx)) << sim.loadLog;
   Buffer &out = sim.buffer(2 * 16 * 4);
@@ -172,27 +175,22 @@ TEST(Cluster, BulkCopyIntoThePeersSharedMemory) {
   ASSERT_TRUE(r.ok) << r.message;
   for (uint32_t rank = 0; rank < 2; ++rank)
     for (uint32_t i = 0; i < 16; ++i)
-      EXPECT_EQ(out.get<uint32_t>(16 * rank + i), 100 * (rank ^ 1) + i + 1)
+      EXPECT_EQ(out.get<uint32_t>(16 * rank + i),
+                (base ? base(i) : 0) + 100 * (rank ^ 1) + i + 1)
           << rank << " " << i;
+}
+
+TEST(Cluster, BulkCopyIntoThePeersSharedMemory) {
+  expectPeerWords(peerCopyKernel(true));
 }
 
 TEST(Cluster, BulkReductionIntoThePeersSharedMemory) {
   // The same exchange as an add.u32 reduction into the peer's `dst`,
-  // which its threads set to 7 t: 7 t + the peer's 100 rank + t + 1.
-  SimRun sim;
-  ASSERT_TRUE(sim.load(peerCopyKernel(
-      true, "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::"
-            "complete_tx::bytes.add.u32")))
-      << sim.loadLog;
-  Buffer &out = sim.buffer(2 * 16 * 4);
-  LaunchResult r =
-      launchClusters(sim, "k", {2, 1, 1}, {32, 1, 1}, {2, 1, 1}, {out.address});
-  ASSERT_TRUE(r.ok) << r.message;
-  for (uint32_t rank = 0; rank < 2; ++rank)
-    for (uint32_t i = 0; i < 16; ++i)
-      EXPECT_EQ(out.get<uint32_t>(16 * rank + i),
-                7 * i + 100 * (rank ^ 1) + i + 1)
-          << rank << " " << i;
+  // which its threads set to 7 t.
+  expectPeerWords(
+      peerCopyKernel(true, "cp.reduce.async.bulk.shared::cluster.shared::cta."
+                           "mbarrier::complete_tx::bytes.add.u32"),
+      [](uint32_t i) { return 7 * i; });
   // Into shared::cluster the ISA defines fewer pairs than into .global.
   SimRun refused;
   EXPECT_FALSE(refused.load(peerCopyKernel(
