@@ -324,7 +324,22 @@ static uint8_t *accessClusterShared(ExecState &state, int lane,
   if (target == &state.block) {
     if (!checkShared(state, lane, static_cast<uint32_t>(offset), size, access))
       return nullptr;
-  } else if (access != Access::Read) {
+  } else if (access == Access::Read) {
+    // Another CTA's bytes that it never wrote: typically a read that no
+    // barrier.cluster orders after the owner's writes.
+    if (state.launch.options.checks.initcheck)
+      for (uint64_t i = offset; i < offset + size; ++i)
+        if (target->shadow[i].writeEpoch < target->baseEpoch) {
+          state.fail(FindingKind::UninitializedRead, lane,
+                     "shared::cluster read of " + std::to_string(size) +
+                         " bytes at offset " + std::to_string(offset) +
+                         " of CTA rank " + std::to_string(rank) + ": byte " +
+                         std::to_string(i) +
+                         " was never written by that CTA (a barrier.cluster "
+                         "missing between its writes and this read?)");
+          return nullptr;
+        }
+  } else {
     // Initialized for the target's initcheck; not race-checked.
     for (uint64_t i = offset; i < offset + size; ++i) {
       ShadowByte &sb = target->shadow[i];

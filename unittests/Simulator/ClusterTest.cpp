@@ -476,6 +476,24 @@ DONE:
       << r.message;
 }
 
+TEST(ClusterChecks, PeerReadWithoutTheClusterBarrier) {
+  // Without the barrier that orders the partner's stores before the reads,
+  // CTA 0 reads its partner's array before the partner ran at all.
+  std::string ptx = ptxHeader("sm_90") + kExchange;
+  const char *barrier = "  barrier.cluster.arrive.release.aligned;\n"
+                        "  barrier.cluster.wait.acquire.aligned;\n";
+  ptx.erase(ptx.find(barrier), std::strlen(barrier));
+  SimRun sim;
+  ASSERT_TRUE(sim.load(ptx)) << sim.loadLog;
+  Buffer &out = sim.buffer(2 * 64 * 32);
+  expectFinding(launchClusters(sim, "exchange", {2, 1, 1}, {64, 1, 1},
+                               {2, 1, 1}, {out.address}),
+                FindingKind::UninitializedRead,
+                "shared::cluster read of 4 bytes at offset 0 of CTA rank 1: "
+                "byte 0 was never written by that CTA (a barrier.cluster "
+                "missing between its writes and this read?)");
+}
+
 TEST(ClusterChecks, RankOutsideTheCluster) {
   std::string ptx = ptxHeader("sm_90") + R"(
 .visible .entry k()
