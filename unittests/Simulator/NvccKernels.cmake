@@ -32,3 +32,38 @@ else()
   target_compile_definitions(GMMSimulatorTests PRIVATE
     GMM_NVCC_PTX="" GMM_NVCC_PTX_SM90="" GMM_NVCC_PTX_SM90A="")
 endif()
+
+# The same tests on a real GPU: GMMNvccKernelsOnGPU, built from
+# NvccKernelsTest.cpp with GMM_NVCC_ON_GPU (NvccKernelsOnGPU.h) and linked
+# against the CUDA driver (here the toolkit's stub libcuda; at run time the
+# machine's libcuda.so.1) instead of the simulator. Not a ctest test: it
+# needs a GPU. It reads the PTX of the build, or of $GMM_NVCC_KERNELS_DIR
+# (scripts/gpu-check.sh carries it in the GPU kit).
+if(GMM_NVCC)
+  get_filename_component(GMM_CUDA_ROOT ${GMM_NVCC} DIRECTORY)
+  get_filename_component(GMM_CUDA_ROOT ${GMM_CUDA_ROOT} DIRECTORY)
+  find_path(GMM_CUDA_INCLUDE_DIR cuda.h
+    HINTS ${GMM_CUDA_ROOT}/include NO_DEFAULT_PATH)
+  find_library(GMM_CUDA_DRIVER_LIBRARY cuda
+    HINTS ${GMM_CUDA_ROOT}/lib64/stubs ${GMM_CUDA_ROOT}/lib/stubs
+          ${GMM_CUDA_ROOT}/targets/x86_64-linux/lib/stubs NO_DEFAULT_PATH)
+  if(GMM_CUDA_INCLUDE_DIR AND GMM_CUDA_DRIVER_LIBRARY)
+    add_executable(GMMNvccKernelsOnGPU NvccKernelsTest.cpp)
+    llvm_update_compile_flags(GMMNvccKernelsOnGPU)
+    target_include_directories(GMMNvccKernelsOnGPU PRIVATE
+      ${GMM_CUDA_INCLUDE_DIR})
+    target_compile_definitions(GMMNvccKernelsOnGPU PRIVATE
+      GMM_NVCC_ON_GPU
+      GMM_NVCC_PTX="${CMAKE_CURRENT_BINARY_DIR}/NvccKernels.sm_80.ptx"
+      GMM_NVCC_PTX_SM90="${CMAKE_CURRENT_BINARY_DIR}/NvccKernels.sm_90.ptx"
+      GMM_NVCC_PTX_SM90A="${CMAKE_CURRENT_BINARY_DIR}/NvccKernels.sm_90a.ptx")
+    target_link_libraries(GMMNvccKernelsOnGPU PRIVATE
+      ${GMM_CUDA_DRIVER_LIBRARY} GTest::gtest GTest::gtest_main)
+    add_dependencies(GMMNvccKernelsOnGPU GMMSimulatorNvccPTX)
+    set_target_properties(GMMNvccKernelsOnGPU PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/unittests/bin)
+  else()
+    message(STATUS "cuda.h or the CUDA driver's stub library not found "
+                   "beside nvcc: GMMNvccKernelsOnGPU is not built")
+  endif()
+endif()

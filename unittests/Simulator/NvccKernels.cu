@@ -9,7 +9,10 @@
 // inline-PTX tensor-core code (ldmatrix, mma.sync, cp.async), warp
 // shuffles and votes, shared-memory tiling, atomics, and the integer and
 // floating-point intrinsics of the CUDA math API. NvccKernelsTest.cpp runs
-// them on the simulator and checks them against the CPU.
+// them on the simulator and checks them against the CPU; built as
+// GMMNvccKernelsOnGPU, it runs them on a real GPU (scripts/gpu-check.sh),
+// with wgmma_sw128_base_offset, the experiment on the wgmma descriptor's
+// base offset.
 //
 // Build: nvcc -ptx -arch=sm_80 -O3 -lineinfo NvccKernels.cu
 // (NvccKernels.cmake). Every kernel is extern "C", so its PTX name is its
@@ -492,10 +495,10 @@ extern "C" __global__ void int_corners(const unsigned *as, const unsigned *bs,
 namespace {
 
 __device__ __forceinline__ void mbarrierInit(uint64_t *bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(
-                   sharedAddress(bar)),
-               "r"(count)
-               : "memory");
+  asm volatile(
+      "mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(sharedAddress(bar)),
+      "r"(count)
+      : "memory");
 }
 
 __device__ __forceinline__ void mbarrierArrive(uint64_t *bar) {
@@ -607,11 +610,10 @@ extern "C" __global__ void mbarrier_ring(const float *in, int tiles,
 /// swizzle, zeros outside the tensor) into shared memory, every element is
 /// incremented in place, and TMA stores the box at (ox, oy) of `out`
 /// (clipped at its edges). The maps are __grid_constant__ parameters.
-extern "C" __global__ void tma_box_increment(const __grid_constant__ CUtensorMap
-                                                 in,
-                                             const __grid_constant__ CUtensorMap
-                                                 out,
-                                             int x, int y, int ox, int oy) {
+extern "C" __global__ void
+tma_box_increment(const __grid_constant__ CUtensorMap in,
+                  const __grid_constant__ CUtensorMap out, int x, int y, int ox,
+                  int oy) {
 #if __CUDA_ARCH__ >= 900
   __shared__ __align__(1024) uint16_t tile[8 * 64];
   __shared__ __align__(8) uint64_t bar;
@@ -622,15 +624,17 @@ extern "C" __global__ void tma_box_increment(const __grid_constant__ CUtensorMap
   }
   __syncthreads();
   if (tid == 0) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::
-                     "r"(sharedAddress(&bar)),
-                 "r"(static_cast<unsigned>(sizeof(tile)))
-                 : "memory");
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
-                 "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::
-                     "r"(sharedAddress(tile)),
-                 "l"(&in), "r"(x), "r"(y), "r"(sharedAddress(&bar))
-                 : "memory");
+    asm volatile(
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+            sharedAddress(&bar)),
+        "r"(static_cast<unsigned>(sizeof(tile)))
+        : "memory");
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+        "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+            sharedAddress(tile)),
+        "l"(&in), "r"(x), "r"(y), "r"(sharedAddress(&bar))
+        : "memory");
   }
   mbarrierWait(&bar, 0);
   for (int i = tid; i < 8 * 64; i += blockDim.x)
@@ -761,16 +765,19 @@ extern "C" __global__ void stmatrix_x4(unsigned *out, int trans) {
 namespace {
 
 /// A wgmma matrix descriptor: the start address, the leading and stride
-/// byte offsets (all >> 4) and the layout type (0: interleave, no swizzle;
-/// 1: 128-byte swizzle). The base offset (bits 49-51) stays 0: every tile
-/// starts on its swizzle pattern's 1024-byte boundary.
+/// byte offsets (all >> 4), the base offset (bits 49-51) and the layout type
+/// (0: interleave, no swizzle; 1: 128-byte swizzle). The base offset is 0
+/// where every tile starts on its swizzle pattern's 1024-byte boundary; only
+/// wgmma_sw128_base_offset (the experiment) sets it.
 __device__ __forceinline__ uint64_t wgmmaDescriptor(unsigned address,
                                                     unsigned leading,
                                                     unsigned stride,
-                                                    unsigned layout) {
+                                                    unsigned layout,
+                                                    unsigned baseOffset = 0) {
   return uint64_t((address >> 4) & 0x3fff) |
          (uint64_t((leading >> 4) & 0x3fff) << 16) |
-         (uint64_t((stride >> 4) & 0x3fff) << 32) | (uint64_t(layout) << 62);
+         (uint64_t((stride >> 4) & 0x3fff) << 32) |
+         (uint64_t(baseOffset & 7) << 49) | (uint64_t(layout) << 62);
 }
 
 // The accumulator operands of the asm below: GMM_ACCn(i) is "+f"(d[i]),
@@ -831,11 +838,12 @@ __device__ __forceinline__ void wgmmaM64K16(float (&d)[N / 2], uint64_t descA,
 /// k / 16 wgmma of one group, the first with scale-d 0 over accumulators
 /// that hold garbage. Thread t (warp w, lane l) holds in register i the
 /// element (16 w + l / 4 + 8 ((i / 2) % 2), 8 (i / 4) + 2 (l % 4) + i % 2).
+/// `baseOffsetA` goes into A's descriptors.
 template <int N, bool BF16>
 __device__ __forceinline__ void
 wgmmaGemm(unsigned a, unsigned leadingA, unsigned strideA, unsigned stepA,
           unsigned b, unsigned leadingB, unsigned strideB, unsigned stepB,
-          unsigned layout, int k, float *out) {
+          unsigned layout, int k, float *out, unsigned baseOffsetA = 0) {
   float d[N / 2];
   // Garbage that scale-d 0 must ignore, written before wgmma.fence (the
   // empty asm keeps nvcc from sinking the moves past it).
@@ -846,7 +854,8 @@ wgmmaGemm(unsigned a, unsigned leadingA, unsigned strideA, unsigned stepA,
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
   for (int s = 0; s < k / 16; ++s)
     wgmmaM64K16<N, BF16>(
-        d, wgmmaDescriptor(a + s * stepA, leadingA, strideA, layout),
+        d,
+        wgmmaDescriptor(a + s * stepA, leadingA, strideA, layout, baseOffsetA),
         wgmmaDescriptor(b + s * stepB, leadingB, strideB, layout), s > 0);
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
@@ -933,8 +942,51 @@ __device__ __forceinline__ void wgmmaInterleaved(const uint4 *a, const uint4 *b,
                      k, d);
 }
 
+/// The experiment on the base offset: A (64 x 64 bf16) and B^T (64 x 64)
+/// as the host laid them out (`imageA`, `imageB`: 8 KiB each, 128 bytes a
+/// row, the 16-byte chunks already permuted by the swizzle), copied verbatim
+/// to shared memory: B^T on a 1024-byte boundary (the canonical layout,
+/// base offset 0), A `padA` bytes past one, and four chained m64n64k16 wgmma
+/// over them with the 128-byte swizzle and `baseOffsetA` in A's descriptors.
+/// (Only A moves: the same permutation of K in both operands would leave
+/// A * B unchanged.) `where` gets the shared addresses of the two tiles.
+__device__ __forceinline__ void
+wgmmaBaseOffset(const uint4 *imageA, const uint4 *imageB, unsigned padA,
+                unsigned baseOffsetA, float *d, unsigned *where) {
+  constexpr unsigned kTile = 64 * 128;
+  __shared__ __align__(1024) uint4 space[(2 * kTile + 1024) / 16];
+  uint4 *tileB = space;
+  uint4 *tileA = space + (kTile + padA) / 16;
+  for (unsigned i = threadIdx.x; i < kTile / 16; i += blockDim.x) {
+    tileA[i] = imageA[i];
+    tileB[i] = imageB[i];
+  }
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    where[0] = sharedAddress(tileA);
+    where[1] = sharedAddress(tileB);
+  }
+  wgmmaGemm<64, true>(sharedAddress(tileA), 16, 1024, 32, sharedAddress(tileB),
+                      16, 1024, 32, 1, 64, d, baseOffsetA);
+}
+
 } // namespace
 #endif
+
+/// wgmma_sw128_base_offset: D (64 x 64 f32) = A (64 x 64 bf16) * B (64 x
+/// 64), A's tile `padA` bytes past a 1024-byte boundary with `baseOffsetA`
+/// in its descriptors (see wgmmaBaseOffset). 128 threads.
+extern "C" __global__ void __launch_bounds__(128)
+    wgmma_sw128_base_offset(const uint4 *imageA, const uint4 *imageB,
+                            unsigned padA, unsigned baseOffsetA, float *d,
+                            unsigned *where) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  wgmmaBaseOffset(imageA, imageB, padA, baseOffsetA, d, where);
+#else
+  __trap();
+#endif
+}
 
 /// wgmma_sw128_{bf16,f16}: D (64 x 256 f32) = A (64 x k) * B (k x 256)
 /// through 128-byte swizzled tiles that TMA loads from the maps of A and

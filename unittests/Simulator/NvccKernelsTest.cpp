@@ -10,11 +10,20 @@
 // exact, within a stated tolerance otherwise. The PTX files are read at run
 // time; without nvcc at configure time every test skips itself.
 //
+// Built with GMM_NVCC_ON_GPU (GMMNvccKernelsOnGPU), the same tests, with the
+// same assertions, run on a real GPU through the CUDA driver API instead
+// (NvccKernelsOnGPU.h): the PTX (and, beside it, cubins if there are any)
+// comes from the directory in $GMM_NVCC_KERNELS_DIR, else from the build.
+//
 //===----------------------------------------------------------------------===//
 
+#ifdef GMM_NVCC_ON_GPU
+#include "NvccKernelsOnGPU.h"
+#else
 #include "SimTestUtils.h"
 
 #include "gmm/Simulator/TensorMap.h"
+#endif
 
 #include "gtest/gtest.h"
 
@@ -24,6 +33,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -45,11 +55,21 @@
 #define GMM_NVCC_PTX_SM90 ""
 #endif
 
+#ifdef GMM_NVCC_ON_GPU
+using namespace gmm::gputest;
+using SimRun = gmm::gputest::GpuRun;
+#else
 using namespace gmm::sim;
 using gmm::sim::test::Buffer;
 using gmm::sim::test::SimRun;
+#endif
 
 namespace {
+
+#ifdef GMM_NVCC_ON_GPU
+const bool kGpuEnvironment =
+    (::testing::AddGlobalTestEnvironment(new GpuEnvironment), true);
+#endif
 
 //===----------------------------------------------------------------------===//
 // CPU references
@@ -302,6 +322,27 @@ protected:
                       "when the build was configured, so NvccKernels.cu was "
                       "not compiled to "
                    << target.name << " PTX";
+#ifdef GMM_NVCC_ON_GPU
+    // $GMM_NVCC_KERNELS_DIR/NvccKernels.<target>.ptx (what the GPU kit
+    // carries), else the build's; a .cubin beside it is loaded first.
+    std::string path = target.path;
+    if (const char *dir = std::getenv("GMM_NVCC_KERNELS_DIR"))
+      path = std::string(dir) + "/NvccKernels." + target.name + ".ptx";
+    unsigned arch = GpuEnvironment::arch();
+    if (target.arch > arch)
+      GTEST_SKIP() << target.name << " PTX needs compute capability "
+                   << target.arch / 10 << "." << target.arch % 10
+                   << "; the GPU has " << arch / 10 << "." << arch % 10;
+    if (std::string(target.name) == "sm_90a" && arch != 90)
+      GTEST_SKIP() << "sm_90a PTX runs on compute capability 9.0 only";
+    std::string ptx = readFile(path);
+    ASSERT_FALSE(ptx.empty()) << "cannot read " << path;
+    std::string cubinPath = path.substr(0, path.size() - 4) + ".cubin";
+    run = std::make_unique<SimRun>();
+    ASSERT_TRUE(run->load(ptx, readFile(cubinPath), cubinPath))
+        << path << " does not load:\n"
+        << run->loadLog;
+#else
     std::ifstream file(target.path);
     ASSERT_TRUE(file.good()) << "cannot read " << target.path;
     std::stringstream text;
@@ -311,6 +352,7 @@ protected:
     run = std::make_unique<SimRun>(options);
     ASSERT_TRUE(run->load(text.str())) << target.path << " does not load:\n"
                                        << run->loadLog;
+#endif
   }
 
   template <typename T> Buffer &buffer(const std::vector<T> &values) {
@@ -1321,6 +1363,126 @@ TEST_P(NvccKernels, WgmmaM64N64K16Interleaved) {
       ASSERT_LAUNCHED(result);
       operands.check(dBuf, N, k, label);
     }
+}
+
+/// The experiment that settles the wgmma descriptor's base offset (bits
+/// 49-51; the PTX ISA's "matrix descriptor": for a swizzled layout whose
+/// pattern does not start on its repeat boundary, 1024 bytes for the 128-byte
+/// swizzle, base offset = (start >> 7) & 7). A (64 x 64 bf16, K-major,
+/// 128-byte swizzle) sits 512 bytes past a 1024-byte boundary, so the ISA's
+/// base offset is 4, laid out by the host under each reading of how the
+/// hardware swizzles there (B^T sits on a boundary, base offset 0: the
+/// same permutation of K in both operands would not change A * B):
+///   a: by absolute shared address: the 16-byte chunk c of tile row r at
+///      chunk c ^ (((start + 128 r) >> 7) & 7), what a store or TMA by
+///      address writes (the simulator's model, with a base offset of 0);
+///   b: relative to the tile start: chunk c of row r at chunk c ^ (r & 7).
+/// Each layout runs with base offset 0 and 4; the test prints what matched
+/// and which reading the hardware follows with the ISA's base offset, and
+/// fails unless exactly one does. The simulator refuses a nonzero base
+/// offset: there it checks the base-offset-0 runs (reading a matches, b not:
+/// the experiment tells them apart) and skips the rest.
+TEST_P(NvccKernels, WgmmaBaseOffsetExperiment) {
+  if (std::string(GetParam().name) != "sm_90a")
+    GTEST_SKIP() << "wgmma needs sm_90a";
+  constexpr int N = 64, K = 64;
+  constexpr unsigned kPad = 512, kIsaBaseOffset = (kPad >> 7) & 7;
+  WgmmaOperands operands(N, K, /*bf16=*/true, 300);
+  // A tile (rows x 128 bytes) as it must sit in shared memory under a
+  // reading: row r's chunk c (elements 8 c .. 8 c + 7) at chunk c ^ ((first
+  // + r) & 7), `first` the phase of row 0 (absolute: (start >> 7) & 7).
+  auto image = [&](const std::vector<uint16_t> &bits, int rows,
+                   unsigned first) {
+    std::vector<uint16_t> tile(size_t(rows) * 64);
+    for (int r = 0; r < rows; ++r) {
+      unsigned phase = (first + r) & 7;
+      for (unsigned c = 0; c < 8; ++c)
+        for (unsigned e = 0; e < 8; ++e)
+          tile[r * 64 + (c ^ phase) * 8 + e] = bits[r * K + c * 8 + e];
+    }
+    return tile;
+  };
+  // Elements of D (of 64 x 64) that differ from A * B; -1: the launch
+  // failed (the test has failed).
+  auto mismatchesOf = [&](bool absolute, unsigned baseOffset) -> int {
+    Buffer &aBuf = buffer(image(operands.aBits, 64, absolute ? kPad / 128 : 0));
+    Buffer &bBuf = buffer(image(operands.btBits, N, 0));
+    Buffer &dBuf = buffer(std::vector<float>(64 * N, -12345.0f));
+    Buffer &where = buffer(std::vector<uint32_t>(2, ~0u));
+    LaunchResult result =
+        run->launch("wgmma_sw128_base_offset", {1, 1, 1}, {128, 1, 1},
+                    {aBuf.address, bBuf.address, uint64_t(kPad),
+                     uint64_t(baseOffset), dBuf.address, where.address});
+    EXPECT_TRUE(result.ok) << findingKindName(result.kind) << ": "
+                           << result.message;
+    if (!result.ok)
+      return -1;
+    EXPECT_EQ(where.get<uint32_t>(0) % 1024, kPad);
+    EXPECT_EQ(where.get<uint32_t>(1) % 1024, 0u);
+    int count = 0;
+    for (int i = 0; i < 64; ++i)
+      for (int j = 0; j < N; ++j) {
+        double want = 0;
+        for (int kk = 0; kk < K; ++kk)
+          want += double(operands.a[i * K + kk]) * operands.bt[j * K + kk];
+        count += dBuf.get<float>(size_t(i) * N + j) != static_cast<float>(want);
+      }
+    return count;
+  };
+  auto describe = [](int mismatches) {
+    return mismatches == 0 ? std::string("matches A * B")
+           : mismatches < 0
+               ? std::string("launch failed")
+               : std::to_string(mismatches) + " of 4096 elements of D differ";
+  };
+  int a0 = mismatchesOf(true, 0), b0 = mismatchesOf(false, 0);
+#ifndef GMM_NVCC_ON_GPU
+  // The simulator swizzles by absolute address with a base offset of 0.
+  EXPECT_EQ(a0, 0) << "reading a, base offset 0: " << describe(a0);
+  EXPECT_GT(b0, 0) << "reading b, base offset 0: " << describe(b0);
+  GTEST_SKIP() << "the simulated GPU refuses a wgmma descriptor whose base "
+                  "offset is not 0 (lib/Simulator/Wgmma.cpp), so the "
+                  "experiment's base offset "
+               << kIsaBaseOffset
+               << " runs on a real GPU only (GMMNvccKernelsOnGPU); "
+                  "checked here: with base offset 0 reading a matches "
+                  "and reading b does not";
+#else
+  if (a0 < 0 || b0 < 0)
+    return;
+  int a4 = mismatchesOf(true, kIsaBaseOffset);
+  int b4 = a4 < 0 ? -1 : mismatchesOf(false, kIsaBaseOffset);
+  std::ostringstream report;
+  report << "wgmma base offset experiment: m64n64k16 bf16 x 4, K-major, "
+            "128-byte swizzle, A at shared address "
+         << kPad << " mod 1024 (B^T at 0)\n"
+         << "  reading a (swizzle by absolute address), base offset 0: "
+         << describe(a0) << "\n"
+         << "  reading b (swizzle relative to the tile), base offset 0: "
+         << describe(b0) << "\n"
+         << "  reading a (swizzle by absolute address), base offset "
+         << kIsaBaseOffset << ": " << describe(a4) << "\n"
+         << "  reading b (swizzle relative to the tile), base offset "
+         << kIsaBaseOffset << ": " << describe(b4) << "\n";
+  if (a4 == 0 && b4 != 0)
+    report << "wgmma base offset: hardware follows reading a (the 128-byte "
+              "swizzle XORs absolute shared-address bits 7-9 into bits 4-6; "
+              "with base offset 0 reading a "
+           << (a0 == 0 ? "matches too" : "does not match") << ")\n";
+  else if (b4 == 0 && a4 != 0)
+    report << "wgmma base offset: hardware follows reading b (with the "
+              "ISA's base offset the swizzle pattern is relative to the "
+              "tile start)\n";
+  else
+    report << "wgmma base offset: hardware follows neither reading a nor "
+              "reading b\n";
+  std::cout << report.str() << std::flush;
+  RecordProperty("wgmma_base_offset", report.str());
+  EXPECT_TRUE((a4 == 0) != (b4 == 0))
+      << "exactly one reading should match with base offset " << kIsaBaseOffset
+      << ":\n"
+      << report.str();
+#endif
 }
 
 //===----------------------------------------------------------------------===//
