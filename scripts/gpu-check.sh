@@ -98,10 +98,9 @@ pack() {
   "${aot[@]}" "$kit/src/bench.mlir" --options="format=$format" \
     -o "$kit/lib/libgmm-bench.so"
   # Variants to compare with the heuristic on the same run (bf16 results):
-  # with the Hopper kernel, the sm_80 design's kernel (mma.sync) and the
-  # wgmma kernel with 128-column tiles (7 stages) and with 3 stages; else
-  # the sm_80 design's
-  # former 128 x 128 tile.
+  # with the Hopper kernel, other raster bands (the 2026-11-28 run compared
+  # the mma.sync kernel, 128-column tiles and 3 stages: bench/README.md);
+  # else the sm_80 design's former 128 x 128 tile.
   "$build/bin/gmm-bench-gpu" --emit-module="$kit/src/bench-variant.mlir" \
     --results=bf16 "${shapes[@]}"
   : >"$kit/bench-variants.txt"
@@ -111,9 +110,12 @@ pack() {
     echo "$1 $2" >>"$kit/bench-variants.txt"
   }
   if [ "$hopper" = 1 ]; then
-    variant mma-sync "mma=mma-sync"
-    variant wgmma-n128 "tile-n=128"
-    variant wgmma-s3 "stages=3"
+    # The blocks' order over the tiles (the heuristic: bands of 8 visits):
+    # one band of all the visits (the order before raster bands), column
+    # tiles fastest, and bands of 32.
+    variant raster-none "raster=2147483647"
+    variant raster-1 "raster=1"
+    variant raster-32 "raster=32"
   else
     variant 128x128 "tile-m=128 tile-n=128 tile-k=32"
   fi
@@ -139,6 +141,40 @@ pack() {
   /usr/lib/llvm-22/bin/clang -std=c11 -O1 -DGMM_TEST_CUDA -I"$kit/lib" \
     "$repo/test/AOT/Inputs/moe_main.c" -L"$kit/lib" -lmoe -lgmm_cuda_runtime \
     -Wl,-rpath,'$ORIGIN/../lib' -lm -o "$kit/bin/moe_main"
+
+  # The kernels of unittests/Simulator/NvccKernels.cu on the GPU: the
+  # simulator's test of nvcc's PTX (NvccKernelsTest.cpp) built against the
+  # CUDA driver, with nvcc's PTX and, for the kit's chip, ptxas's cubins
+  # (which it loads first; the PTX gives the parameter layouts and is the
+  # fallback). Not with --quick: the rehearsal has no GPU to run it on.
+  if [ "$quick" = 0 ]; then
+    echo "== the nvcc kernels' tests on the GPU"
+    if [ "${GMM_KIT_NO_BUILD:-0}" = 1 ] ||
+      ninja -C "$build" GMMNvccKernelsOnGPU >/dev/null; then
+      :
+    else
+      echo "gpu-check: warning: GMMNvccKernelsOnGPU does not build (no" \
+        "nvcc?): the kit runs without it" >&2
+    fi
+    if [ -x "$build/unittests/bin/GMMNvccKernelsOnGPU" ]; then
+      cp "$build/unittests/bin/GMMNvccKernelsOnGPU" "$kit/bin/"
+      mkdir -p "$kit/nvcc"
+      local ptxas=/usr/local/cuda/bin/ptxas target arch
+      command -v ptxas >/dev/null && ptxas=$(command -v ptxas)
+      for target in sm_80 sm_90 sm_90a; do
+        cp "$build/unittests/Simulator/NvccKernels.$target.ptx" "$kit/nvcc/"
+        # The cubin for the kit's chip: sm_80 and sm_90 PTX for ${chip%a},
+        # sm_90a PTX for sm_90a only.
+        arch=${chip%a}
+        [ "$target" = sm_90a ] && arch=$chip
+        [ "$target" = sm_90a ] && [ "$chip" != sm_90a ] && continue
+        [ -x "$ptxas" ] || continue
+        "$ptxas" -arch="$arch" "$kit/nvcc/NvccKernels.$target.ptx" \
+          -o "$kit/nvcc/NvccKernels.$target.cubin" 2>/dev/null ||
+          rm -f "$kit/nvcc/NvccKernels.$target.cubin"
+      done
+    fi
+  fi
 
   echo "== the differential sets"
   : >"$kit/difftest-sets.txt"
@@ -240,6 +276,16 @@ run() {
   local hang=0
   step aot-c-program 30 "${env[@]}" "$kit/bin/moe_main"
   grep -q "aot-c-program: TIMED OUT" "$out/summary.md" && hang=1
+  # The kernels of NvccKernels.cu, checked element by element as on the
+  # simulator, and the experiment on the wgmma descriptor's base offset,
+  # whose verdict goes into the summary.
+  if [ "$sim" = 0 ] && [ -x "$kit/bin/GMMNvccKernelsOnGPU" ]; then
+    step nvcc-kernels-gpu 60 env "GMM_NVCC_KERNELS_DIR=$kit/nvcc" \
+      "$kit/bin/GMMNvccKernelsOnGPU" --gtest_color=no
+    sed -n '/^wgmma base offset experiment/,/^wgmma base offset:/p' \
+      "$out/nvcc-kernels-gpu.log" | sed 's/^ */  - /' |
+      tee -a "$out/summary.md" >&2
+  fi
   while read -r name seed configs flags; do
     [ "$flags" = - ] && flags=""
     if [ "$hang" = 1 ] && [ "$chip" = sm_90a ]; then
@@ -305,7 +351,7 @@ run() {
   fi
   # The variants (bench-variants.txt) on the same rows, bf16 results.
   while read -r variant options; do
-    if [ "$hang" = 1 ] && [ "$variant" != mma-sync ]; then
+    if [ "$hang" = 1 ] && [ "$chip" = sm_90a ]; then
       echo "- bench-gmm-$variant: SKIPPED (the C program hung)" >>"$out/summary.md"
       continue
     fi

@@ -161,6 +161,7 @@ KernelConfigRequest requestOf(const GPUPipelineOptions &options) {
   request.warpsM = options.warpsM;
   request.warpsN = options.warpsN;
   request.stages = options.stages;
+  request.raster = options.raster;
   request.chip = options.chip;
   request.mma = options.mma;
   return request;

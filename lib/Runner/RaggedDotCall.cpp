@@ -138,7 +138,7 @@ describeRaggedDotCall(MLIRContext &context, const RaggedDotCall &call) {
   if (call.tileSizes) {
     auto request = KernelConfigAttr::getChecked(
         [&] { return emitError(loc); }, &context, std::nullopt, *call.tileSizes,
-        {}, 0, {}, std::nullopt, std::nullopt);
+        {}, 0, {}, std::nullopt, std::nullopt, /*raster=*/0);
     if (!request)
       return error.take("the tile sizes are not a kernel configuration");
     op->setAttr("gmm.kernel_config", request);

@@ -116,6 +116,12 @@ static llvm::cl::opt<int64_t>
                           "--pipeline=cuda (default: gmm-configure's, 2)"),
            llvm::cl::init(0));
 static llvm::cl::opt<int64_t>
+    raster("raster",
+           llvm::cl::desc("Visits per raster band (the blocks' order over "
+                          "the tiles), for --pipeline=cuda (default: "
+                          "gmm-configure's)"),
+           llvm::cl::init(0));
+static llvm::cl::opt<int64_t>
     warpsN("warps-n",
            llvm::cl::desc("Warps per block along n, for "
                           "--pipeline=cuda (default 4)"),
@@ -279,6 +285,7 @@ int main(int argc, char **argv) {
     if (warpsN)
       options.warpsN = warpsN;
     options.stages = stages;
+    options.raster = raster;
     if (failed(mlir::gmm::verifyGPUPipelineOptions(options, optionError)))
       return 1;
     custom.build = [options](mlir::OpPassManager &pm) {
@@ -287,10 +294,10 @@ int main(int argc, char **argv) {
     // Failures of the compiled code are errors of the configuration.
     gmmCudaSetErrorMode(GmmCudaErrorMode::Record);
     guardPagesOption = "none";
-  } else if (warpsM || warpsN || stages || deviceOption.getNumOccurrences() ||
-             !simChip.empty()) {
-    llvm::errs() << "gmm-difftest: error: --warps-m/n, --stages, --device "
-                    "and --sim-chip are for --pipeline=cuda\n";
+  } else if (warpsM || warpsN || stages || raster ||
+             deviceOption.getNumOccurrences() || !simChip.empty()) {
+    llvm::errs() << "gmm-difftest: error: --warps-m/n, --stages, --raster, "
+                    "--device and --sim-chip are for --pipeline=cuda\n";
     return 1;
   }
   bool emulatedBF16Dot = false;

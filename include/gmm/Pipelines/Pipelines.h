@@ -178,6 +178,13 @@ struct GPUPipelineOptions : public TiledPipelineOptions<GPUPipelineOptions> {
       *this, "stages",
       llvm::cl::desc("k steps staged in shared memory at once (0: heuristic)"),
       llvm::cl::init(0)};
+  /// Visits per raster band: the order of the blocks over the tiles (0:
+  /// gmm-configure's heuristic).
+  Option<int64_t> raster{
+      *this, "raster",
+      llvm::cl::desc("Visits per raster band, the blocks' order over the "
+                     "tiles (0: heuristic)"),
+      llvm::cl::init(0)};
   /// The tile kernel's matrix instruction: gmm-configure's heuristic (wgmma
   /// for 16-bit mode-1 ragged dots on sm_90a), mma.sync, or wgmma.
   Option<GPUMmaOption> mma{

@@ -48,10 +48,37 @@ Value iterationCount(OpBuilder &b, Location loc, scf::ForallOp forall,
 
 /// Maps the linear id `linear` onto `forall`'s induction variables (the last
 /// dimension fastest) and clones the forall's body at `b`'s insertion point.
+/// With a `raster` band (and two dimensions or more), the last two
+/// dimensions (columns c, visits v: C x V) are walked in bands of `raster`
+/// visits: band j holds visits [j r, min(j r + r, V)), every column tile of
+/// them in turn, its visits fastest; a bijection of [0, C V), as the last
+/// band holds the remainder.
 void cloneBody(OpBuilder &b, Location loc, scf::ForallOp forall, Value linear,
-               ArrayRef<Value> bounds) {
+               ArrayRef<Value> bounds, int64_t raster = 0) {
   IRMapping mapping;
-  for (int64_t d = bounds.size() - 1; d >= 0; --d) {
+  int64_t last = bounds.size() - 1;
+  if (raster > 0 && last >= 1) {
+    Value columns = bounds[last - 1], visits = bounds[last];
+    Value plane = arith::MulIOp::create(b, loc, columns, visits);
+    Value inPlane = arith::RemUIOp::create(b, loc, linear, plane);
+    Value r = arith::ConstantIndexOp::create(b, loc, raster);
+    Value bandSize = arith::MulIOp::create(b, loc, r, columns);
+    Value band = arith::DivUIOp::create(b, loc, inPlane, bandSize);
+    Value inBand = arith::RemUIOp::create(b, loc, inPlane, bandSize);
+    Value first = arith::MulIOp::create(b, loc, band, r);
+    Value width = arith::MinUIOp::create(
+        b, loc, r, arith::SubIOp::create(b, loc, visits, first));
+    mapping.map(
+        forall.getInductionVars()[last],
+        arith::AddIOp::create(b, loc, first,
+                              arith::RemUIOp::create(b, loc, inBand, width)));
+    mapping.map(forall.getInductionVars()[last - 1],
+                arith::DivUIOp::create(b, loc, inBand, width));
+    last -= 2;
+    if (last >= 0)
+      linear = arith::DivUIOp::create(b, loc, linear, plane);
+  }
+  for (int64_t d = last; d >= 0; --d) {
     Value iv =
         d == 0 ? linear : arith::RemUIOp::create(b, loc, linear, bounds[d]);
     mapping.map(forall.getInductionVars()[d], iv);
@@ -140,7 +167,8 @@ LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(forall);
-  // One block per forall iteration, the last forall dimension fastest.
+  // One block per forall iteration, the last forall dimension fastest (in
+  // bands of the configuration's raster, where it has one).
   SmallVector<Value> bounds;
   Value grid = iterationCount(rewriter, loc, forall, bounds);
   gpu::LaunchOp launch =
@@ -148,7 +176,8 @@ LogicalResult mapForall(RewriterBase &rewriter, scf::ForallOp forall) {
   launch->setAttr(gmm::kKernelConfigAttrName, config);
   // The forall body, as is: metadata loads, the visit's rows, the guards,
   // the block contraction and its write.
-  cloneBody(rewriter, loc, forall, launch.getBlockIds().x, bounds);
+  cloneBody(rewriter, loc, forall, launch.getBlockIds().x, bounds,
+            config.getRaster());
   rewriter.eraseOp(forall);
   return success();
 }

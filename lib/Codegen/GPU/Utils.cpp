@@ -90,6 +90,8 @@ void mlir::gmm::nameLaunch(gpu::LaunchOp launch, StringRef role,
        << config.getStages();
     if (config.getMmaOrDefault() == GPUMma::Wgmma)
       os << "_wgmma";
+    if (config.getRaster())
+      os << "_r" << config.getRaster();
   }
   launch->setAttr("gmm.kernel", StringAttr::get(launch.getContext(), role));
   launch.setFunctionAttr(FlatSymbolRefAttr::get(launch.getContext(), name));

@@ -612,7 +612,8 @@ struct GMMGPUWgmmaKernelPass
         auto fallback = gmm::KernelConfigAttr::get(
             launch.getContext(), config->getTarget(), config->getTile(),
             config->getWarps(), gmm::stageBounds(gmm::GPUMma::MmaSync).min, {},
-            /*microKernel=*/std::nullopt, /*mma=*/std::nullopt);
+            /*microKernel=*/std::nullopt, /*mma=*/std::nullopt,
+            config->getRaster());
         // wgmma configurations are made for 16-bit inputs only.
         Type inputType = FloatType(BFloat16Type::get(launch.getContext()));
         if (failed(gmm::verifyKernelConfig(

@@ -164,3 +164,34 @@ func.func @threads(%out: memref<6x?xindex>, %n: index) {
   }
   return
 }
+
+// -----
+
+// A raster band of 2 visits over 3 column tiles x 5 visits: the block id's
+// place in the 15 tiles, its band (6 tiles each), the band's first visit
+// and width (2, or the 1 left in the last band), the visit fastest within
+// the band and the column tile the quotient. The kernel's name says the
+// band.
+// CHECK-LABEL: func.func @raster(
+// CHECK:         gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{.+}}, %{{.+}}) in {{.+}} function(@raster_tile_32x32x16_w1x2_s2_r2) {
+// CHECK:           %[[PLANE:.+]] = arith.muli %[[C3:c3(_[0-9]+)?]], %[[C5:c5(_[0-9]+)?]] : index
+// CHECK:           %[[IN:.+]] = arith.remui %[[BX]], %[[PLANE]] : index
+// CHECK:           %[[R:.+]] = arith.constant 2 : index
+// CHECK:           %[[BANDSIZE:.+]] = arith.muli %[[R]], %[[C3]] : index
+// CHECK:           %[[BAND:.+]] = arith.divui %[[IN]], %[[BANDSIZE]] : index
+// CHECK:           %[[INBAND:.+]] = arith.remui %[[IN]], %[[BANDSIZE]] : index
+// CHECK:           %[[FIRST:.+]] = arith.muli %[[BAND]], %[[R]] : index
+// CHECK:           %[[LEFT:.+]] = arith.subi %[[C5]], %[[FIRST]] : index
+// CHECK:           %[[WIDTH:.+]] = arith.minui %[[R]], %[[LEFT]] : index
+// CHECK:           %[[OFF:.+]] = arith.remui %[[INBAND]], %[[WIDTH]] : index
+// CHECK:           %[[VISIT:.+]] = arith.addi %[[FIRST]], %[[OFF]] : index
+// CHECK:           %[[COL:.+]] = arith.divui %[[INBAND]], %[[WIDTH]] : index
+// CHECK:           memref.store %[[COL]], %{{.+}}[%[[COL]], %[[VISIT]]] : memref<3x5xindex>
+// CHECK:           gpu.terminator
+// CHECK-NEXT:    } {gmm.kernel = "tile", gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [1, 2], stages = 2, raster = 2>}
+func.func @raster(%out: memref<3x5xindex>) {
+  scf.forall (%c, %v) in (3, 5) {
+    memref.store %c, %out[%c, %v] : memref<3x5xindex>
+  } {gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [32, 32, 16], warps = [1, 2], stages = 2, raster = 2>}
+  return
+}

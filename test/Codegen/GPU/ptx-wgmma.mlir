@@ -12,7 +12,7 @@
 // RUN: FileCheck %s --input-file=%t.mlir --check-prefix=HOST
 
 // BF16: .target sm_90a
-// BF16: .entry forward_bf16_tile_128x256x64_w2x4_s4_wgmma(
+// BF16: .entry forward_bf16_tile_128x256x64_w2x4_s4_wgmma_r8(
 // BF16: .maxntid 384, 1, 1
 // BF16-NOT: .local
 // BF16: mbarrier.init.shared.b64
@@ -41,7 +41,7 @@ func.func @forward_bf16(%x: tensor<512x256xbf16>, %w: tensor<4x256x512xbf16>, %s
 // -----
 
 // At most 128 columns: m64n128k16, seven stages.
-// F16: .entry forward_f16_tile_128x128x64_w2x4_s7_wgmma(
+// F16: .entry forward_f16_tile_128x128x64_w2x4_s7_wgmma_r8(
 // F16-NOT: .local
 // F16-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.+}}, p, 1, 1, 0, 1;
 // F16: bar.sync 1, 256;
@@ -65,7 +65,7 @@ func.func @weight_grad(%x: tensor<512x64xbf16>, %dy: tensor<512x256xbf16>, %s: t
 // the stages' dynamic shared memory (4 x 48 KiB, 7 x 32 KiB, + 1152).
 // HOST-LABEL: llvm.func @forward_bf16(
 // HOST-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref(
-// HOST: gpu.launch_func {{.+}}@forward_bf16_tile_128x256x64_w2x4_s4_wgmma::@forward_bf16_tile_128x256x64_w2x4_s4_wgmma blocks in ({{.+}}) threads in ({{.+}}) : i64 dynamic_shared_memory_size %{{.+}}
+// HOST: gpu.launch_func {{.+}}@forward_bf16_tile_128x256x64_w2x4_s4_wgmma_r8::@forward_bf16_tile_128x256x64_w2x4_s4_wgmma_r8 blocks in ({{.+}}) threads in ({{.+}}) : i64 dynamic_shared_memory_size %{{.+}}
 // HOST-LABEL: llvm.func @forward_f16(
 // HOST-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref(
 // HOST-LABEL: llvm.func @weight_grad(

@@ -22,11 +22,11 @@
 // RUN: %ptxas -arch=sm_80 -v %t/f32_metadata.sm_80.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
 
 // RUN: gmm-opt %S/ptx-wgmma.mlir -split-input-file --gmm-to-ptx="chip=sm_90a ptx-dir=%t/sm90a" -o /dev/null
-// RUN: %ptxas -arch=sm_90a -v %t/sm90a/forward_bf16_tile_128x256x64_w2x4_s4_wgmma.sm_90a.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
-// RUN: %ptxas -arch=sm_90a -v %t/sm90a/forward_f16_tile_128x128x64_w2x4_s7_wgmma.sm_90a.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
+// RUN: %ptxas -arch=sm_90a -v %t/sm90a/forward_bf16_tile_128x256x64_w2x4_s4_wgmma_r8.sm_90a.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
+// RUN: %ptxas -arch=sm_90a -v %t/sm90a/forward_f16_tile_128x128x64_w2x4_s7_wgmma_r8.sm_90a.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
 
 // WGMMA-NOT: warning
-// WGMMA: Compiling entry function '{{.*}}_wgmma' for 'sm_90a'
+// WGMMA: Compiling entry function '{{.*}}_wgmma_r8' for 'sm_90a'
 // WGMMA: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // WGMMA: Used {{(1[0-5][0-9]|16[0-8]|[0-9]{1,2})}} registers, used 2 barriers
 // WGMMA-NOT: warning

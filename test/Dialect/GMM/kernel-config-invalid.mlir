@@ -21,7 +21,7 @@
 
 // -----
 
-// expected-error @+1 {{expected one of the keys target, tile, warps, stages, register_block, micro_kernel, mma in #gmm.kernel_config}}
+// expected-error @+1 {{expected one of the keys target, tile, warps, stages, register_block, micro_kernel, mma, raster in #gmm.kernel_config}}
 #c = #gmm.kernel_config<[1, 2, 3]>
 
 // -----
@@ -51,7 +51,7 @@
 
 // -----
 
-// expected-error @+1 {{#gmm.kernel_config: warps, stages and mma are GPU fields, not for target = cpu}}
+// expected-error @+1 {{#gmm.kernel_config: warps, stages, mma and raster are GPU fields, not for target = cpu}}
 #c = #gmm.kernel_config<target = cpu, warps = [2, 4]>
 
 // -----
@@ -71,13 +71,23 @@
 
 // -----
 
-// expected-error @+1 {{#gmm.kernel_config: warps, stages and mma are GPU fields, not for target = cpu}}
+// expected-error @+1 {{#gmm.kernel_config: warps, stages, mma and raster are GPU fields, not for target = cpu}}
 #c = #gmm.kernel_config<target = cpu, mma = wgmma>
 
 // -----
 
 // expected-error @+1 {{unknown mma 'hmma' in #gmm.kernel_config; expected mma_sync or wgmma}}
 #c = #gmm.kernel_config<mma = hmma>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config expects a positive raster band, got -8}}
+#c = #gmm.kernel_config<raster = -8>
+
+// -----
+
+// expected-error @+1 {{#gmm.kernel_config: warps, stages, mma and raster are GPU fields, not for target = cpu}}
+#c = #gmm.kernel_config<target = cpu, raster = 8>
 
 // -----
 

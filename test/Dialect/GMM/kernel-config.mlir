@@ -43,6 +43,17 @@ func.func @mma() attributes {a = #gmm.kernel_config<mma = wgmma, stages = 4, tar
 
 // -----
 
+// The blocks' raster band, printed last, with the other GPU fields or
+// alone.
+// CHECK-LABEL: func.func @raster
+// CHECK:         a = #gmm.kernel_config<target = gpu, tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma, raster = 8>
+// CHECK-SAME:    b = #gmm.kernel_config<raster = 1>
+func.func @raster() attributes {a = #gmm.kernel_config<raster = 8, mma = wgmma, stages = 4, target = gpu, tile = [128, 256, 64], warps = [2, 4]>, b = #gmm.kernel_config<raster = 1>} {
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @partial
 // CHECK:         a = #gmm.kernel_config<tile = [64, 64, 32]>
 // CHECK-SAME:    b = #gmm.kernel_config<warps = [1, 2]>

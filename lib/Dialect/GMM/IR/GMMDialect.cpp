@@ -164,7 +164,7 @@ namespace {
 /// The keys of #gmm.kernel_config, in the order the printer writes them.
 constexpr llvm::StringLiteral kConfigKeys[] = {
     "target",         "tile",         "warps", "stages",
-    "register_block", "micro_kernel", "mma"};
+    "register_block", "micro_kernel", "mma",   "raster"};
 enum ConfigKey {
   Target,
   Tile,
@@ -173,6 +173,7 @@ enum ConfigKey {
   RegisterBlock,
   MicroKernelKey,
   MmaKey,
+  Raster,
   NumConfigKeys
 };
 } // namespace
@@ -182,7 +183,7 @@ Attribute KernelConfigAttr::parse(AsmParser &parser, Type) {
   std::optional<MicroKernel> microKernel;
   std::optional<GPUMma> mma;
   SmallVector<int64_t> lists[NumConfigKeys];
-  int64_t stages = 0;
+  int64_t stages = 0, raster = 0;
   SMLoc loc = parser.getCurrentLocation();
   // A keyword that is `first` or `second`: whether it is `second`.
   auto parseChoice = [&](StringRef what, StringRef first, StringRef second,
@@ -203,6 +204,8 @@ Attribute KernelConfigAttr::parse(AsmParser &parser, Type) {
     switch (index) {
     case Stages:
       return parser.parseInteger(stages);
+    case Raster:
+      return parser.parseInteger(raster);
     case Target:
       if (parseChoice("target", "cpu", "gpu", isSecond))
         return failure();
@@ -226,7 +229,7 @@ Attribute KernelConfigAttr::parse(AsmParser &parser, Type) {
     return {};
   return parser.getChecked<KernelConfigAttr>(
       loc, parser.getContext(), target, lists[Tile], lists[Warps], stages,
-      lists[RegisterBlock], microKernel, mma);
+      lists[RegisterBlock], microKernel, mma, raster);
 }
 
 void KernelConfigAttr::print(AsmPrinter &printer) const {
@@ -252,14 +255,18 @@ void KernelConfigAttr::print(AsmPrinter &printer) const {
             << "micro_kernel = " << stringifyMicroKernel(*kernel);
   if (std::optional<GPUMma> mma = getMma())
     printer << separator() << "mma = " << stringifyGPUMma(*mma);
+  if (getRaster())
+    printer << separator() << "raster = " << getRaster();
   printer << '>';
 }
 
-LogicalResult KernelConfigAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError,
-    std::optional<KernelTarget> target, ArrayRef<int64_t> tile,
-    ArrayRef<int64_t> warps, int64_t stages, ArrayRef<int64_t> registerBlock,
-    std::optional<MicroKernel> microKernel, std::optional<GPUMma> mma) {
+LogicalResult
+KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         std::optional<KernelTarget> target,
+                         ArrayRef<int64_t> tile, ArrayRef<int64_t> warps,
+                         int64_t stages, ArrayRef<int64_t> registerBlock,
+                         std::optional<MicroKernel> microKernel,
+                         std::optional<GPUMma> mma, int64_t raster) {
   auto positive = [](ArrayRef<int64_t> values) {
     return llvm::all_of(values, [](int64_t v) { return v > 0; });
   };
@@ -273,13 +280,18 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "#gmm.kernel_config expects a positive number of "
                           "stages, got "
                        << stages;
+  if (raster < 0)
+    return emitError() << "#gmm.kernel_config expects a positive raster "
+                          "band, got "
+                       << raster;
   if (!registerBlock.empty() &&
       (registerBlock.size() != 2 || !positive(registerBlock)))
     return emitError() << "#gmm.kernel_config expects register_block = "
                           "[rows, lanes] of positive sizes";
-  if (target == KernelTarget::CPU && (!warps.empty() || stages || mma))
-    return emitError() << "#gmm.kernel_config: warps, stages and mma are GPU "
-                          "fields, not for target = cpu";
+  if (target == KernelTarget::CPU &&
+      (!warps.empty() || stages || mma || raster))
+    return emitError() << "#gmm.kernel_config: warps, stages, mma and raster "
+                          "are GPU fields, not for target = cpu";
   if (target == KernelTarget::GPU && (!registerBlock.empty() || microKernel))
     return emitError() << "#gmm.kernel_config: register_block and "
                           "micro_kernel are CPU fields, not for target = gpu";

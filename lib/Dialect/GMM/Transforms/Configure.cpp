@@ -60,6 +60,7 @@ struct GMMConfigure : public mlir::gmm::impl::GMMConfigureBase<GMMConfigure> {
     request.warpsM = warpsM;
     request.warpsN = warpsN;
     request.stages = stages;
+    request.raster = raster;
     request.microM = microM;
     request.microN = microN;
     request.vectorBits = vectorBits;

@@ -366,6 +366,7 @@ mlir::gmm::verifyKernelConfigRequest(const KernelConfigRequest &request,
         {"warps-m", request.warpsM, kMaxWarpsPerBlock, heuristic},
         {"warps-n", request.warpsN, kMaxWarpsPerBlock, heuristic},
         {"stages", request.stages, kMaxStagesOfAnyKernel, heuristic},
+        {"raster", request.raster, kMaxRasterBand, heuristic},
         {"micro-m", request.microM, kMaxRegisterRows, heuristic},
         {"micro-n", request.microN, kMaxRegisterLanes, heuristic},
         {"threads", request.threads, kMaxThreads,
@@ -485,7 +486,7 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
       for (std::array<int64_t, 2> candidate : kCandidates) {
         auto trial = KernelConfigAttr::get(
             ctx, target, tile, ArrayRef<int64_t>(candidate), stages, {},
-            /*microKernel=*/std::nullopt, mma);
+            /*microKernel=*/std::nullopt, mma, /*raster=*/0);
         if (isValidKernelConfig(trial, inputType,
                                 maxSharedBytesPerBlock(request.chip))) {
           warps.assign(candidate.begin(), candidate.end());
@@ -575,13 +576,22 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
         kernelWhy = "heuristic: " + hostWhy;
     }
   }
+  // The raster band: the op's, else the request's, else the heuristic's (8
+  // visits for the wgmma kernel; none, one band of all the visits, for the
+  // sm_80 kernel, whose order the H200 runs measured).
+  int64_t raster = 0;
+  Source rasterFrom = Source::Heuristic;
+  if (target == KernelTarget::GPU)
+    raster = pick({given ? given.getRaster() : 0, request.raster,
+                   mma == GPUMma::Wgmma ? kWgmmaRasterBand : 0},
+                  &rasterFrom);
   auto emitError = [&] { return op.emitOpError(); };
   auto config = KernelConfigAttr::getChecked(
       function_ref<InFlightDiagnostic()>(emitError), ctx,
       std::optional<KernelTarget>(target), ArrayRef<int64_t>(tile),
       ArrayRef<int64_t>(warps), stages, ArrayRef<int64_t>(block), microKernel,
       // mma_sync, the default, goes without saying.
-      mma == GPUMma::Wgmma ? mma : std::nullopt);
+      mma == GPUMma::Wgmma ? mma : std::nullopt, raster);
   if (!config)
     return failure();
   if (failed(verifyKernelConfig(
@@ -600,6 +610,12 @@ mlir::gmm::configureRaggedDot(RaggedDotOp op,
                                        ? "the most that fit in shared memory"
                                        : "the default"));
       reasons->emplace_back("mma", explainSources(mmaFrom, {"mma"}, mmaWhy));
+      reasons->emplace_back(
+          "raster",
+          explainSources(rasterFrom, {"raster"},
+                         mma == GPUMma::Wgmma
+                             ? "bands of 8 visits, their column tiles in turn"
+                             : "one band of all the visits"));
     } else {
       reasons->emplace_back(
           "register_block",

@@ -22,9 +22,9 @@
 // SM90: tile = [128, 256, 32], warps = [2, 4], stages = 2
 // OTHER-LABEL: func.func @wide_bf16
 // SM90A-LABEL: func.func @wide_bf16
-// SM90A: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
+// SM90A: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma, raster = 8>
 // FORCED-LABEL: func.func @wide_bf16
-// FORCED: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
+// FORCED: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma, raster = 8>
 // OTHER: tile = [128, 128, 32], warps = [2, 4], stages = 2
 func.func @wide_bf16(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x1536xbf16>, %gs: tensor<4xi32>) -> tensor<512x1536xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x64xbf16>, tensor<4x64x1536xbf16>, tensor<4xi32> -> tensor<512x1536xf32>
@@ -71,9 +71,9 @@ func.func @dynamic_columns(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x?xbf16>,
 // SM90: tile = [128, 128, 32], warps = [2, 4], stages = 2
 // OTHER-LABEL: func.func @narrow_bf16
 // SM90A-LABEL: func.func @narrow_bf16
-// SM90A: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
+// SM90A: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma, raster = 8>
 // FORCED-LABEL: func.func @narrow_bf16
-// FORCED: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
+// FORCED: tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma, raster = 8>
 // OTHER: tile = [128, 128, 32], warps = [2, 4], stages = 2
 func.func @narrow_bf16(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x192xbf16>, %gs: tensor<4xi32>) -> tensor<512x192xf32> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x64xbf16>, tensor<4x64x192xbf16>, tensor<4xi32> -> tensor<512x192xf32>
@@ -104,9 +104,9 @@ func.func @wide_f32(%lhs: tensor<512x64xf32>, %rhs: tensor<4x64x1536xf32>, %gs: 
 // OTHER-LABEL: func.func @narrow_128
 // OTHER: tile = [128, 128, 32], warps = [2, 4], stages = 2>
 // SM90A-LABEL: func.func @narrow_128
-// SM90A: tile = [128, 128, 64], warps = [2, 4], stages = 7, mma = wgmma>
+// SM90A: tile = [128, 128, 64], warps = [2, 4], stages = 7, mma = wgmma, raster = 8>
 // FORCED-LABEL: func.func @narrow_128
-// FORCED: tile = [128, 128, 64], warps = [2, 4], stages = 7, mma = wgmma>
+// FORCED: tile = [128, 128, 64], warps = [2, 4], stages = 7, mma = wgmma, raster = 8>
 func.func @narrow_128(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x128xbf16>, %gs: tensor<4xi32>) -> tensor<512x128xbf16> {
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x64xbf16>, tensor<4x64x128xbf16>, tensor<4xi32> -> tensor<512x128xbf16>
   return %0 : tensor<512x128xbf16>

@@ -8,9 +8,9 @@
 // RUN: not gmm-opt %s -split-input-file --gmm-configure="target=gpu chip=sm_90a mma=wgmma tile-k=32" 2>&1 | FileCheck %s --check-prefix=OPTION
 
 // SM90: error: 'gmm.ragged_dot' op asks for the wgmma kernel, which needs sm_90a (wgmma.mma_async), not 'sm_90'
-// OPTION: error: 'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = gpu, tile = [128, 256, 32], warps = [2, 4], stages = 4, mma = wgmma>: the wgmma kernel takes tiles of 128 x n x 64 with n a multiple of 64 up to 256
+// OPTION: error: 'gmm.ragged_dot' op kernel configuration #gmm.kernel_config<target = gpu, tile = [128, 256, 32], warps = [2, 4], stages = 4, mma = wgmma, raster = 8>: the wgmma kernel takes tiles of 128 x n x 64 with n a multiple of 64 up to 256
 func.func @k32(%lhs: tensor<512x64xbf16>, %rhs: tensor<4x64x512xbf16>, %gs: tensor<4xi32>) -> tensor<512x512xf32> {
-  // expected-error @+1 {{kernel configuration #gmm.kernel_config<target = gpu, tile = [128, 256, 32], warps = [2, 4], stages = 4, mma = wgmma>: the wgmma kernel takes tiles of 128 x n x 64 with n a multiple of 64 up to 256}}
+  // expected-error @+1 {{kernel configuration #gmm.kernel_config<target = gpu, tile = [128, 256, 32], warps = [2, 4], stages = 4, mma = wgmma, raster = 8>: the wgmma kernel takes tiles of 128 x n x 64 with n a multiple of 64 up to 256}}
   %0 = gmm.ragged_dot %lhs, %rhs, %gs dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> {gmm.kernel_config = #gmm.kernel_config<tile = [128, 256, 32], mma = wgmma>} : tensor<512x64xbf16>, tensor<4x64x512xbf16>, tensor<4xi32> -> tensor<512x512xf32>
   return %0 : tensor<512x512xf32>
 }

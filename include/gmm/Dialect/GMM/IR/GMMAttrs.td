@@ -108,12 +108,19 @@ def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {
       `tile[0] / warps[0]`-row slice with `wgmma.mma_async`; it takes
       16-bit inputs, `tile = [128, n, 64]` with n a multiple of 64 up to
       256, and `warps = [2, 4]` (two warpgroups of four warps).
+    - `raster = r` (gpu): the order in which the kernel's blocks take the
+      tiles. The tile loop's last dimension (the visits: row tiles of one
+      group) is cut into bands of `r`; the blocks walk one band, every
+      column tile of it, before the next, the band's `r` visits fastest,
+      so that blocks running at the same time share a few visits' lhs rows
+      and a few groups' rhs columns in L2. Absent: one band of all the
+      visits (each column tile's visits in turn, the visits fastest).
 
     Examples:
 
     ```mlir
     #gmm.kernel_config<target = gpu, tile = [128, 128, 32], warps = [2, 4], stages = 2>
-    #gmm.kernel_config<target = gpu, tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma>
+    #gmm.kernel_config<target = gpu, tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma, raster = 8>
     #gmm.kernel_config<target = cpu, tile = [96, 128, 256], register_block = [6, 16], micro_kernel = fma>
     #gmm.kernel_config<target = cpu, tile = [224, 256, 256], register_block = [14, 32], micro_kernel = bf16_dot>
     #gmm.kernel_config<tile = [64, 64, 32]>   // a partial request, completed by gmm-configure
@@ -132,7 +139,8 @@ def GMM_KernelConfigAttr : GMM_Attr<"KernelConfig", "kernel_config"> {
     "int64_t":$stages,
     ArrayRefParameter<"int64_t", "register block rows and lanes">:$registerBlock,
     "std::optional<::mlir::gmm::MicroKernel>":$microKernel,
-    "std::optional<::mlir::gmm::GPUMma>":$mma
+    "std::optional<::mlir::gmm::GPUMma>":$mma,
+    "int64_t":$raster
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

@@ -49,6 +49,13 @@ constexpr int64_t kDefaultGPUStages = 2;
 /// The most stages of any kernel: the range of gmm-configure's `stages`
 /// option and of gmm-gpu-pipeline-stages' attribute.
 constexpr int64_t kMaxStagesOfAnyKernel = stageBounds(GPUMma::Wgmma).max;
+/// The widest raster band a request may name: a grid has at most 2^31 - 1
+/// blocks, so a band this wide is one band of all the visits.
+constexpr int64_t kMaxRasterBand = INT32_MAX;
+/// The wgmma kernel's raster band: 8 visits, every column tile of them,
+/// before the next 8 (bench/README.md, "Why the heuristics are what they
+/// are").
+constexpr int64_t kWgmmaRasterBand = 8;
 
 /// Shared memory a block gets without the dynamic opt-in; above it the
 /// kernel's buffer is dynamic shared memory.

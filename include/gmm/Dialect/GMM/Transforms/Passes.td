@@ -214,6 +214,10 @@ def GMMConfigure : Pass<"gmm-configure"> {
            "GPU: warps along a tile's columns (0: heuristic)">,
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "GPU: k steps staged in shared memory at once (0: heuristic)">,
+    Option<"raster", "raster", "int64_t", /*default=*/"0",
+           "GPU: visits per raster band, the blocks' order over the tiles "
+           "(0: heuristic, 8 for the wgmma kernel, else one band of all "
+           "visits)">,
     Option<"microM", "micro-m", "int64_t", /*default=*/"0",
            "CPU: rows of the register block (0: heuristic)">,
     Option<"microN", "micro-n", "int64_t", /*default=*/"0",
