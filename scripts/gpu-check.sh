@@ -281,9 +281,15 @@ run() {
   # The kernels of NvccKernels.cu, checked element by element as on the
   # simulator, and the experiment on the wgmma descriptor's base offset,
   # whose verdict goes into the summary.
+  # Each test in a process of its own: a kernel that faults leaves the
+  # CUDA context unusable for the tests after it.
   if [ "$sim" = 0 ] && [ -x "$kit/bin/GMMNvccKernelsOnGPU" ]; then
-    step nvcc-kernels-gpu 60 env "GMM_NVCC_KERNELS_DIR=$kit/nvcc" \
-      "$kit/bin/GMMNvccKernelsOnGPU" --gtest_color=no
+    step nvcc-kernels-gpu 90 env "GMM_NVCC_KERNELS_DIR=$kit/nvcc" \
+      bash -c 'n=0; for t in $("$0" --gtest_list_tests |
+        awk "/^[^ ]/ {s = \$1} /^  / {print s \$1}"); do
+        "$0" --gtest_color=no --gtest_brief=1 "--gtest_filter=$t" ||
+          n=$((n + 1)); done; echo "$n test(s) failed"; [ "$n" = 0 ]' \
+      "$kit/bin/GMMNvccKernelsOnGPU"
     sed -n '/^wgmma base offset experiment/,/^wgmma base offset:/p' \
       "$out/nvcc-kernels-gpu.log" | sed 's/^ */  - /' |
       tee -a "$out/summary.md" >&2
@@ -377,7 +383,7 @@ run() {
         --section SchedulerStats --section Occupancy \
         "$kit/bin/gmm-bench-gpu" --library="$kit/lib/libgmm-bench.so" \
         "--shapes=$shape" --modes=1 --results=bf16 --distributions=uniform \
-        --repeat=1 --warmup=0 --peers=none --dense=0
+        --repeat=1 --warmup=1 --peers=none --dense=0
     done
   fi
   if [ "$sim" = 0 ] && [ -f "$out/gmm.json" ]; then
