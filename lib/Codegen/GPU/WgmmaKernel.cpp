@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -279,6 +280,117 @@ void passMapsByPointer(gpu::LaunchOp launch, ArrayRef<Value> maps) {
   }
 }
 
+/// The epilogue of a consumer warpgroup: each thread stores its fragments
+/// of the 64 x tileN f32 accumulator `acc` (rows 64 `consumer` + 16 w +
+/// lane / 4 (+ 8), columns 8 i + 2 (lane % 4) (+ 1), for warp w of the
+/// warpgroup: the ISA's wgmma D fragment) straight from its registers to
+/// the block's view of the result, converted to its element type, a pair
+/// of columns per store: no shared memory and no barrier, so that nothing
+/// waits for the other consumer. A block whose rows and columns all lie
+/// inside the view stores unchecked; another checks each pair against the
+/// view's sizes, and a view whose start is not pair-aligned (a column slice
+/// of a larger result) gets element stores.
+void storeAccumulators(OpBuilder &b, Location loc, const BlockProgram &program,
+                       int64_t tileN, Value tid, Value consumer, Value acc) {
+  MLIRContext *ctx = b.getContext();
+  vector::TransferWriteOp write = program.write;
+  Value dest = write.getBase();
+  Type resultType = cast<MemRefType>(dest.getType()).getElementType();
+  int64_t resultBytes = resultType.getIntOrFloatBitWidth() / 8;
+  Value c0 = cst(b, loc, 0);
+  Value rowBase = write.getIndices()[0], colBase = write.getIndices()[1];
+  // The view's sizes (of a subview: its size operands).
+  Value rowLimit = b.createOrFold<memref::DimOp>(loc, dest, 0);
+  Value colLimit = b.createOrFold<memref::DimOp>(loc, dest, 1);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, dest);
+  Value destAddress =
+      add(b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dest),
+          mul(b, loc, metadata.getOffset(), resultBytes));
+  // The rows are whole 16-byte chunks (matchBlockProgram), so every pair
+  // (an even column) is aligned when the view's start is.
+  Value pairAligned = cmp(b, loc, arith::CmpIPredicate::eq,
+                          remConst(b, loc, destAddress, 2 * resultBytes), c0);
+  Value lane = remConst(b, loc, tid, 32);
+  Value warp = remConst(b, loc, divConst(b, loc, tid, 32), kWarpsPerWarpgroup);
+  Value fragmentRow =
+      add(b, loc, rowBase,
+          add(b, loc, mul(b, loc, consumer, kWgmmaM),
+              add(b, loc, mul(b, loc, warp, 16), divConst(b, loc, lane, 4))));
+  Value fragmentCol =
+      add(b, loc, colBase, mul(b, loc, remConst(b, loc, lane, 4), 2));
+  // The accumulator as convert-nvgpu-to-nvvm lowers it: a struct of one
+  // struct of tileN / 2 f32 per 64 rows. The cast meets the lowering's own
+  // once both are lowered (test/Codegen/GPU/upstream-mma-store.mlir fails
+  // when upstream changes that type).
+  Type f32 = b.getF32Type();
+  auto inner =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(tileN / 2, f32));
+  auto outer = LLVM::LLVMStructType::getLiteral(ctx, {inner});
+  Value fragments =
+      UnrealizedConversionCastOp::create(b, loc, TypeRange(outer), acc)
+          .getResult(0);
+  Value values = LLVM::ExtractValueOp::create(b, loc, fragments, {0});
+  auto pairType = VectorType::get({2}, resultType);
+  auto store = [&](bool checked) {
+    for (int64_t i = 0; i < tileN / 8; ++i)
+      for (int64_t half = 0; half < 2; ++half) {
+        OpBuilder::InsertionGuard guard(b);
+        int64_t j = 4 * i + 2 * half;
+        Value row = addConst(b, loc, fragmentRow, 8 * half);
+        Value col = addConst(b, loc, fragmentCol, 8 * i);
+        Value pair = vector::FromElementsOp::create(
+            b, loc, VectorType::get({2}, f32),
+            ValueRange{LLVM::ExtractValueOp::create(b, loc, values, {j}),
+                       LLVM::ExtractValueOp::create(b, loc, values, {j + 1})});
+        if (program.convert)
+          pair = arith::TruncFOp::create(b, loc, pairType, pair);
+        if (checked) {
+          Value inside = arith::AndIOp::create(
+              b, loc, cmp(b, loc, arith::CmpIPredicate::slt, row, rowLimit),
+              cmp(b, loc, arith::CmpIPredicate::slt, col, colLimit));
+          auto ifInside = scf::IfOp::create(b, loc, inside, false);
+          b.setInsertionPointToStart(ifInside.thenBlock());
+          Value whole =
+              arith::AndIOp::create(b, loc, pairAligned,
+                                    cmp(b, loc, arith::CmpIPredicate::sle,
+                                        addConst(b, loc, col, 2), colLimit));
+          auto ifWhole = scf::IfOp::create(b, loc, whole, true);
+          b.setInsertionPointToStart(ifWhole.elseBlock());
+          for (int64_t e = 0; e < 2; ++e) {
+            OpBuilder::InsertionGuard inner(b);
+            Value column = addConst(b, loc, col, e);
+            auto ifColumn = scf::IfOp::create(
+                b, loc,
+                cmp(b, loc, arith::CmpIPredicate::slt, column, colLimit),
+                false);
+            b.setInsertionPointToStart(ifColumn.thenBlock());
+            memref::StoreOp::create(b, loc,
+                                    vector::ExtractOp::create(b, loc, pair, e),
+                                    dest, ValueRange{row, column});
+          }
+          b.setInsertionPointToStart(ifWhole.thenBlock());
+        }
+        vector::StoreOp::create(b, loc, pair, dest, ValueRange{row, col},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(2 * resultBytes));
+      }
+  };
+  // The whole block inside the view, pair-aligned: unchecked stores.
+  Value whole = arith::AndIOp::create(
+      b, loc, pairAligned,
+      arith::AndIOp::create(b, loc,
+                            cmp(b, loc, arith::CmpIPredicate::sle,
+                                addConst(b, loc, rowBase, kTileM), rowLimit),
+                            cmp(b, loc, arith::CmpIPredicate::sle,
+                                addConst(b, loc, colBase, tileN), colLimit)));
+  auto ifWhole = scf::IfOp::create(b, loc, whole, true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifWhole.thenBlock());
+  store(/*checked=*/false);
+  b.setInsertionPointToStart(ifWhole.elseBlock());
+  store(/*checked=*/true);
+}
+
 /// Rewrites the block program of `launch` into the Hopper kernel; returns
 /// the tensor maps it builds before the launch.
 SmallVector<Value> buildKernel(gpu::LaunchOp launch,
@@ -490,105 +602,10 @@ SmallVector<Value> buildKernel(gpu::LaunchOp launch,
     scf::YieldOp::create(b, loc, acc);
   }
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
+  storeAccumulators(b, loc, program, tileN, tid, consumer,
+                    consume.getResult(0));
 
-  // The epilogue. Both consumers are done with the stages (a named barrier
-  // of their threads; the producer issued nothing since their last wait)
-  // before the f32 block overwrites them.
-  Value barrierId = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
-  Value consumerThreads = arith::ConstantIntOp::create(
-      b, loc, b.getI32Type(), kConsumerWarpgroups * kWarpgroupThreads);
-  auto consumerBarrier = [&] {
-    NVVM::BarrierOp::create(b, loc, Type(), barrierId, consumerThreads,
-                            NVVM::BarrierReductionAttr(), Value());
-  };
-  consumerBarrier();
-  int64_t rowElements = tileN + kEpiloguePad;
-  Value staging = gmm::workgroupView(b, loc, buffer, start,
-                                     {kTileM, rowElements}, b.getF32Type());
-  // MLIR 22's nvgpu.warpgroup.mma.store takes a destination of the
-  // accumulator's 64 rows, but writes a thread's fragments at rows 16 x
-  // (thread id / 32) + lane / 4 (+ 8) of it, counting warps from the
-  // block's first rather than the warpgroup's: so both consumers store
-  // through the tile's first 64 rows, and warpgroup 1's land in rows 64 to
-  // 127 (docs/Lowering.md, upstream workarounds). When upstream counts
-  // warps within the warpgroup, test/Codegen/GPU/upstream-mma-store.mlir
-  // fails: then give each consumer its own 64 rows here.
-  Value firstRows = memref::SubViewOp::create(
-      b, loc, staging,
-      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(kWgmmaM), b.getIndexAttr(tileN)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-  nvgpu::WarpgroupMmaStoreOp::create(b, loc, consume.getResult(0), firstRows);
-  consumerBarrier();
-
-  // Chunks of 16 bytes of the result, spread over the consumers' threads.
-  // The tile program's views start on 16-byte boundaries and end on chunk
-  // boundaries (its rows are whole chunks, and so are its tiles), and a
-  // chunk is then one aligned 16-byte store; a view that does not (a
-  // column slice of a larger result) gets element stores, bounded by its
-  // columns.
-  vector::TransferWriteOp write = program.write;
-  Value dest = write.getBase();
-  auto destType = cast<MemRefType>(dest.getType());
-  Type resultType = destType.getElementType();
-  int64_t resultBytes = resultType.getIntOrFloatBitWidth() / 8;
-  int64_t chunk = gmm::gpu_shapes::kChunkBytes / resultBytes;
-  int64_t chunksPerRow = tileN / chunk;
-  Value rowBase = write.getIndices()[0], colBase = write.getIndices()[1];
-  // The view's sizes (of a subview: its size operands).
-  Value rowLimit = b.createOrFold<memref::DimOp>(loc, dest, 0);
-  Value colLimit = b.createOrFold<memref::DimOp>(loc, dest, 1);
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, dest);
-  Value destAddress =
-      add(b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dest),
-          mul(b, loc, metadata.getOffset(), resultBytes));
-  Value aligned =
-      cmp(b, loc, arith::CmpIPredicate::eq,
-          remConst(b, loc, destAddress, gmm::gpu_shapes::kChunkBytes), c0);
-  auto copy =
-      scf::ForOp::create(b, loc, tid, cst(b, loc, kTileM * chunksPerRow),
-                         cst(b, loc, kConsumerWarpgroups * kWarpgroupThreads));
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(copy.getBody());
-    Value index = copy.getInductionVar();
-    Value r = divConst(b, loc, index, chunksPerRow);
-    Value c = mul(b, loc, remConst(b, loc, index, chunksPerRow), chunk);
-    Value row = add(b, loc, rowBase, r), col = add(b, loc, colBase, c);
-    Value inside = arith::AndIOp::create(
-        b, loc, cmp(b, loc, arith::CmpIPredicate::slt, row, rowLimit),
-        cmp(b, loc, arith::CmpIPredicate::slt, col, colLimit));
-    auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-    b.setInsertionPointToStart(store.thenBlock());
-    Value values = vector::LoadOp::create(
-        b, loc, VectorType::get({chunk}, b.getF32Type()), staging,
-        ValueRange{r, c}, /*nontemporal=*/false, llvm::MaybeAlign(16));
-    if (program.convert)
-      values = arith::TruncFOp::create(
-          b, loc, VectorType::get({chunk}, resultType), values);
-    Value whole =
-        arith::AndIOp::create(b, loc, aligned,
-                              cmp(b, loc, arith::CmpIPredicate::sle,
-                                  addConst(b, loc, col, chunk), colLimit));
-    auto chunkStore = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
-    b.setInsertionPointToStart(chunkStore.thenBlock());
-    vector::StoreOp::create(b, loc, values, dest, ValueRange{row, col},
-                            /*nontemporal=*/false, llvm::MaybeAlign(16));
-    b.setInsertionPointToStart(chunkStore.elseBlock());
-    for (int64_t j = 0; j < chunk; ++j) {
-      Value column = addConst(b, loc, col, j);
-      auto element = scf::IfOp::create(
-          b, loc, cmp(b, loc, arith::CmpIPredicate::slt, column, colLimit),
-          /*withElse=*/false);
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(element.thenBlock());
-      memref::StoreOp::create(b, loc,
-                              vector::ExtractOp::create(b, loc, values, j),
-                              dest, ValueRange{row, column});
-    }
-  }
-
-  write.erase();
+  program.write.erase();
   if (program.convert)
     program.convert->erase();
   loop.erase();

@@ -29,9 +29,10 @@
 // BF16: wgmma.commit_group.sync.aligned
 // BF16: wgmma.wait_group.sync.aligned 1;
 // BF16: wgmma.wait_group.sync.aligned 0;
-// The epilogue: the consumers' named barrier, 16-byte f32 result chunks.
-// BF16: bar.sync 1, 256;
-// BF16: st.global.v4.b32
+// The epilogue: pairs of f32 results stored from the registers, with no
+// barrier between the consumers.
+// BF16-NOT: bar.sync
+// BF16: st.global.v2.b32
 // BF16-NOT: .local
 func.func @forward_bf16(%x: tensor<512x256xbf16>, %w: tensor<4x256x512xbf16>, %s: tensor<4xi32>) -> tensor<512x512xf32> {
   %0 = gmm.ragged_dot %x, %w, %s dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x256xbf16>, tensor<4x256x512xbf16>, tensor<4xi32> -> tensor<512x512xf32>
@@ -44,7 +45,8 @@ func.func @forward_bf16(%x: tensor<512x256xbf16>, %w: tensor<4x256x512xbf16>, %s
 // F16: .entry forward_f16_tile_128x128x64_w2x4_s7_wgmma_r8(
 // F16-NOT: .local
 // F16-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.+}}, p, 1, 1, 0, 1;
-// F16: bar.sync 1, 256;
+// F16-NOT: bar.sync
+// F16: st.global.b32
 // F16-NOT: .local
 func.func @forward_f16(%x: tensor<300x136xf16>, %w: tensor<3x136x120xf16>, %s: tensor<3xi32>) -> tensor<300x120xf16> {
   %0 = gmm.ragged_dot %x, %w, %s dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<300x136xf16>, tensor<3x136x120xf16>, tensor<3xi32> -> tensor<300x120xf16>

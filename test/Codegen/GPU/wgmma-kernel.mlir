@@ -100,31 +100,68 @@
 // CHECK:                   nvgpu.mbarrier.arrive %[[EMPTY]][%[[PREVS]]]
 // CHECK:                 }
 // CHECK:                 scf.yield %[[D]]
-// The epilogue: f32 rows of 260 through shared memory, then 8-element
-// (16-byte) bf16 chunks of the visit's rows to the result.
+// The epilogue, straight from the registers: thread t of consumer c holds
+// rows 64 c + 16 (t / 32 % 4) + t % 32 / 4 (+ 8) and columns 2 (t % 4) +
+// 8 i (+ 1) of the accumulator, stored a converted pair at a time; pairs
+// are aligned where the view's start is (4 bytes of bf16).
 // CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK:               nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
-// CHECK:               %[[STAGING:.+]] = memref.view %[[BUF]][%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x260xf32, #gpu.address_space<workgroup>>
-// CHECK:               %[[FIRST:.+]] = memref.subview %[[STAGING]][0, 0] [64, 256] [1, 1]
-// CHECK:               nvgpu.warpgroup.mma.store %[[ACC]], %[[FIRST]]
-// CHECK:               nvvm.barrier
-// Whole 16-byte chunks where the view starts on a 16-byte boundary and the
-// chunk ends inside its columns, else element stores bounded by them.
+// CHECK-NOT:           nvvm.barrier
 // CHECK:               %{{.+}}, %[[OFFSET:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata %[[OUT]]
 // CHECK:               %[[PTR:.+]] = memref.extract_aligned_pointer_as_index %[[OUT]]
 // CHECK:               %[[BYTES:.+]] = arith.muli %[[OFFSET]], %c2{{(_[0-9]+)?}} : index
 // CHECK:               %[[ADDR:.+]] = arith.addi %[[PTR]], %[[BYTES]] : index
-// CHECK:               %[[MIS:.+]] = arith.remui %[[ADDR]], %c16{{(_[0-9]+)?}} : index
+// CHECK:               %[[MIS:.+]] = arith.remui %[[ADDR]], %c4{{(_[0-9]+)?}} : index
 // CHECK:               %[[ALIGNED:.+]] = arith.cmpi eq, %[[MIS]], %c0{{(_[0-9]+)?}} : index
-// CHECK:               scf.for %[[I:.+]] = %[[TX]] to %c4096{{(_[0-9]+)?}} step %c256{{(_[0-9]+)?}} {
-// CHECK:                 %[[R:.+]] = arith.divui %[[I]], %c32{{(_[0-9]+)?}} : index
-// CHECK:                 %[[V:.+]] = vector.load %[[STAGING]][%[[R]], %{{.+}}] {alignment = 16 : i64} : memref<128x260xf32, #gpu.address_space<workgroup>>, vector<8xf32>
-// CHECK:                 %[[T:.+]] = arith.truncf %[[V]] : vector<8xf32> to vector<8xbf16>
-// CHECK:                 %[[WHOLE:.+]] = arith.andi %[[ALIGNED]], %{{.+}} : i1
-// CHECK:                 scf.if %[[WHOLE]] {
-// CHECK:                   vector.store %[[T]], %[[OUT]][%{{.+}}, %{{.+}}] {alignment = 16 : i64}
-// CHECK:                 } else {
-// CHECK-COUNT-8:             memref.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] : memref<?x192xbf16
+// CHECK:               %[[LANE:.+]] = arith.remui %[[TX]], %c32{{(_[0-9]+)?}} : index
+// CHECK:               %[[W:.+]] = arith.divui %[[TX]], %c32{{(_[0-9]+)?}} : index
+// CHECK:               %[[WARP:.+]] = arith.remui %[[W]], %c4{{(_[0-9]+)?}} : index
+// CHECK:               %[[CROWS:.+]] = arith.muli %[[WG]], %c64{{(_[0-9]+)?}} : index
+// CHECK:               %[[WROWS:.+]] = arith.muli %[[WARP]], %c16{{(_[0-9]+)?}} : index
+// CHECK:               %[[LROW:.+]] = arith.divui %[[LANE]], %c4{{(_[0-9]+)?}} : index
+// CHECK:               %[[R1:.+]] = arith.addi %[[WROWS]], %[[LROW]] : index
+// CHECK:               %[[ROW:.+]] = arith.addi %[[CROWS]], %[[R1]] : index
+// CHECK:               %[[LCOL:.+]] = arith.remui %[[LANE]], %c4{{(_[0-9]+)?}} : index
+// CHECK:               %[[COL:.+]] = arith.muli %[[LCOL]], %c2{{(_[0-9]+)?}} : index
+// CHECK:               %[[FRAGS:.+]] = builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32, {{.+}})>)>
+// CHECK:               %[[VALUES:.+]] = llvm.extractvalue %[[FRAGS]][0]
+// The whole block inside the view (here never: 192 columns): unchecked.
+// CHECK:               %[[ROWSIN:.+]] = arith.cmpi sle, %c128{{(_[0-9]+)?}}, %[[VISIT]]#1 : index
+// CHECK:               %[[COLSIN:.+]] = arith.cmpi sle, %c256{{(_[0-9]+)?}}, %c192{{(_[0-9]+)?}} : index
+// CHECK:               %[[IN:.+]] = arith.andi %[[ROWSIN]], %[[COLSIN]] : i1
+// CHECK:               %[[FAST:.+]] = arith.andi %[[ALIGNED]], %[[IN]] : i1
+// CHECK:               scf.if %[[FAST]] {
+// CHECK:                 %[[E0:.+]] = llvm.extractvalue %[[VALUES]][0]
+// CHECK:                 %[[E1:.+]] = llvm.extractvalue %[[VALUES]][1]
+// CHECK:                 %[[P:.+]] = vector.from_elements %[[E0]], %[[E1]] : vector<2xf32>
+// CHECK:                 %[[T:.+]] = arith.truncf %[[P]] : vector<2xf32> to vector<2xbf16>
+// CHECK:                 vector.store %[[T]], %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 4 : i64}
+// Register 2 and 3: eight rows further.
+// CHECK:                 %[[ROW8:.+]] = arith.addi %[[ROW]], %c8{{(_[0-9]+)?}} : index
+// CHECK:                 llvm.extractvalue %[[VALUES]][2]
+// CHECK:                 llvm.extractvalue %[[VALUES]][3]
+// CHECK:                 vector.store %{{.+}}, %[[OUT]][%[[ROW8]], %[[COL]]] {alignment = 4 : i64}
+// Registers 4 and 5: eight columns further.
+// CHECK:                 %[[COL8:.+]] = arith.addi %[[COL]], %c8{{(_[0-9]+)?}} : index
+// CHECK:                 llvm.extractvalue %[[VALUES]][4]
+// CHECK:                 llvm.extractvalue %[[VALUES]][5]
+// CHECK:                 vector.store %{{.+}}, %[[OUT]][%[[ROW]], %[[COL8]]] {alignment = 4 : i64}
+// CHECK-COUNT-61:        vector.store
+// CHECK-NOT:             vector.store
+// Else each pair is checked against the view's rows and columns; a view
+// whose start is not pair-aligned gets element stores.
+// CHECK:               } else {
+// CHECK:                 %[[P0:.+]] = arith.truncf %{{.+}} : vector<2xf32> to vector<2xbf16>
+// CHECK:                 %[[RIN:.+]] = arith.cmpi slt, %[[ROW]], %[[VISIT]]#1 : index
+// CHECK:                 %[[CIN:.+]] = arith.cmpi slt, %[[COL]], %c192{{(_[0-9]+)?}} : index
+// CHECK:                 %[[INSIDE:.+]] = arith.andi %[[RIN]], %[[CIN]] : i1
+// CHECK:                 scf.if %[[INSIDE]] {
+// CHECK:                   %[[END:.+]] = arith.addi %[[COL]], %c2{{(_[0-9]+)?}} : index
+// CHECK:                   %[[FITS:.+]] = arith.cmpi sle, %[[END]], %c192{{(_[0-9]+)?}} : index
+// CHECK:                   %[[PAIR:.+]] = arith.andi %[[ALIGNED]], %[[FITS]] : i1
+// CHECK:                   scf.if %[[PAIR]] {
+// CHECK:                     vector.store %[[P0]], %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 4 : i64}
+// CHECK:                   } else {
+// CHECK-COUNT-2:               memref.store %{{.+}}, %[[OUT]][%[[ROW]], %{{.+}}] : memref<?x192xbf16
 // CHECK-NOT:       vector.contract
 // CHECK-NOT:       vector.transfer_write
 // The configuration is gone: the sm_80 passes leave the kernel alone.

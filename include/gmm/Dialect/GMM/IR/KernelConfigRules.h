@@ -159,8 +159,6 @@ constexpr int64_t kTileM = kConsumerWarpgroups * kWgmmaM, kTileK = 64;
 /// The rhs is staged in boxes of 64 columns (128 bytes), wgmma's n is at
 /// most 256.
 constexpr int64_t kTileNStep = 64, kMaxTileN = 256;
-/// The f32 epilogue's rows are padded by this many elements.
-constexpr int64_t kEpiloguePad = 4;
 /// Bytes of one stage: both operand tiles of 16-bit elements.
 constexpr int64_t stageBytes(int64_t tileN) {
   return (kTileM * kTileK + kTileK * tileN) * 2;
@@ -172,12 +170,10 @@ constexpr int64_t stageBytes(int64_t tileN) {
 /// this much more than it uses.
 constexpr int64_t kSwizzleAlignment = 1024, kStaticGuard = 128;
 constexpr int64_t kAlignmentSlack = kSwizzleAlignment + kStaticGuard;
-/// The kernel's dynamic shared memory: the stages, which the f32 epilogue
-/// reuses once the last k step is done, and the alignment slack.
+/// The kernel's dynamic shared memory: the stages and the alignment slack
+/// (the epilogue stores from registers).
 constexpr int64_t sharedBytes(int64_t tileN, int64_t stages) {
-  int64_t epilogue = kTileM * (tileN + kEpiloguePad) * 4;
-  int64_t staged = stages * stageBytes(tileN);
-  return (staged > epilogue ? staged : epilogue) + kAlignmentSlack;
+  return stages * stageBytes(tileN) + kAlignmentSlack;
 }
 } // namespace wgmma_shapes
 
