@@ -330,20 +330,34 @@ void storeAccumulators(OpBuilder &b, Location loc, const BlockProgram &program,
       UnrealizedConversionCastOp::create(b, loc, TypeRange(outer), acc)
           .getResult(0);
   Value values = LLVM::ExtractValueOp::create(b, loc, fragments, {0});
+  // Every pair converted first, before either path stores it, by one
+  // cvt.rn.{bf16x2,f16x2}.f32 (arith.truncf's rounding: to nearest even;
+  // the pipeline would expand a bf16 truncf into integer arithmetic, whose
+  // temporaries over 64 unrolled pairs spill): the converted pairs take half
+  // the accumulator's registers.
   auto pairType = VectorType::get({2}, resultType);
+  SmallVector<Value> pairs;
+  for (int64_t j = 0; j < tileN / 2; j += 2) {
+    Value low = LLVM::ExtractValueOp::create(b, loc, values, {j});
+    Value high = LLVM::ExtractValueOp::create(b, loc, values, {j + 1});
+    // cvt's first operand goes to the upper half: the next column.
+    if (!program.convert)
+      pairs.push_back(vector::FromElementsOp::create(
+          b, loc, VectorType::get({2}, f32), ValueRange{low, high}));
+    else if (resultType.isBF16())
+      pairs.push_back(NVVM::ConvertF32x2ToBF16x2Op::create(
+          b, loc, pairType, high, low, Value(), NVVM::FPRoundingMode::RN));
+    else
+      pairs.push_back(NVVM::ConvertF32x2ToF16x2Op::create(
+          b, loc, pairType, high, low, Value(), NVVM::FPRoundingMode::RN));
+  }
   auto store = [&](bool checked) {
     for (int64_t i = 0; i < tileN / 8; ++i)
       for (int64_t half = 0; half < 2; ++half) {
         OpBuilder::InsertionGuard guard(b);
-        int64_t j = 4 * i + 2 * half;
+        Value pair = pairs[2 * i + half];
         Value row = addConst(b, loc, fragmentRow, 8 * half);
         Value col = addConst(b, loc, fragmentCol, 8 * i);
-        Value pair = vector::FromElementsOp::create(
-            b, loc, VectorType::get({2}, f32),
-            ValueRange{LLVM::ExtractValueOp::create(b, loc, values, {j}),
-                       LLVM::ExtractValueOp::create(b, loc, values, {j + 1})});
-        if (program.convert)
-          pair = arith::TruncFOp::create(b, loc, pairType, pair);
         if (checked) {
           Value inside = arith::AndIOp::create(
               b, loc, cmp(b, loc, arith::CmpIPredicate::slt, row, rowLimit),

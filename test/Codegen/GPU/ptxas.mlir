@@ -24,6 +24,7 @@
 // RUN: gmm-opt %S/ptx-wgmma.mlir -split-input-file --gmm-to-ptx="chip=sm_90a ptx-dir=%t/sm90a" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/sm90a/forward_bf16_tile_128x256x64_w2x4_s4_wgmma_r8.sm_90a.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t/sm90a/forward_f16_tile_128x128x64_w2x4_s7_wgmma_r8.sm_90a.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
+// RUN: %ptxas -arch=sm_90a -v %t/sm90a/forward_bf16_out_tile_128x256x64_w2x4_s4_wgmma_r8.sm_90a.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
 
 // WGMMA-NOT: warning
 // WGMMA: Compiling entry function '{{.*}}_wgmma_r8' for 'sm_90a'

@@ -124,33 +124,37 @@
 // CHECK:               %[[COL:.+]] = arith.muli %[[LCOL]], %c2{{(_[0-9]+)?}} : index
 // CHECK:               %[[FRAGS:.+]] = builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32, {{.+}})>)>
 // CHECK:               %[[VALUES:.+]] = llvm.extractvalue %[[FRAGS]][0]
+// Every pair converted first (cvt.rn.bf16x2.f32: its first operand, the
+// odd column, goes to the upper half).
+// CHECK:               %[[E0:.+]] = llvm.extractvalue %[[VALUES]][0]
+// CHECK:               %[[E1:.+]] = llvm.extractvalue %[[VALUES]][1]
+// CHECK:               %[[T0:.+]] = nvvm.convert.f32x2.to.bf16x2 %[[E1]], %[[E0]] {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+// CHECK:               %[[E2:.+]] = llvm.extractvalue %[[VALUES]][2]
+// CHECK:               %[[E3:.+]] = llvm.extractvalue %[[VALUES]][3]
+// CHECK:               %[[T1:.+]] = nvvm.convert.f32x2.to.bf16x2 %[[E3]], %[[E2]]
+// CHECK:               %[[E4:.+]] = llvm.extractvalue %[[VALUES]][4]
+// CHECK:               %[[E5:.+]] = llvm.extractvalue %[[VALUES]][5]
+// CHECK:               %[[T2:.+]] = nvvm.convert.f32x2.to.bf16x2 %[[E5]], %[[E4]]
+// CHECK-COUNT-61:      nvvm.convert.f32x2.to.bf16x2
+// CHECK-NOT:           nvvm.convert.f32x2.to.bf16x2
 // The whole block inside the view (here never: 192 columns): unchecked.
 // CHECK:               %[[ROWSIN:.+]] = arith.cmpi sle, %c128{{(_[0-9]+)?}}, %[[VISIT]]#1 : index
 // CHECK:               %[[COLSIN:.+]] = arith.cmpi sle, %c256{{(_[0-9]+)?}}, %c192{{(_[0-9]+)?}} : index
 // CHECK:               %[[IN:.+]] = arith.andi %[[ROWSIN]], %[[COLSIN]] : i1
 // CHECK:               %[[FAST:.+]] = arith.andi %[[ALIGNED]], %[[IN]] : i1
 // CHECK:               scf.if %[[FAST]] {
-// CHECK:                 %[[E0:.+]] = llvm.extractvalue %[[VALUES]][0]
-// CHECK:                 %[[E1:.+]] = llvm.extractvalue %[[VALUES]][1]
-// CHECK:                 %[[P:.+]] = vector.from_elements %[[E0]], %[[E1]] : vector<2xf32>
-// CHECK:                 %[[T:.+]] = arith.truncf %[[P]] : vector<2xf32> to vector<2xbf16>
-// CHECK:                 vector.store %[[T]], %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 4 : i64}
-// Register 2 and 3: eight rows further.
+// CHECK:                 vector.store %[[T0]], %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 4 : i64}
+// Registers 2 and 3: eight rows further.
 // CHECK:                 %[[ROW8:.+]] = arith.addi %[[ROW]], %c8{{(_[0-9]+)?}} : index
-// CHECK:                 llvm.extractvalue %[[VALUES]][2]
-// CHECK:                 llvm.extractvalue %[[VALUES]][3]
-// CHECK:                 vector.store %{{.+}}, %[[OUT]][%[[ROW8]], %[[COL]]] {alignment = 4 : i64}
+// CHECK:                 vector.store %[[T1]], %[[OUT]][%[[ROW8]], %[[COL]]] {alignment = 4 : i64}
 // Registers 4 and 5: eight columns further.
 // CHECK:                 %[[COL8:.+]] = arith.addi %[[COL]], %c8{{(_[0-9]+)?}} : index
-// CHECK:                 llvm.extractvalue %[[VALUES]][4]
-// CHECK:                 llvm.extractvalue %[[VALUES]][5]
-// CHECK:                 vector.store %{{.+}}, %[[OUT]][%[[ROW]], %[[COL8]]] {alignment = 4 : i64}
+// CHECK:                 vector.store %[[T2]], %[[OUT]][%[[ROW]], %[[COL8]]] {alignment = 4 : i64}
 // CHECK-COUNT-61:        vector.store
 // CHECK-NOT:             vector.store
 // Else each pair is checked against the view's rows and columns; a view
 // whose start is not pair-aligned gets element stores.
 // CHECK:               } else {
-// CHECK:                 %[[P0:.+]] = arith.truncf %{{.+}} : vector<2xf32> to vector<2xbf16>
 // CHECK:                 %[[RIN:.+]] = arith.cmpi slt, %[[ROW]], %[[VISIT]]#1 : index
 // CHECK:                 %[[CIN:.+]] = arith.cmpi slt, %[[COL]], %c192{{(_[0-9]+)?}} : index
 // CHECK:                 %[[INSIDE:.+]] = arith.andi %[[RIN]], %[[CIN]] : i1
@@ -159,7 +163,7 @@
 // CHECK:                   %[[FITS:.+]] = arith.cmpi sle, %[[END]], %c192{{(_[0-9]+)?}} : index
 // CHECK:                   %[[PAIR:.+]] = arith.andi %[[ALIGNED]], %[[FITS]] : i1
 // CHECK:                   scf.if %[[PAIR]] {
-// CHECK:                     vector.store %[[P0]], %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 4 : i64}
+// CHECK:                     vector.store %[[T0]], %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 4 : i64}
 // CHECK:                   } else {
 // CHECK-COUNT-2:               memref.store %{{.+}}, %[[OUT]][%[[ROW]], %{{.+}}] : memref<?x192xbf16
 // CHECK-NOT:       vector.contract
