@@ -45,9 +45,10 @@ func.func @forward_bf16(%x: tensor<512x256xbf16>, %w: tensor<4x256x512xbf16>, %s
 // F16: .entry forward_f16_tile_128x128x64_w2x4_s7_wgmma_r8(
 // F16-NOT: .local
 // F16-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.+}}, p, 1, 1, 0, 1;
-// F16-NOT: bar.sync
-// F16: cvt.rn.f16x2.f32
-// F16: st.global.b32
+// A 16-bit result goes through shared memory: the consumers' named
+// barrier, then 16-byte chunks.
+// F16: bar.sync 1, 256;
+// F16: st.global.v4.b32
 // F16-NOT: .local
 func.func @forward_f16(%x: tensor<300x136xf16>, %w: tensor<3x136x120xf16>, %s: tensor<3xi32>) -> tensor<300x120xf16> {
   %0 = gmm.ragged_dot %x, %w, %s dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<300x136xf16>, tensor<3x136x120xf16>, tensor<3xi32> -> tensor<300x120xf16>
@@ -56,12 +57,13 @@ func.func @forward_f16(%x: tensor<300x136xf16>, %w: tensor<3x136x120xf16>, %s: t
 
 // -----
 
-// bf16 results: the epilogue converts each pair of f32 accumulators with
-// one cvt.rn.bf16x2.f32 and stores it as 4 bytes (ptxas.mlir: no spills).
+// bf16 results of 256-column tiles: through shared memory, the f32 rows
+// converted in 16-byte chunks (ptxas.mlir: no spills).
 // RUN: cat %t/forward_bf16_out_tile_*.ptx | FileCheck %s --check-prefix=BF16OUT
 // BF16OUT: .entry forward_bf16_out_tile_128x256x64_w2x4_s4_wgmma_r8(
-// BF16OUT-COUNT-64: cvt.rn.bf16x2.f32
-// BF16OUT-NOT: cvt.rn.bf16x2.f32
+// BF16OUT-NOT: .local
+// BF16OUT: bar.sync 1, 256;
+// BF16OUT: st.global.v4.b32
 // BF16OUT-NOT: .local
 func.func @forward_bf16_out(%x: tensor<512x256xbf16>, %w: tensor<4x256x512xbf16>, %s: tensor<4xi32>) -> tensor<512x512xbf16> {
   %0 = gmm.ragged_dot %x, %w, %s dimension_numbers = <lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]> : tensor<512x256xbf16>, tensor<4x256x512xbf16>, tensor<4xi32> -> tensor<512x512xbf16>

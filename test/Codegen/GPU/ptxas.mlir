@@ -29,7 +29,7 @@
 // WGMMA-NOT: warning
 // WGMMA: Compiling entry function '{{.*}}_wgmma_r8' for 'sm_90a'
 // WGMMA: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// WGMMA: Used {{(1[0-5][0-9]|16[0-8]|[0-9]{1,2})}} registers, used 1 barriers
+// WGMMA: Used {{(1[0-5][0-9]|16[0-8]|[0-9]{1,2})}} registers, used {{[12]}} barriers
 // WGMMA-NOT: warning
 
 // TILE: Compiling entry function '{{.*}}_tile_{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}_w{{[0-9]+}}x{{[0-9]+}}_s{{[0-9]+}}'

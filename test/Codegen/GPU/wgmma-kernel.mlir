@@ -100,72 +100,31 @@
 // CHECK:                   nvgpu.mbarrier.arrive %[[EMPTY]][%[[PREVS]]]
 // CHECK:                 }
 // CHECK:                 scf.yield %[[D]]
-// The epilogue, straight from the registers: thread t of consumer c holds
-// rows 64 c + 16 (t / 32 % 4) + t % 32 / 4 (+ 8) and columns 2 (t % 4) +
-// 8 i (+ 1) of the accumulator, stored a converted pair at a time; pairs
-// are aligned where the view's start is (4 bytes of bf16).
+// The epilogue: f32 rows of 260 through shared memory, then 8-element
+// (16-byte) bf16 chunks of the visit's rows to the result.
 // CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK-NOT:           nvvm.barrier
+// CHECK:               nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+// CHECK:               %[[STAGING:.+]] = memref.view %[[BUF]][%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x260xf32, #gpu.address_space<workgroup>>
+// CHECK:               %[[FIRST:.+]] = memref.subview %[[STAGING]][0, 0] [64, 256] [1, 1]
+// CHECK:               nvgpu.warpgroup.mma.store %[[ACC]], %[[FIRST]]
+// CHECK:               nvvm.barrier
+// Whole 16-byte chunks where the view starts on a 16-byte boundary and the
+// chunk ends inside its columns, else element stores bounded by them.
 // CHECK:               %{{.+}}, %[[OFFSET:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata %[[OUT]]
 // CHECK:               %[[PTR:.+]] = memref.extract_aligned_pointer_as_index %[[OUT]]
 // CHECK:               %[[BYTES:.+]] = arith.muli %[[OFFSET]], %c2{{(_[0-9]+)?}} : index
 // CHECK:               %[[ADDR:.+]] = arith.addi %[[PTR]], %[[BYTES]] : index
-// CHECK:               %[[MIS:.+]] = arith.remui %[[ADDR]], %c4{{(_[0-9]+)?}} : index
+// CHECK:               %[[MIS:.+]] = arith.remui %[[ADDR]], %c16{{(_[0-9]+)?}} : index
 // CHECK:               %[[ALIGNED:.+]] = arith.cmpi eq, %[[MIS]], %c0{{(_[0-9]+)?}} : index
-// CHECK:               %[[LANE:.+]] = arith.remui %[[TX]], %c32{{(_[0-9]+)?}} : index
-// CHECK:               %[[W:.+]] = arith.divui %[[TX]], %c32{{(_[0-9]+)?}} : index
-// CHECK:               %[[WARP:.+]] = arith.remui %[[W]], %c4{{(_[0-9]+)?}} : index
-// CHECK:               %[[CROWS:.+]] = arith.muli %[[WG]], %c64{{(_[0-9]+)?}} : index
-// CHECK:               %[[WROWS:.+]] = arith.muli %[[WARP]], %c16{{(_[0-9]+)?}} : index
-// CHECK:               %[[LROW:.+]] = arith.divui %[[LANE]], %c4{{(_[0-9]+)?}} : index
-// CHECK:               %[[R1:.+]] = arith.addi %[[WROWS]], %[[LROW]] : index
-// CHECK:               %[[ROW:.+]] = arith.addi %[[CROWS]], %[[R1]] : index
-// CHECK:               %[[LCOL:.+]] = arith.remui %[[LANE]], %c4{{(_[0-9]+)?}} : index
-// CHECK:               %[[COL:.+]] = arith.muli %[[LCOL]], %c2{{(_[0-9]+)?}} : index
-// CHECK:               %[[FRAGS:.+]] = builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32, {{.+}})>)>
-// CHECK:               %[[VALUES:.+]] = llvm.extractvalue %[[FRAGS]][0]
-// Every pair converted first (cvt.rn.bf16x2.f32: its first operand, the
-// odd column, goes to the upper half).
-// CHECK:               %[[E0:.+]] = llvm.extractvalue %[[VALUES]][0]
-// CHECK:               %[[E1:.+]] = llvm.extractvalue %[[VALUES]][1]
-// CHECK:               %[[T0:.+]] = nvvm.convert.f32x2.to.bf16x2 %[[E1]], %[[E0]] {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
-// CHECK:               %[[E2:.+]] = llvm.extractvalue %[[VALUES]][2]
-// CHECK:               %[[E3:.+]] = llvm.extractvalue %[[VALUES]][3]
-// CHECK:               %[[T1:.+]] = nvvm.convert.f32x2.to.bf16x2 %[[E3]], %[[E2]]
-// CHECK:               %[[E4:.+]] = llvm.extractvalue %[[VALUES]][4]
-// CHECK:               %[[E5:.+]] = llvm.extractvalue %[[VALUES]][5]
-// CHECK:               %[[T2:.+]] = nvvm.convert.f32x2.to.bf16x2 %[[E5]], %[[E4]]
-// CHECK-COUNT-61:      nvvm.convert.f32x2.to.bf16x2
-// CHECK-NOT:           nvvm.convert.f32x2.to.bf16x2
-// The whole block inside the view (here never: 192 columns): unchecked.
-// CHECK:               %[[ROWSIN:.+]] = arith.cmpi sle, %c128{{(_[0-9]+)?}}, %[[VISIT]]#1 : index
-// CHECK:               %[[COLSIN:.+]] = arith.cmpi sle, %c256{{(_[0-9]+)?}}, %c192{{(_[0-9]+)?}} : index
-// CHECK:               %[[IN:.+]] = arith.andi %[[ROWSIN]], %[[COLSIN]] : i1
-// CHECK:               %[[FAST:.+]] = arith.andi %[[ALIGNED]], %[[IN]] : i1
-// CHECK:               scf.if %[[FAST]] {
-// CHECK:                 vector.store %[[T0]], %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 4 : i64}
-// Registers 2 and 3: eight rows further.
-// CHECK:                 %[[ROW8:.+]] = arith.addi %[[ROW]], %c8{{(_[0-9]+)?}} : index
-// CHECK:                 vector.store %[[T1]], %[[OUT]][%[[ROW8]], %[[COL]]] {alignment = 4 : i64}
-// Registers 4 and 5: eight columns further.
-// CHECK:                 %[[COL8:.+]] = arith.addi %[[COL]], %c8{{(_[0-9]+)?}} : index
-// CHECK:                 vector.store %[[T2]], %[[OUT]][%[[ROW]], %[[COL8]]] {alignment = 4 : i64}
-// CHECK-COUNT-61:        vector.store
-// CHECK-NOT:             vector.store
-// Else each pair is checked against the view's rows and columns; a view
-// whose start is not pair-aligned gets element stores.
-// CHECK:               } else {
-// CHECK:                 %[[RIN:.+]] = arith.cmpi slt, %[[ROW]], %[[VISIT]]#1 : index
-// CHECK:                 %[[CIN:.+]] = arith.cmpi slt, %[[COL]], %c192{{(_[0-9]+)?}} : index
-// CHECK:                 %[[INSIDE:.+]] = arith.andi %[[RIN]], %[[CIN]] : i1
-// CHECK:                 scf.if %[[INSIDE]] {
-// CHECK:                   %[[END:.+]] = arith.addi %[[COL]], %c2{{(_[0-9]+)?}} : index
-// CHECK:                   %[[FITS:.+]] = arith.cmpi sle, %[[END]], %c192{{(_[0-9]+)?}} : index
-// CHECK:                   %[[PAIR:.+]] = arith.andi %[[ALIGNED]], %[[FITS]] : i1
-// CHECK:                   scf.if %[[PAIR]] {
-// CHECK:                     vector.store %[[T0]], %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 4 : i64}
-// CHECK:                   } else {
-// CHECK-COUNT-2:               memref.store %{{.+}}, %[[OUT]][%[[ROW]], %{{.+}}] : memref<?x192xbf16
+// CHECK:               scf.for %[[I:.+]] = %[[TX]] to %c4096{{(_[0-9]+)?}} step %c256{{(_[0-9]+)?}} {
+// CHECK:                 %[[R:.+]] = arith.divui %[[I]], %c32{{(_[0-9]+)?}} : index
+// CHECK:                 %[[V:.+]] = vector.load %[[STAGING]][%[[R]], %{{.+}}] {alignment = 16 : i64} : memref<128x260xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK:                 %[[T:.+]] = arith.truncf %[[V]] : vector<8xf32> to vector<8xbf16>
+// CHECK:                 %[[WHOLE:.+]] = arith.andi %[[ALIGNED]], %{{.+}} : i1
+// CHECK:                 scf.if %[[WHOLE]] {
+// CHECK:                   vector.store %[[T]], %[[OUT]][%{{.+}}, %{{.+}}] {alignment = 16 : i64}
+// CHECK:                 } else {
+// CHECK-COUNT-8:             memref.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] : memref<?x192xbf16
 // CHECK-NOT:       vector.contract
 // CHECK-NOT:       vector.transfer_write
 // The configuration is gone: the sm_80 passes leave the kernel alone.
@@ -887,3 +846,224 @@ func.func @dynamic(%arg0: memref<?x128xbf16>, %arg1: memref<2x128x192xbf16>, %ar
   return %collapse_shape : memref<?x192xf32>
 }
 
+// -----
+
+// An f32 result: the epilogue stores straight from the registers. Thread t
+// of consumer c holds rows 64 c + 16 (t / 32 % 4) + t % 32 / 4 (+ 8) and
+// columns 2 (t % 4) + 8 i (+ 1) of the accumulator, stored a pair (8
+// bytes) at a time, with no shared memory and no barrier; pairs are
+// aligned where the view's start is.
+// CHECK-LABEL: func.func @f32_result(
+// CHECK:         gpu.launch blocks({{.+}}) in ({{.+}}) threads(%[[TX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in {{.+}} function(@f32_result_tile_128x256x64_w2x4_s4_wgmma_r8) {
+// CHECK:           %[[VISIT:[a-z0-9_]+]]:3 = scf.if
+// CHECK:           %[[OUT:[a-z0-9_]+]] = memref.subview %{{.+}}[0, 0, %[[VISIT]]#0, 0] [1, 1, %[[VISIT]]#1, 192]
+// CHECK:             %[[WG:.+]] = arith.divui %[[TX]], %c128{{(_[0-9]+)?}} : index
+// CHECK:               %[[ACC:.+]] = scf.for
+// CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT:           nvvm.barrier
+// CHECK-NOT:           nvgpu.warpgroup.mma.store
+// CHECK:               %{{.+}}, %[[OFFSET:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata %[[OUT]]
+// CHECK:               %[[PTR:.+]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK:               %[[BYTES:.+]] = arith.muli %[[OFFSET]], %c4{{(_[0-9]+)?}} : index
+// CHECK:               %[[ADDR:.+]] = arith.addi %[[PTR]], %[[BYTES]] : index
+// CHECK:               %[[MIS:.+]] = arith.remui %[[ADDR]], %c8{{(_[0-9]+)?}} : index
+// CHECK:               %[[ALIGNED:.+]] = arith.cmpi eq, %[[MIS]], %c0{{(_[0-9]+)?}} : index
+// CHECK:               %[[LANE:.+]] = arith.remui %[[TX]], %c32{{(_[0-9]+)?}} : index
+// CHECK:               %[[W:.+]] = arith.divui %[[TX]], %c32{{(_[0-9]+)?}} : index
+// CHECK:               %[[WARP:.+]] = arith.remui %[[W]], %c4{{(_[0-9]+)?}} : index
+// CHECK:               %[[CROWS:.+]] = arith.muli %[[WG]], %c64{{(_[0-9]+)?}} : index
+// CHECK:               %[[WROWS:.+]] = arith.muli %[[WARP]], %c16{{(_[0-9]+)?}} : index
+// CHECK:               %[[LROW:.+]] = arith.divui %[[LANE]], %c4{{(_[0-9]+)?}} : index
+// CHECK:               %[[R1:.+]] = arith.addi %[[WROWS]], %[[LROW]] : index
+// CHECK:               %[[ROW:.+]] = arith.addi %[[CROWS]], %[[R1]] : index
+// CHECK:               %[[LCOL:.+]] = arith.remui %[[LANE]], %c4{{(_[0-9]+)?}} : index
+// CHECK:               %[[COL:.+]] = arith.muli %[[LCOL]], %c2{{(_[0-9]+)?}} : index
+// CHECK:               %[[FRAGS:.+]] = builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32, {{.+}})>)>
+// CHECK:               %[[VALUES:.+]] = llvm.extractvalue %[[FRAGS]][0]
+// CHECK:               %[[E0:.+]] = llvm.extractvalue %[[VALUES]][0]
+// CHECK:               %[[E1:.+]] = llvm.extractvalue %[[VALUES]][1]
+// CHECK:               %[[P0:.+]] = vector.from_elements %[[E0]], %[[E1]] : vector<2xf32>
+// CHECK:               %[[E2:.+]] = llvm.extractvalue %[[VALUES]][2]
+// CHECK:               %[[E3:.+]] = llvm.extractvalue %[[VALUES]][3]
+// CHECK:               %[[P1:.+]] = vector.from_elements %[[E2]], %[[E3]] : vector<2xf32>
+// CHECK:               %[[E4:.+]] = llvm.extractvalue %[[VALUES]][4]
+// CHECK:               %[[E5:.+]] = llvm.extractvalue %[[VALUES]][5]
+// CHECK:               %[[P2:.+]] = vector.from_elements %[[E4]], %[[E5]] : vector<2xf32>
+// CHECK-COUNT-61:      vector.from_elements
+// CHECK-NOT:           vector.from_elements
+// The whole block inside the view (here never: 192 columns): unchecked.
+// CHECK:               %[[ROWSIN:.+]] = arith.cmpi sle, %c128{{(_[0-9]+)?}}, %[[VISIT]]#1 : index
+// CHECK:               %[[COLSIN:.+]] = arith.cmpi sle, %c256{{(_[0-9]+)?}}, %c192{{(_[0-9]+)?}} : index
+// CHECK:               %[[IN:.+]] = arith.andi %[[ROWSIN]], %[[COLSIN]] : i1
+// CHECK:               %[[FAST:.+]] = arith.andi %[[ALIGNED]], %[[IN]] : i1
+// CHECK:               scf.if %[[FAST]] {
+// CHECK:                 vector.store %[[P0]], %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 8 : i64}
+// Registers 2 and 3: eight rows further; 4 and 5: eight columns further.
+// CHECK:                 %[[ROW8:.+]] = arith.addi %[[ROW]], %c8{{(_[0-9]+)?}} : index
+// CHECK:                 vector.store %[[P1]], %[[OUT]][%[[ROW8]], %[[COL]]] {alignment = 8 : i64}
+// CHECK:                 %[[COL8:.+]] = arith.addi %[[COL]], %c8{{(_[0-9]+)?}} : index
+// CHECK:                 vector.store %[[P2]], %[[OUT]][%[[ROW]], %[[COL8]]] {alignment = 8 : i64}
+// CHECK-COUNT-61:        vector.store
+// CHECK-NOT:             vector.store
+// Else each pair is checked against the view's rows and columns; a view
+// whose start is not pair-aligned gets element stores.
+// CHECK:               } else {
+// CHECK:                 %[[RIN:.+]] = arith.cmpi slt, %[[ROW]], %[[VISIT]]#1 : index
+// CHECK:                 %[[CIN:.+]] = arith.cmpi slt, %[[COL]], %c192{{(_[0-9]+)?}} : index
+// CHECK:                 %[[INSIDE:.+]] = arith.andi %[[RIN]], %[[CIN]] : i1
+// CHECK:                 scf.if %[[INSIDE]] {
+// CHECK:                   %[[END:.+]] = arith.addi %[[COL]], %c2{{(_[0-9]+)?}} : index
+// CHECK:                   %[[FITS:.+]] = arith.cmpi sle, %[[END]], %c192{{(_[0-9]+)?}} : index
+// CHECK:                   %[[PAIR:.+]] = arith.andi %[[ALIGNED]], %[[FITS]] : i1
+// CHECK:                   scf.if %[[PAIR]] {
+// CHECK:                     vector.store %[[P0]], %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 8 : i64}
+// CHECK:                   } else {
+// CHECK-COUNT-2:               memref.store %{{.+}}, %[[OUT]][%[[ROW]], %{{.+}}] : memref<?x192xf32
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+module {
+  func.func @f32_result(%arg0: memref<256x128xbf16>, %arg1: memref<2x128x192xbf16>, %arg2: memref<2xi32>) -> memref<256x192xf32> {
+    %c3 = arith.constant 3 : index
+    %c2 = arith.constant 2 : index
+    %c256_i64 = arith.constant 256 : i64
+    %cst = arith.constant 0.000000e+00 : bf16
+    %c64 = arith.constant 64 : index
+    %cst_0 = arith.constant dense<0.000000e+00> : vector<128x256xf32>
+    %c0_i64 = arith.constant 0 : i64
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %c1 = arith.constant 1 : index
+    %c0 = arith.constant 0 : index
+    %expand_shape = memref.expand_shape %arg0 [[0, 1, 2], [3]] output_shape [1, 1, 256, 128] : memref<256x128xbf16> into memref<1x1x256x128xbf16>
+    %expand_shape_1 = memref.expand_shape %arg1 [[0, 1], [2], [3]] output_shape [1, 2, 128, 192] : memref<2x128x192xbf16> into memref<1x2x128x192xbf16>
+    %expand_shape_2 = memref.expand_shape %arg2 [[0, 1, 2]] output_shape [1, 1, 2] : memref<2xi32> into memref<1x1x2xi32>
+    %alloc = memref.alloc() {alignment = 64 : i64} : memref<1x1x256x192xf32>
+    %subview = memref.subview %expand_shape_2[0, 0, 0] [1, 1, 2] [1, 1, 1] : memref<1x1x2xi32> to memref<2xi32, strided<[1]>>
+    %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<2xindex>
+    %alloc_4 = memref.alloc() {alignment = 64 : i64} : memref<2xindex>
+    %0 = scf.for %arg3 = %c0 to %c2 step %c1 iter_args(%arg4 = %c0) -> (index) {
+      %4 = memref.load %subview[%arg3] : memref<2xi32, strided<[1]>>
+      %5 = arith.extsi %4 : i32 to i64
+      %6 = arith.maxsi %5, %c0_i64 : i64
+      %7 = arith.minsi %6, %c256_i64 : i64
+      %8 = arith.index_cast %7 : i64 to index
+      %9 = arith.subi %c256, %arg4 : index
+      %10 = arith.minsi %8, %9 : index
+      %11 = arith.addi %arg4, %10 : index
+      memref.store %arg4, %alloc_3[%arg3] : memref<2xindex>
+      memref.store %11, %alloc_4[%arg3] : memref<2xindex>
+      scf.yield %11 : index
+    }
+    %alloc_5 = memref.alloc() {alignment = 64 : i64} : memref<3xindex>
+    linalg.fill ins(%c0 : index) outs(%alloc_5 : memref<3xindex>)
+    %alloc_6 = memref.alloc() {alignment = 64 : i64} : memref<3xindex>
+    memref.copy %alloc_5, %alloc_6 : memref<3xindex> to memref<3xindex>
+    %1 = scf.for %arg3 = %c0 to %c2 step %c1 iter_args(%arg4 = %c0) -> (index) {
+      %4 = memref.load %alloc_3[%arg3] : memref<2xindex>
+      %5 = memref.load %alloc_4[%arg3] : memref<2xindex>
+      %6 = arith.divui %4, %c128 : index
+      %7 = arith.ceildivui %5, %c128 : index
+      %8 = arith.cmpi eq, %4, %5 : index
+      %9 = arith.select %8, %6, %7 : index
+      %10 = scf.for %arg5 = %6 to %9 step %c1 iter_args(%arg6 = %arg4) -> (index) {
+        %11 = arith.cmpi ult, %arg6, %c3 : index
+        %12 = scf.if %11 -> (index) {
+          memref.store %arg3, %alloc_6[%arg6] : memref<3xindex>
+          memref.store %arg5, %alloc_5[%arg6] : memref<3xindex>
+          %13 = arith.addi %arg6, %c1 : index
+          scf.yield %13 : index
+        } else {
+          scf.yield %arg6 : index
+        }
+        scf.yield %12 : index
+      }
+      scf.yield %10 : index
+    }
+    %c1_7 = arith.constant 1 : index
+    %c6 = arith.constant 6 : index
+    %2 = arith.muli %c1_7, %c6 : index
+    %c0_8 = arith.constant 0 : index
+    %c1_9 = arith.constant 1 : index
+    %3 = arith.cmpi ne, %2, %c0_8 : index
+    scf.if %3 {
+      %c256_10 = arith.constant 256 : index
+      gpu.launch blocks(%arg3, %arg4, %arg5) in (%arg9 = %2, %arg10 = %c1_9, %arg11 = %c1_9) threads(%arg6, %arg7, %arg8) in (%arg12 = %c256_10, %arg13 = %c1_9, %arg14 = %c1_9) function(@f32_result_tile_128x256x64_w2x4_s4_wgmma_r8) {
+        %4 = arith.muli %c1_7, %c6 : index
+        %5 = arith.remui %arg3, %4 : index
+        %c8 = arith.constant 8 : index
+        %6 = arith.muli %c8, %c1_7 : index
+        %7 = arith.divui %5, %6 : index
+        %8 = arith.remui %5, %6 : index
+        %9 = arith.muli %7, %c8 : index
+        %10 = arith.subi %c6, %9 : index
+        %11 = arith.minui %c8, %10 : index
+        %12 = arith.remui %8, %11 : index
+        %13 = arith.addi %9, %12 : index
+        %14 = arith.divui %8, %11 : index
+        %15 = arith.cmpi ult, %13, %1 : index
+        %16 = arith.select %15, %c128, %c0 : index
+        %17:3 = scf.if %15 -> (index, index, index) {
+          %19 = memref.load %alloc_6[%13] : memref<3xindex>
+          %20 = memref.load %alloc_5[%13] : memref<3xindex>
+          %21 = memref.load %alloc_3[%19] : memref<2xindex>
+          %22 = memref.load %alloc_4[%19] : memref<2xindex>
+          %23 = arith.muli %20, %c128 : index
+          %24 = arith.addi %23, %c128 : index
+          %25 = arith.maxsi %23, %21 : index
+          %26 = arith.minsi %24, %22 : index
+          %27 = arith.subi %26, %25 : index
+          %28 = arith.maxsi %27, %c0 : index
+          scf.yield %25, %28, %19 : index, index, index
+        } else {
+          %19 = arith.cmpi uge, %13, %c3 : index
+          %20:2 = scf.if %19 -> (index, index) {
+            %21 = arith.cmpi sgt, %1, %c0 : index
+            %22:2 = scf.if %21 -> (index, index) {
+              %35 = memref.load %alloc_6[%c0] : memref<3xindex>
+              %36 = arith.subi %1, %c1 : index
+              %37 = memref.load %alloc_6[%36] : memref<3xindex>
+              %38 = memref.load %alloc_3[%35] : memref<2xindex>
+              %39 = memref.load %alloc_4[%37] : memref<2xindex>
+              scf.yield %38, %39 : index, index
+            } else {
+              scf.yield %c256, %c256 : index, index
+            }
+            %23 = arith.subi %13, %c3 : index
+            %24 = arith.ceildivsi %22#0, %c128 : index
+            %25 = arith.cmpi slt, %23, %24 : index
+            %26 = arith.subi %23, %24 : index
+            %27 = arith.muli %23, %c128 : index
+            %28 = arith.muli %26, %c128 : index
+            %29 = arith.addi %22#1, %28 : index
+            %30 = arith.select %25, %27, %29 : index
+            %31 = arith.select %25, %22#0, %c256 : index
+            %32 = arith.subi %31, %30 : index
+            %33 = arith.minsi %32, %c128 : index
+            %34 = arith.maxsi %33, %c0 : index
+            scf.yield %30, %34 : index, index
+          } else {
+            scf.yield %c0, %c0 : index, index
+          }
+          scf.yield %20#0, %20#1, %c0 : index, index, index
+        }
+        %subview_11 = memref.subview %alloc[0, 0, %17#0, 0] [1, 1, %17#1, 192] [1, 1, 1, 1] : memref<1x1x256x192xf32> to memref<?x192xf32, strided<[192, 1], offset: ?>>
+        %18 = arith.cmpi sgt, %17#1, %c0 : index
+        scf.if %18 {
+          %19 = scf.for %arg15 = %c0 to %16 step %c64 iter_args(%arg16 = %cst_0) -> (vector<128x256xf32>) {
+            %20 = vector.transfer_read %expand_shape[%c0, %c0, %17#0, %arg15], %cst : memref<1x1x256x128xbf16>, vector<128x64xbf16>
+            %21 = vector.transfer_read %expand_shape_1[%c0, %17#2, %arg15, %c0], %cst : memref<1x2x128x192xbf16>, vector<64x256xbf16>
+            %22 = arith.extf %20 : vector<128x64xbf16> to vector<128x64xf32>
+            %23 = arith.extf %21 : vector<64x256xbf16> to vector<64x256xf32>
+            %24 = vector.contract {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %22, %23, %arg16 : vector<128x64xf32>, vector<64x256xf32> into vector<128x256xf32>
+            scf.yield %24 : vector<128x256xf32>
+          }
+          vector.transfer_write %19, %subview_11[%c0, %c0] : vector<128x256xf32>, memref<?x192xf32, strided<[192, 1], offset: ?>>
+        }
+        gpu.terminator
+      } {gmm.kernel = "tile", gmm.kernel_config = #gmm.kernel_config<target = gpu, tile = [128, 256, 64], warps = [2, 4], stages = 4, mma = wgmma, raster = 8>}
+    }
+    %collapse_shape = memref.collapse_shape %alloc [[0, 1, 2], [3]] : memref<1x1x256x192xf32> into memref<256x192xf32>
+    return %collapse_shape : memref<256x192xf32>
+  }
+}

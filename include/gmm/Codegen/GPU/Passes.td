@@ -111,11 +111,16 @@ def GMMGPUWgmmaKernel : Pass<"gmm-gpu-wgmma-kernel", "::mlir::func::FuncOp"> {
       tile: they wait for a stage to be full, multiply it with
       `nvgpu.warpgroup.mma` (wgmma m64nNk16 from shared-memory descriptors,
       one group left in flight) and release the stage of the step before;
-    - the epilogue: each consumer thread stores its accumulator fragments
-      from its registers, converted to the result type, a pair of columns
-      at a time, to the rows and columns of the tile that belong to the
-      visit (unchecked where the whole tile does; element stores for a
-      view whose start is not pair-aligned).
+    - the epilogue: for an f32 result, each consumer thread stores its
+      accumulator fragments from its registers, a pair of columns at a
+      time, to the rows and columns of the tile that belong to the visit
+      (unchecked where the whole tile does; element stores for a view
+      whose start is not pair-aligned); for a 16-bit result, once both
+      consumers are done (a named barrier of their 256 threads), the f32
+      accumulators go to shared memory (reusing the stages, rows padded by
+      4 elements) and from there, converted, to the visit's rows and
+      columns in 16-byte stores (element stores for a view that does not
+      start and end on 16-byte boundaries).
 
     The tile kernel must have the form gmm-gpu-map-blocks gives a mode-1
     ragged dot: a k loop from 0 in steps of tile k whose only iteration

@@ -159,6 +159,9 @@ constexpr int64_t kTileM = kConsumerWarpgroups * kWgmmaM, kTileK = 64;
 /// The rhs is staged in boxes of 64 columns (128 bytes), wgmma's n is at
 /// most 256.
 constexpr int64_t kTileNStep = 64, kMaxTileN = 256;
+/// The 16-bit results' epilogue stages f32 rows padded by this many
+/// elements.
+constexpr int64_t kEpiloguePad = 4;
 /// Bytes of one stage: both operand tiles of 16-bit elements.
 constexpr int64_t stageBytes(int64_t tileN) {
   return (kTileM * kTileK + kTileK * tileN) * 2;
@@ -170,10 +173,13 @@ constexpr int64_t stageBytes(int64_t tileN) {
 /// this much more than it uses.
 constexpr int64_t kSwizzleAlignment = 1024, kStaticGuard = 128;
 constexpr int64_t kAlignmentSlack = kSwizzleAlignment + kStaticGuard;
-/// The kernel's dynamic shared memory: the stages and the alignment slack
-/// (the epilogue stores from registers).
+/// The kernel's dynamic shared memory: the stages, which a 16-bit result's
+/// epilogue reuses for its f32 rows once the last k step is done, and the
+/// alignment slack.
 constexpr int64_t sharedBytes(int64_t tileN, int64_t stages) {
-  return stages * stageBytes(tileN) + kAlignmentSlack;
+  int64_t epilogue = kTileM * (tileN + kEpiloguePad) * 4;
+  int64_t staged = stages * stageBytes(tileN);
+  return (staged > epilogue ? staged : epilogue) + kAlignmentSlack;
 }
 } // namespace wgmma_shapes
 
