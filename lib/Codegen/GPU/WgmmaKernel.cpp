@@ -280,6 +280,38 @@ void passMapsByPointer(gpu::LaunchOp launch, ArrayRef<Value> maps) {
   }
 }
 
+/// The block's view of the result, as the epilogues store to it: the
+/// write's memref and indices, the view's sizes (of a subview: its size
+/// operands) and where its first element lies.
+struct ResultView {
+  Value dest, rowBase, colBase, rowLimit, colLimit, address;
+  Type elementType;
+  int64_t elementBytes;
+
+  /// Whether the view's first element lies on a multiple of `bytes`.
+  Value startsAlignedTo(OpBuilder &b, Location loc, int64_t bytes) const {
+    return cmp(b, loc, arith::CmpIPredicate::eq,
+               remConst(b, loc, address, bytes), cst(b, loc, 0));
+  }
+};
+
+ResultView resultView(OpBuilder &b, Location loc, const BlockProgram &program) {
+  ResultView view;
+  vector::TransferWriteOp write = program.write;
+  view.dest = write.getBase();
+  view.elementType = cast<MemRefType>(view.dest.getType()).getElementType();
+  view.elementBytes = view.elementType.getIntOrFloatBitWidth() / 8;
+  view.rowBase = write.getIndices()[0];
+  view.colBase = write.getIndices()[1];
+  view.rowLimit = b.createOrFold<memref::DimOp>(loc, view.dest, 0);
+  view.colLimit = b.createOrFold<memref::DimOp>(loc, view.dest, 1);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, view.dest);
+  view.address = add(
+      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view.dest),
+      mul(b, loc, metadata.getOffset(), view.elementBytes));
+  return view;
+}
+
 /// The epilogue of an f32 result, per consumer warpgroup: each thread
 /// stores its fragments of the 64 x tileN accumulator `acc` (rows 64
 /// `consumer` + 16 w + lane / 4 (+ 8), columns 8 i + 2 (lane % 4) (+ 1),
@@ -296,23 +328,13 @@ void passMapsByPointer(gpu::LaunchOp launch, ArrayRef<Value> maps) {
 void storeAccumulators(OpBuilder &b, Location loc, const BlockProgram &program,
                        int64_t tileN, Value tid, Value consumer, Value acc) {
   MLIRContext *ctx = b.getContext();
-  vector::TransferWriteOp write = program.write;
-  Value dest = write.getBase();
-  Type resultType = cast<MemRefType>(dest.getType()).getElementType();
-  int64_t resultBytes = resultType.getIntOrFloatBitWidth() / 8;
-  Value c0 = cst(b, loc, 0);
-  Value rowBase = write.getIndices()[0], colBase = write.getIndices()[1];
-  // The view's sizes (of a subview: its size operands).
-  Value rowLimit = b.createOrFold<memref::DimOp>(loc, dest, 0);
-  Value colLimit = b.createOrFold<memref::DimOp>(loc, dest, 1);
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, dest);
-  Value destAddress =
-      add(b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dest),
-          mul(b, loc, metadata.getOffset(), resultBytes));
+  ResultView view = resultView(b, loc, program);
+  Value dest = view.dest, rowBase = view.rowBase, colBase = view.colBase;
+  Value rowLimit = view.rowLimit, colLimit = view.colLimit;
+  int64_t resultBytes = view.elementBytes;
   // The rows are whole 16-byte chunks (matchBlockProgram), so every pair
   // (an even column) is aligned when the view's start is.
-  Value pairAligned = cmp(b, loc, arith::CmpIPredicate::eq,
-                          remConst(b, loc, destAddress, 2 * resultBytes), c0);
+  Value pairAligned = view.startsAlignedTo(b, loc, 2 * resultBytes);
   Value lane = remConst(b, loc, tid, 32);
   Value warp = remConst(b, loc, divConst(b, loc, tid, 32), kWarpsPerWarpgroup);
   Value fragmentRow =
@@ -404,7 +426,6 @@ void storeAccumulators(OpBuilder &b, Location loc, const BlockProgram &program,
 void stageAccumulators(OpBuilder &b, Location loc, const BlockProgram &program,
                        int64_t tileN, Value tid, Value buffer, Value start,
                        Value acc) {
-  Value c0 = cst(b, loc, 0);
 
   Value barrierId = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
   Value consumerThreads = arith::ConstantIntOp::create(
@@ -439,24 +460,13 @@ void stageAccumulators(OpBuilder &b, Location loc, const BlockProgram &program,
   // chunk is then one aligned 16-byte store; a view that does not (a
   // column slice of a larger result) gets element stores, bounded by its
   // columns.
-  vector::TransferWriteOp write = program.write;
-  Value dest = write.getBase();
-  auto destType = cast<MemRefType>(dest.getType());
-  Type resultType = destType.getElementType();
-  int64_t resultBytes = resultType.getIntOrFloatBitWidth() / 8;
-  int64_t chunk = gmm::gpu_shapes::kChunkBytes / resultBytes;
+  ResultView view = resultView(b, loc, program);
+  Value dest = view.dest, rowBase = view.rowBase, colBase = view.colBase;
+  Value rowLimit = view.rowLimit, colLimit = view.colLimit;
+  Type resultType = view.elementType;
+  int64_t chunk = gmm::gpu_shapes::kChunkBytes / view.elementBytes;
   int64_t chunksPerRow = tileN / chunk;
-  Value rowBase = write.getIndices()[0], colBase = write.getIndices()[1];
-  // The view's sizes (of a subview: its size operands).
-  Value rowLimit = b.createOrFold<memref::DimOp>(loc, dest, 0);
-  Value colLimit = b.createOrFold<memref::DimOp>(loc, dest, 1);
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, dest);
-  Value destAddress =
-      add(b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dest),
-          mul(b, loc, metadata.getOffset(), resultBytes));
-  Value aligned =
-      cmp(b, loc, arith::CmpIPredicate::eq,
-          remConst(b, loc, destAddress, gmm::gpu_shapes::kChunkBytes), c0);
+  Value aligned = view.startsAlignedTo(b, loc, gmm::gpu_shapes::kChunkBytes);
   auto copy =
       scf::ForOp::create(b, loc, tid, cst(b, loc, kTileM * chunksPerRow),
                          cst(b, loc, kConsumerWarpgroups * kWarpgroupThreads));
