@@ -20,7 +20,9 @@
 // destination bytes are pending, so that touching them before the phase
 // that covers them completes is a finding. The shared-memory box is laid
 // out densely, innermost dimension first, at the destination, with the
-// 16-byte chunks of each row moved by the map's swizzle (TensorMap.h).
+// 16-byte chunks of each row moved by the map's swizzle (TensorMap.h). A
+// copy whose innermost coordinate is not at a multiple of 16 bytes is a
+// finding: the GPU raises an illegal instruction (measured on an H200).
 //
 //===----------------------------------------------------------------------===//
 
@@ -415,6 +417,25 @@ bool startCopy(ExecState &s, const Instr &in, int l, BulkCopy::Kind kind,
     return false;
   for (unsigned d = 0; d < rank; ++d)
     copy.coords[d] = static_cast<int32_t>(s.reg(in.ops[mapOperand + 1 + d])[l]);
+  // The innermost coordinate's byte offset must be a multiple of 16, for
+  // loads, stores and reductions, swizzled or not, inside the tensor or
+  // not: an H200 raises CUDA_ERROR_ILLEGAL_INSTRUCTION otherwise (measured
+  // by NvccKernelsTest.cpp's TmaBoxVariant_*; the ISA does not say so).
+  int64_t innerBytes = int64_t(copy.coords[0]) * copy.map.elementBytes;
+  if (innerBytes % 16) {
+    const char *what =
+        kind == BulkCopy::TensorLoad          ? "cp.async.bulk.tensor load"
+        : in.payload<BulkTensorArgs>().reduce ? "cp.reduce.async.bulk.tensor"
+                                              : "cp.async.bulk.tensor store";
+    s.fail(FindingKind::TmaMisuse, l,
+           std::string(what) + ": the innermost box coordinate " +
+               std::to_string(copy.coords[0]) + " (byte offset " +
+               std::to_string(innerBytes) + ", " +
+               std::to_string(copy.map.elementBytes) +
+               "-byte elements) is not a multiple of 16 bytes; the GPU "
+               "raises an illegal instruction");
+    return false;
+  }
   uint64_t bytes = copy.map.boxBytes();
   if (bytes > s.launch.sharedBytes) {
     s.fail(FindingKind::OutOfBounds, l,

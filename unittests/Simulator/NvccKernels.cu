@@ -609,7 +609,9 @@ extern "C" __global__ void mbarrier_ring(const float *in, int tiles,
 /// 128 threads: TMA loads an 8 x 64 box of u16 at (x, y) of `in` (128-byte
 /// swizzle, zeros outside the tensor) into shared memory, every element is
 /// incremented in place, and TMA stores the box at (ox, oy) of `out`
-/// (clipped at its edges). The maps are __grid_constant__ parameters.
+/// (clipped at its edges). The maps are __grid_constant__ parameters. x
+/// and ox (times 2 bytes) must be multiples of 16 bytes: otherwise the GPU
+/// raises an illegal instruction (TmaBoxVariant_* in NvccKernelsTest.cpp).
 extern "C" __global__ void
 tma_box_increment(const __grid_constant__ CUtensorMap in,
                   const __grid_constant__ CUtensorMap out, int x, int y, int ox,

@@ -1093,8 +1093,12 @@ TEST_P(NvccKernels, TmaBoxThroughSharedMemory) {
   if (GetParam().arch < 90)
     GTEST_SKIP() << "TMA needs sm_90";
   // in: 100 x 20 u16 (pitch 208 bytes); out: 80 x 30 (pitch 160). The box
-  // (64 x 8) is loaded at (60, 15), partly outside `in` (zeros there), and
-  // stored at (20, 25), partly outside `out` (clipped).
+  // (64 x 8) is loaded at (56, 15), partly outside `in` (zeros there), and
+  // stored at (24, 25), partly outside `out` (clipped). The inner
+  // coordinates are 16-byte multiples (112 and 48 bytes): at (60, 15) and
+  // (20, 25), 120 and 40 bytes, the GPU raises an illegal instruction
+  // (TmaBoxVariant_Baseline).
+  constexpr int x = 56, y = 15, ox = 24, oy = 25;
   constexpr int inW = 100, inH = 20, inPitch = 104, outW = 80, outH = 30;
   std::vector<uint16_t> in(inPitch * inH);
   for (size_t i = 0; i < in.size(); ++i)
@@ -1127,7 +1131,7 @@ TEST_P(NvccKernels, TmaBoxThroughSharedMemory) {
   ASSERT_LE(kernel->paramBufferBytes(), sizeof(params));
   encode(inBuf.address, inW, inH, inPitch * 2, params + p[0].offset);
   encode(outBuf.address, outW, outH, outW * 2, params + p[1].offset);
-  int32_t coords[4] = {60, 15, 20, 25};
+  int32_t coords[4] = {x, y, ox, oy};
   for (int i = 0; i < 4; ++i)
     std::memcpy(params + p[2 + i].offset, &coords[i], 4);
   for (Buffer *b : {&inBuf, &outBuf})
@@ -1144,9 +1148,9 @@ TEST_P(NvccKernels, TmaBoxThroughSharedMemory) {
   for (int yy = 0; yy < outH; ++yy)
     for (int xx = 0; xx < outW; ++xx) {
       uint16_t want = 0x5555;
-      int bx = xx - 20, by = yy - 25;
+      int bx = xx - ox, by = yy - oy;
       if (bx >= 0 && bx < 64 && by >= 0 && by < 8) {
-        int gx = 60 + bx, gy = 15 + by;
+        int gx = x + bx, gy = y + by;
         uint16_t loaded =
             gx < inW && gy < inH ? in[gy * inPitch + gx] : uint16_t(0);
         want = static_cast<uint16_t>(loaded + 1);
@@ -1157,16 +1161,21 @@ TEST_P(NvccKernels, TmaBoxThroughSharedMemory) {
 }
 
 /// The bisection of TmaBoxThroughSharedMemory's fault on an H200
-/// (CUDA_ERROR_ILLEGAL_INSTRUCTION at the TMA load of tma_box_increment,
-/// which the simulator runs without a finding): tma_box_variant on a u16
-/// tensor 100 x 20 (pitch 208 bytes), box 64 x 8, 128-byte swizzle, loaded
-/// at (60, 15) and stored at (20, 25) into an 80 x 30 tensor (pitch 160),
-/// the failing case (Baseline), and variants that each change one thing
-/// (or two, named). Each checks the box as it lay in shared memory (`raw`:
-/// swizzled, zeros outside the tensor, incremented) and `out` against the
-/// CPU, so each passes on the simulator; on the GPU the pattern of passes
-/// and faults tells which factor faults. Run on sm_90 PTX only (sm_90a
-/// failed the same way): suite NvccKernelsTmaBox.
+/// (CUDA_ERROR_ILLEGAL_INSTRUCTION at the TMA load of tma_box_increment
+/// when it loaded at (60, 15) and stored at (20, 25)): tma_box_variant on a
+/// u16 tensor 100 x 20 (pitch 208 bytes), box 64 x 8, 128-byte swizzle,
+/// loaded at (60, 15) and stored at (20, 25) into an 80 x 30 tensor (pitch
+/// 160), the failing case (Baseline), and variants that each change one
+/// thing (or two, named). The H200's answer (2026-11-28): a copy whose
+/// innermost coordinate times the element size is not a multiple of 16
+/// bytes raises the illegal instruction, load or store, swizzled or not,
+/// inside the tensor or not. So a variant with such a coordinate (the
+/// load's, or the store's where it stores) expects the fault: on the
+/// simulator a TMA misuse finding that says so (at the load, or else at
+/// the store), on the GPU the launch's CUDA_ERROR_ILLEGAL_INSTRUCTION. The
+/// others check the box as it lay in shared memory (`raw`: swizzled, zeros
+/// outside the tensor, incremented) and `out` against the CPU. Run on
+/// sm_90 PTX only (sm_90a failed the same way): suite NvccKernelsTmaBox.
 struct TmaBoxCase {
   int dataType = 1; // CU_TENSOR_MAP_DATA_TYPE_UINT16
   int swizzle = kSwizzle128B;
@@ -1233,6 +1242,40 @@ void checkTmaBoxVariant(SimRun &run, const std::string &name,
                           ": " + result.message)
             << "\n"
             << std::flush;
+  // The inner coordinates' byte offsets (2-byte elements): the GPU faults
+  // unless both (the store's only where it stores) are multiples of 16.
+  bool loadAligned = c.x * 2 % 16 == 0;
+  bool storeAligned = !c.store || c.ox * 2 % 16 == 0;
+  if (!loadAligned || !storeAligned) {
+    std::string why =
+        !loadAligned ? "the load's inner coordinate " + std::to_string(c.x) +
+                           " (" + std::to_string(c.x * 2) + " bytes)"
+                     : "the store's inner coordinate " + std::to_string(c.ox) +
+                           " (" + std::to_string(c.ox * 2) + " bytes)";
+    std::cout << "tma box variant " << name << ": a fault is expected: " << why
+              << " is not a multiple of 16 bytes\n"
+              << std::flush;
+    ASSERT_FALSE(result.ok)
+        << "expected a fault: " << why << " is not a multiple of 16 bytes";
+#ifdef GMM_NVCC_ON_GPU
+    EXPECT_NE(result.message.find("CUDA_ERROR_ILLEGAL_INSTRUCTION"),
+              std::string::npos)
+        << result.message;
+#else
+    EXPECT_EQ(result.kind, FindingKind::TmaMisuse) << result.message;
+    std::string finding =
+        std::string(!loadAligned ? "cp.async.bulk.tensor load"
+                                 : "cp.async.bulk.tensor store") +
+        ": the innermost box coordinate " +
+        std::to_string(!loadAligned ? c.x : c.ox) + " (byte offset " +
+        std::to_string((!loadAligned ? c.x : c.ox) * 2) +
+        ", 2-byte elements) is not a multiple of 16 bytes; the GPU raises an "
+        "illegal instruction";
+    EXPECT_NE(result.message.find(finding), std::string::npos)
+        << result.message;
+#endif
+    return;
+  }
   ASSERT_LAUNCHED(result);
   std::memcpy(out.data(),
               run.device.hostPointer(outBuf.address, out.size() * 2),
@@ -1282,8 +1325,8 @@ class NvccKernelsTmaBox : public NvccKernels {};
     checkTmaBoxVariant(*run, #Name, c);                                        \
   }
 
-// The failing case, through tma_box_variant: should fault as
-// TmaBoxThroughSharedMemory does.
+// The failing case, through tma_box_variant: faults as
+// TmaBoxThroughSharedMemory did at these coordinates.
 GMM_TMA_BOX_VARIANT(Baseline, )
 // No TMA store: the load (and the generic-proxy copy to `raw`) only.
 GMM_TMA_BOX_VARIANT(LoadOnly, c.store = false)
@@ -1297,7 +1340,7 @@ GMM_TMA_BOX_VARIANT(StoreX16, c.ox = 16)
 // Both inner coordinates 16-byte aligned (load x = 64, store x = 16).
 GMM_TMA_BOX_VARIANT(LoadX64StoreX16, c.x = 64; c.ox = 16)
 // Both 16-byte aligned, the load's not on the swizzle span (x = 56: 112
-// bytes): is the rule 16 bytes or 128?
+// bytes): is the rule 16 bytes or 128? (16: it launches.)
 GMM_TMA_BOX_VARIANT(LoadX56StoreX16, c.x = 56; c.ox = 16)
 // Both boxes inside their tensors, at (0, 0): aligned and in bounds.
 GMM_TMA_BOX_VARIANT(InBounds, c.x = c.y = c.ox = c.oy = 0)
@@ -1539,9 +1582,10 @@ TEST_P(NvccKernels, WgmmaM64N64K16Interleaved) {
 ///   b: relative to the tile start: chunk c of row r at chunk c ^ (r & 7).
 /// Each layout runs with base offset 0 and 4; the test prints what matched
 /// and which reading the hardware follows with the ISA's base offset, and
-/// fails unless exactly one does. The simulator refuses a nonzero base
-/// offset: there it checks the base-offset-0 runs (reading a matches, b not:
-/// the experiment tells them apart) and skips the rest.
+/// fails unless reading a matches with base offset 0 and, with base offset
+/// 4, reading b does and reading a does not: what an H200 answered
+/// (2026-11-28) and what the simulator models (the minus rule of
+/// WgmmaBaseOffsetRule).
 TEST_P(NvccKernels, WgmmaBaseOffsetExperiment) {
   if (std::string(GetParam().name) != "sm_90a")
     GTEST_SKIP() << "wgmma needs sm_90a";
@@ -1596,18 +1640,9 @@ TEST_P(NvccKernels, WgmmaBaseOffsetExperiment) {
                : std::to_string(mismatches) + " of 4096 elements of D differ";
   };
   int a0 = mismatchesOf(true, 0), b0 = mismatchesOf(false, 0);
-#ifndef GMM_NVCC_ON_GPU
-  // The simulator swizzles by absolute address with a base offset of 0.
+  // With base offset 0 the swizzle is by absolute address.
   EXPECT_EQ(a0, 0) << "reading a, base offset 0: " << describe(a0);
   EXPECT_GT(b0, 0) << "reading b, base offset 0: " << describe(b0);
-  GTEST_SKIP() << "the simulated GPU refuses a wgmma descriptor whose base "
-                  "offset is not 0 (lib/Simulator/Wgmma.cpp), so the "
-                  "experiment's base offset "
-               << kIsaBaseOffset
-               << " runs on a real GPU only (GMMNvccKernelsOnGPU); "
-                  "checked here: with base offset 0 reading a matches "
-                  "and reading b does not";
-#else
   if (a0 < 0 || b0 < 0)
     return;
   int a4 = mismatchesOf(true, kIsaBaseOffset);
@@ -1638,11 +1673,10 @@ TEST_P(NvccKernels, WgmmaBaseOffsetExperiment) {
               "reading b\n";
   std::cout << report.str() << std::flush;
   RecordProperty("wgmma_base_offset", report.str());
-  EXPECT_TRUE((a4 == 0) != (b4 == 0))
-      << "exactly one reading should match with base offset " << kIsaBaseOffset
-      << ":\n"
+  EXPECT_TRUE(b4 == 0 && a4 != 0)
+      << "reading b (and not reading a) should match with base offset "
+      << kIsaBaseOffset << ":\n"
       << report.str();
-#endif
 }
 
 /// The rule behind the base offset, which WgmmaBaseOffsetExperiment (A at
@@ -1657,10 +1691,9 @@ TEST_P(NvccKernels, WgmmaBaseOffsetExperiment) {
 /// offset p), laid out by the host under each rule (and by absolute
 /// address: phase (addr >> 7) & 7), and runs with base offset p (and 0 for
 /// the absolute layout, the control). The test prints what matched at each
-/// offset and the rule, and fails unless one rule holds at every offset
-/// where they differ. The simulator refuses a nonzero base offset: there it
-/// checks the base-offset-0 runs (the absolute layout matches, the rules'
-/// layouts do not) and skips the rest.
+/// offset and the rule, and fails unless the minus rule holds at every
+/// offset and the xor rule does not: what an H200 answered (2026-11-28)
+/// and what the simulator models.
 TEST_P(NvccKernels, WgmmaBaseOffsetRule) {
   if (std::string(GetParam().name) != "sm_90a")
     GTEST_SKIP() << "wgmma needs sm_90a";
@@ -1734,24 +1767,6 @@ TEST_P(NvccKernels, WgmmaBaseOffsetRule) {
            : mismatches < 0 ? std::string("launch failed")
                             : std::to_string(mismatches) + " of 4096 differ";
   };
-#ifndef GMM_NVCC_ON_GPU
-  // The simulator swizzles by absolute address with a base offset of 0:
-  // the control matches and the rules' layouts do not (the experiment tells
-  // them apart from it).
-  for (unsigned p = 1; p < 8; ++p) {
-    SCOPED_TRACE("p = " + std::to_string(p));
-    int absolute = mismatchesOf(Absolute, p, 0);
-    int minus = mismatchesOf(Minus, p, 0), xorRule = mismatchesOf(Xor, p, 0);
-    EXPECT_EQ(absolute, 0) << "absolute layout: " << describe(absolute);
-    EXPECT_GT(minus, 0) << "minus layout: " << describe(minus);
-    EXPECT_GT(xorRule, 0) << "xor layout: " << describe(xorRule);
-  }
-  GTEST_SKIP() << "the simulated GPU refuses a wgmma descriptor whose base "
-                  "offset is not 0 (lib/Simulator/Wgmma.cpp), so the "
-                  "experiment's runs with base offsets 1 .. 7 run on a real "
-                  "GPU only (GMMNvccKernelsOnGPU); checked here: with base "
-                  "offset 0 the absolute layout matches and the rules' do not";
-#else
   std::ostringstream report;
   report << "wgmma base offset experiment (the rule): m64n64k16 bf16 x 4, "
             "K-major, 128-byte swizzle, A at 128 p mod 1024 with base offset "
@@ -1764,6 +1779,10 @@ TEST_P(NvccKernels, WgmmaBaseOffsetRule) {
     int minus = ignored < 0 ? -1 : mismatchesOf(Minus, p, p);
     int xorRule = minus < 0 ? -1 : mismatchesOf(Xor, p, p);
     failed |= xorRule < 0;
+    EXPECT_EQ(control, 0) << "A at " << 128 * p
+                          << ": absolute, base offset 0: " << describe(control);
+    EXPECT_GT(ignored, 0) << "A at " << 128 * p << ": absolute, base offset "
+                          << p << ": " << describe(ignored);
     report << "  A at " << 128 * p
            << ": absolute, base offset 0: " << describe(control)
            << "; absolute, base offset " << p << ": " << describe(ignored)
@@ -1786,8 +1805,7 @@ TEST_P(NvccKernels, WgmmaBaseOffsetRule) {
               "holds at every offset\n";
   std::cout << report.str() << std::flush;
   RecordProperty("wgmma_base_offset_rule", report.str());
-  EXPECT_TRUE(!failed && minusHolds != xorHolds) << report.str();
-#endif
+  EXPECT_TRUE(!failed && minusHolds && !xorHolds) << report.str();
 }
 
 //===----------------------------------------------------------------------===//

@@ -398,18 +398,21 @@ void checkLoad(const TiledTensorMapArgs &shape, unsigned eb,
 
 TEST(Tma, LoadsAcrossEveryEdge) {
   // f32, 10 x 7 with a 48-byte pitch (two padding elements), box 8 x 4.
+  // The inner coordinates are multiples of 4 elements (16 bytes), as the
+  // GPU requires.
   TiledTensorMapArgs a = args2d(kF32, 0, 10, 7, 48, 8, 4);
-  checkLoad(a, 4, {-2, -1, 0}); // top-left corner outside
-  checkLoad(a, 4, {5, 5, 0});   // bottom-right corner outside
-  checkLoad(a, 4, {1, 2, 0});   // inside
-  checkLoad(a, 4, {-9, 0, 0});  // all but... entirely left of the tensor
+  checkLoad(a, 4, {-4, -1, 0}); // top-left corner outside
+  checkLoad(a, 4, {4, 5, 0});   // bottom-right corner outside
+  checkLoad(a, 4, {0, 2, 0});   // inside
+  checkLoad(a, 4, {-8, 0, 0});  // entirely left of the tensor
   checkLoad(a, 4, {0, 7, 0});   // entirely below
-  checkLoad(a, 4, {-2, -1, 0}, /*nan=*/true);
+  checkLoad(a, 4, {-4, -1, 0}, /*nan=*/true);
 }
 
 TEST(Tma, ElementStridesAndThreeDimensions) {
-  // u16, 24 x 9 x 3 (pitch 64, plane 640), box 8 x 5 x 2 with element
-  // strides 2 in y and 2 in z: 3 rows and 1 plane.
+  // u16, 24 x 9 x 3 (pitch 64, plane 640), box 16 x 5 x 2 with element
+  // strides 2 in y and 2 in z: 3 rows and 1 plane. The inner coordinates
+  // are multiples of 8 elements (16 bytes).
   TiledTensorMapArgs a;
   a.dataType = kU16;
   a.rank = 3;
@@ -418,23 +421,23 @@ TEST(Tma, ElementStridesAndThreeDimensions) {
   a.globalDim[2] = 3;
   a.globalStrides[0] = 64;
   a.globalStrides[1] = 640;
-  a.boxDim[0] = 8;
+  a.boxDim[0] = 16;
   a.boxDim[1] = 5;
   a.boxDim[2] = 2;
   a.elementStrides[0] = 1;
   a.elementStrides[1] = 2;
   a.elementStrides[2] = 2;
-  checkLoad(a, 2, {20, 6, 1});
-  checkLoad(a, 2, {-3, -2, -1});
+  checkLoad(a, 2, {16, 6, 1});
+  checkLoad(a, 2, {-8, -2, -1});
 }
 
 TEST(Tma, SwizzledLoads) {
   // bf16 rows of 64 elements (128 bytes), u16 rows of 32 (64 bytes) and 16
   // (32 bytes): 12 rows, so that the 128-byte pattern repeats.
   checkLoad(args2d(kBF16, 0, 200, 40, 512, 64, 12, kSwizzle128B), 2,
-            {100, 30, 0});
-  checkLoad(args2d(kU16, 0, 200, 40, 512, 32, 12, kSwizzle64B), 2, {3, -4, 0});
-  checkLoad(args2d(kU16, 0, 200, 40, 512, 16, 12, kSwizzle32B), 2, {190, 2, 0});
+            {104, 30, 0});
+  checkLoad(args2d(kU16, 0, 200, 40, 512, 32, 12, kSwizzle64B), 2, {8, -4, 0});
+  checkLoad(args2d(kU16, 0, 200, 40, 512, 16, 12, kSwizzle32B), 2, {192, 2, 0});
   checkLoad(args2d(kU8, 0, 256, 16, 256, 128, 9, kSwizzle128B), 1, {0, 0, 0});
 }
 
@@ -1105,6 +1108,64 @@ TEST(TmaChecks, ReductionsTheISADoesNotDefine) {
                      form + " [%rd2], [tile], 256;")))
         << form;
     EXPECT_NE(sim.loadLog.find(message), std::string::npos) << sim.loadLog;
+  }
+}
+
+TEST(TmaChecks, InnerCoordinateNotAMultipleOf16Bytes) {
+  // An H200 raises CUDA_ERROR_ILLEGAL_INSTRUCTION for a tile-mode copy
+  // whose innermost coordinate times the element size is not a multiple of
+  // 16 bytes (loads, stores and reductions; NvccKernelsTest.cpp's
+  // TmaBoxVariant_*). A load at x = 2 of an f32 map: 8 bytes.
+  std::string load = loadKernel(2, 256, 256);
+  LaunchResult r = runSmall(load, smallMap(), 2);
+  expectFinding(r, FindingKind::TmaMisuse,
+                "cp.async.bulk.tensor load: the innermost box coordinate 2 "
+                "(byte offset 8, 4-byte elements) is not a multiple of 16 "
+                "bytes; the GPU raises an illegal instruction");
+  EXPECT_NE(r.message.find("PTX line " +
+                           std::to_string(lineOf(load, "@%p0 cp.async.bulk")) +
+                           ":"),
+            std::string::npos)
+      << r.message;
+  // Negative: -2 (-8 bytes) is reported, -4 (-16 bytes, the box's first
+  // four columns outside the tensor) is not.
+  expectFinding(runSmall(load, smallMap(), -2), FindingKind::TmaMisuse,
+                "the innermost box coordinate -2 (byte offset -8");
+  r = runSmall(load, smallMap(), -4);
+  EXPECT_TRUE(r.ok) << r.message;
+  // A store and a reduction of a 32 x 4 u32 box at x = 6 (24 bytes); at
+  // x = -4 both run.
+  const std::pair<const char *, const char *> copies[] = {
+      {"cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group",
+       "cp.async.bulk.tensor store"},
+      {"cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group",
+       "cp.reduce.async.bulk.tensor"}};
+  for (const auto &[instruction, name] : copies) {
+    SCOPED_TRACE(instruction);
+    std::string ptx = reduceKernel(std::string("  @%p0 ") + instruction +
+                                   " [%rd1, {%c0, %c1}], [tile];");
+    for (int32_t x : {6, -4}) {
+      TmaRun run(ptx);
+      std::vector<uint32_t> init(40 * 12, 7);
+      run.tensor = &run.sim.buffer(init);
+      ASSERT_TRUE(run.encode(args2d(2 /*UINT32*/, 0, 40, 12, 160, 32, 4)));
+      std::vector<uint8_t> unused;
+      r = run.run(x, 2, 0, 4, unused);
+      if (x == -4) {
+        EXPECT_TRUE(r.ok) << r.message;
+        continue;
+      }
+      expectFinding(r, FindingKind::TmaMisuse,
+                    std::string(name) +
+                        ": the innermost box coordinate 6 (byte offset 24, "
+                        "4-byte elements) is not a multiple of 16 bytes");
+      EXPECT_NE(r.message.find("PTX line " +
+                               std::to_string(lineOf(
+                                   ptx, "@%p0 " + std::string(instruction))) +
+                               ":"),
+                std::string::npos)
+          << r.message;
+    }
   }
 }
 

@@ -13,7 +13,8 @@
 // accumulator register against the product computed here, placed by the
 // ISA's fragment figure (thread t, register i: row 16 (t / 32) + (t % 32) /
 // 4 + 8 ((i % 4) / 2), column 8 (i / 4) + 2 (t % 4) + i % 2). Values are
-// small integers, so that every sum is exact. And one negative test per
+// small integers, so that every sum is exact. A descriptor base offset
+// (A laid out by the minus rule an H200 showed). And one negative test per
 // wgmma check.
 //
 //===----------------------------------------------------------------------===//
@@ -70,6 +71,10 @@ struct Case {
   bool aInRegisters = false;
   bool accumulate = false;
   bool negateB = false;
+  // A's start address, the base offset its descriptor carries, and the
+  // base offset its host layout assumes (see Layout).
+  uint32_t aStart = 0;
+  unsigned aBaseOffset = 0, aLayoutBaseOffset = 0;
 };
 
 unsigned bytesOf(Type t) { return t == TF32 ? 4 : t == E4M3 ? 1 : 2; }
@@ -80,6 +85,11 @@ struct Layout {
   unsigned swizzle = 0; // span bytes, 0 none
   bool mnMajor = false;
   uint32_t start = 0, leading = 0, stride = 0;
+  /// The descriptor's base offset (bits 49-51), and the one the host lays
+  /// the operand out by: the 16-byte chunk phase of the row at shared
+  /// address addr is ((addr >> 7) - layoutBaseOffset) masked to the
+  /// swizzle's bits (the rule an H200 showed for the 128-byte swizzle).
+  unsigned baseOffset = 0, layoutBaseOffset = 0;
 
   uint32_t offset(unsigned mn, unsigned k, unsigned eb) const {
     unsigned t = 16 / eb; // elements per 16 bytes
@@ -104,7 +114,7 @@ struct Layout {
     if (!swizzle)
       return linear;
     unsigned mask = swizzle == 128 ? 7 : swizzle == 64 ? 3 : 1;
-    unsigned row = linear / 128, chunk = (linear / 16) % 8;
+    unsigned row = linear / 128 - layoutBaseOffset, chunk = (linear / 16) % 8;
     return (linear & ~0x7fu) | (((chunk ^ (row & mask)) & 7) << 4) |
            (linear & 15);
   }
@@ -116,7 +126,8 @@ struct Layout {
                                     : 0;
     return uint64_t((start >> 4) & 0x3fff) |
            (uint64_t((leading >> 4) & 0x3fff) << 16) |
-           (uint64_t((stride >> 4) & 0x3fff) << 32) | (mode << 62);
+           (uint64_t((stride >> 4) & 0x3fff) << 32) |
+           (uint64_t(baseOffset & 7) << 49) | (mode << 62);
   }
 };
 
@@ -253,7 +264,11 @@ float halfValue(uint16_t h) {
   return (h & 0x8000) ? -v : v;
 }
 
-void runCase(const Case &c) {
+/// Runs `c` and checks every result; with `mismatchCount`, counts the
+/// results that differ from the product there instead of failing; with
+/// `launched`, gives the launch's result there (and stops if it failed).
+void runCase(const Case &c, int *mismatchCount = nullptr,
+             LaunchResult *launched = nullptr) {
   unsigned eb = bytesOf(c.type), k = 32 / eb, n = c.n;
   unsigned numD = c.f16Accumulator ? n / 4 : n / 2;
   // Values: A in [-3, 3], B in [-2, 2], C in [-8, 8]: exact everywhere.
@@ -265,7 +280,9 @@ void runCase(const Case &c) {
   for (unsigned i = 0; i < cv.size(); ++i)
     cv[i] = float(int((i * 11 + 5) % 17) - 8);
   std::vector<uint8_t> image(49152, 0);
-  Layout la = layoutFor(c.swizzleA, c.transposeA, 64, k, eb, 0);
+  Layout la = layoutFor(c.swizzleA, c.transposeA, 64, k, eb, c.aStart);
+  la.baseOffset = c.aBaseOffset;
+  la.layoutBaseOffset = c.aLayoutBaseOffset;
   Layout lb = layoutFor(c.swizzleB, c.transposeB, n, k, eb, 16384);
   uint32_t used = 0;
   for (unsigned m = 0; m < 64; ++m)
@@ -333,10 +350,17 @@ void runCase(const Case &c) {
       sim.launch("k", {1, 1, 1}, {128, 1, 1},
                  {g.address, 0, uint64_t(image.size() / 4), la.descriptor(),
                   lb.descriptor(), out.address, gregs.address});
+  if (launched) {
+    *launched = r;
+    if (!r.ok)
+      return;
+  }
   ASSERT_TRUE(r.ok) << r.message;
   int mismatches = 0;
-  for (unsigned t = 0; t < 128 && mismatches < 8; ++t)
-    for (unsigned i = 0; i < numD && mismatches < 8; ++i)
+  if (mismatchCount)
+    *mismatchCount = 0;
+  for (unsigned t = 0; t < 128 && (mismatchCount || mismatches < 8); ++t)
+    for (unsigned i = 0; i < numD && (mismatchCount || mismatches < 8); ++i)
       for (unsigned e = 0; e < (c.f16Accumulator ? 2u : 1u); ++e) {
         unsigned row, col;
         dPlace(t, i, e, row, col);
@@ -350,7 +374,9 @@ void runCase(const Case &c) {
           got = halfValue(static_cast<uint16_t>(word >> (16 * e)));
         else
           std::memcpy(&got, &word, 4);
-        if (got != float(want)) {
+        if (got != float(want) && mismatchCount) {
+          ++*mismatchCount;
+        } else if (got != float(want)) {
           ADD_FAILURE() << "thread " << t << " register " << i << " (row "
                         << row << ", column " << col << "): got " << got
                         << ", want " << want;
@@ -464,6 +490,57 @@ LaunchResult runHazard(const std::string &ptx, unsigned threads,
   SimRun sim;
   EXPECT_TRUE(sim.load(ptx)) << sim.loadLog;
   return sim.launch("k", {1, 1, 1}, {threads, 1, 1}, {da, db});
+}
+
+TEST(Wgmma, DescriptorBaseOffset) {
+  // A (K-major, 128-byte swizzle) 384 bytes past a 1024-byte boundary with
+  // the ISA's base offset 3 ((384 >> 7) & 7): the hardware (an H200,
+  // NvccKernelsTest.cpp's WgmmaBaseOffsetRule) swizzles the row at shared
+  // address addr by the phase ((addr >> 7) - 3) & 7, i.e. relative to A's
+  // start here. A laid out so gives A * B.
+  Case c;
+  c.type = BF16;
+  c.n = 64;
+  c.swizzleA = c.swizzleB = 128;
+  c.aStart = 384;
+  c.aBaseOffset = c.aLayoutBaseOffset = 3;
+  runCase(c);
+  // A laid out by absolute address (phase (addr >> 7) & 7) with base
+  // offset 3: another product. With base offset 0 it is A * B again.
+  int mismatches = -1;
+  c.aLayoutBaseOffset = 0;
+  runCase(c, &mismatches);
+  EXPECT_GT(mismatches, 0) << "absolute layout, base offset 3";
+  c.aBaseOffset = 0;
+  runCase(c);
+  // The 64- and 32-byte swizzles by the same rule (phase masked to 2 and 1
+  // bits; by analogy, not measured): A at 128 with base offset 1, and at
+  // 384 with base offset 3.
+  c.n = 16;
+  c.swizzleA = 64;
+  c.aStart = 128;
+  c.aBaseOffset = c.aLayoutBaseOffset = 1;
+  runCase(c);
+  c.swizzleA = 32;
+  c.aStart = 384;
+  c.aBaseOffset = c.aLayoutBaseOffset = 3;
+  runCase(c);
+  c.aLayoutBaseOffset = 0;
+  runCase(c, &mismatches);
+  EXPECT_GT(mismatches, 0) << "32-byte swizzle, absolute layout, base "
+                              "offset 3";
+}
+
+TEST(WgmmaChecks, BaseOffsetWithoutSwizzle) {
+  Case c;
+  c.type = BF16;
+  c.n = 16;
+  c.aBaseOffset = 2;
+  LaunchResult r;
+  runCase(c, nullptr, &r);
+  expectFinding(r, FindingKind::Unsupported,
+                "wgmma matrix descriptor with a base offset of 2 and no "
+                "swizzle");
 }
 
 TEST(WgmmaChecks, AccumulatorWrittenBeforeTheWait) {
