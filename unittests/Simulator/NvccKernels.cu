@@ -606,17 +606,18 @@ extern "C" __global__ void mbarrier_ring(const float *in, int tiles,
 // TMA (sm_90): a box through shared memory
 //===----------------------------------------------------------------------===//
 
-/// 128 threads: TMA loads an 8 x 64 box of u16 at (x, y) of `in` (128-byte
-/// swizzle, zeros outside the tensor) into shared memory, every element is
-/// incremented in place, and TMA stores the box at (ox, oy) of `out`
-/// (clipped at its edges). The maps are __grid_constant__ parameters. x
-/// and ox (times 2 bytes) must be multiples of 16 bytes: otherwise the GPU
-/// raises an illegal instruction (TmaBoxVariant_* in NvccKernelsTest.cpp).
-extern "C" __global__ void
-tma_box_increment(const __grid_constant__ CUtensorMap in,
-                  const __grid_constant__ CUtensorMap out, int x, int y, int ox,
-                  int oy) {
 #if __CUDA_ARCH__ >= 900
+/// 128 threads: TMA loads an 8 x 64 box of u16 at (x, y) of the map at
+/// `in` (128-byte swizzle, zeros outside the tensor) into shared memory,
+/// every element is incremented in place (and, where `raw` is not null,
+/// copied there by ordinary stores: the box as it lies in shared memory,
+/// swizzled as loaded), and, where `store` is nonzero, TMA stores the box
+/// at (ox, oy) of the map at `out` (clipped at its edges). x and ox (times
+/// 2 bytes) must be multiples of 16 bytes: otherwise the GPU raises an
+/// illegal instruction (TmaBoxVariant_* in NvccKernelsTest.cpp).
+__device__ __forceinline__ void
+tmaBoxThroughShared(const CUtensorMap *in, const CUtensorMap *out, int x, int y,
+                    int ox, int oy, uint16_t *raw, int store) {
   __shared__ __align__(1024) uint16_t tile[8 * 64];
   __shared__ __align__(8) uint64_t bar;
   int tid = threadIdx.x;
@@ -635,76 +636,52 @@ tma_box_increment(const __grid_constant__ CUtensorMap in,
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile."
         "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
             sharedAddress(tile)),
-        "l"(&in), "r"(x), "r"(y), "r"(sharedAddress(&bar))
-        : "memory");
-  }
-  mbarrierWait(&bar, 0);
-  for (int i = tid; i < 8 * 64; i += blockDim.x)
-    tile[i] = static_cast<uint16_t>(tile[i] + 1);
-  // Ordinary stores, read next by the TMA unit: the async proxy's fence.
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-  __syncthreads();
-  if (tid == 0) {
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group "
-                 "[%0, {%1, %2}], [%3];\n" ::"l"(&out),
-                 "r"(ox), "r"(oy), "r"(sharedAddress(tile))
-                 : "memory");
-    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
-  }
-#else
-  __trap();
-#endif
-}
-
-/// tma_box_variant: tma_box_increment for the bisection of its fault on
-/// the GPU (NvccKernelsTest.cpp, TmaBoxVariant_*): the same TMA load,
-/// increment and TMA store (whatever the maps' element type and swizzle),
-/// and also the box as it lies in shared memory after the increment (its
-/// 1024 bytes, swizzled as loaded) copied to `raw` by ordinary stores; the
-/// TMA store only where `store` is nonzero.
-extern "C" __global__ void
-tma_box_variant(const __grid_constant__ CUtensorMap in,
-                const __grid_constant__ CUtensorMap out, int x, int y, int ox,
-                int oy, uint16_t *raw, int store) {
-#if __CUDA_ARCH__ >= 900
-  __shared__ __align__(1024) uint16_t tile[8 * 64];
-  __shared__ __align__(8) uint64_t bar;
-  int tid = threadIdx.x;
-  if (tid == 0) {
-    mbarrierInit(&bar, 1);
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-  }
-  __syncthreads();
-  if (tid == 0) {
-    asm volatile(
-        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
-            sharedAddress(&bar)),
-        "r"(static_cast<unsigned>(sizeof(tile)))
-        : "memory");
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile."
-        "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-            sharedAddress(tile)),
-        "l"(&in), "r"(x), "r"(y), "r"(sharedAddress(&bar))
+        "l"(in), "r"(x), "r"(y), "r"(sharedAddress(&bar))
         : "memory");
   }
   mbarrierWait(&bar, 0);
   for (int i = tid; i < 8 * 64; i += blockDim.x) {
     uint16_t value = static_cast<uint16_t>(tile[i] + 1);
     tile[i] = value;
-    raw[i] = value;
+    if (raw)
+      raw[i] = value;
   }
+  // Ordinary stores, read next by the TMA unit: the async proxy's fence.
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
   __syncthreads();
   if (tid == 0 && store) {
     asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group "
-                 "[%0, {%1, %2}], [%3];\n" ::"l"(&out),
+                 "[%0, {%1, %2}], [%3];\n" ::"l"(out),
                  "r"(ox), "r"(oy), "r"(sharedAddress(tile))
                  : "memory");
     asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
     asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
   }
+}
+#endif
+
+/// The box through shared memory, loaded and stored. The maps are
+/// __grid_constant__ parameters.
+extern "C" __global__ void
+tma_box_increment(const __grid_constant__ CUtensorMap in,
+                  const __grid_constant__ CUtensorMap out, int x, int y, int ox,
+                  int oy) {
+#if __CUDA_ARCH__ >= 900
+  tmaBoxThroughShared(&in, &out, x, y, ox, oy, nullptr, 1);
+#else
+  __trap();
+#endif
+}
+
+/// The same for the bisection of its fault on the GPU (NvccKernelsTest.cpp,
+/// TmaBoxVariant_*), whatever the maps' element type and swizzle: the box
+/// also copied to `raw`, the TMA store only where `store` is nonzero.
+extern "C" __global__ void
+tma_box_variant(const __grid_constant__ CUtensorMap in,
+                const __grid_constant__ CUtensorMap out, int x, int y, int ox,
+                int oy, uint16_t *raw, int store) {
+#if __CUDA_ARCH__ >= 900
+  tmaBoxThroughShared(&in, &out, x, y, ox, oy, raw, store);
 #else
   __trap();
 #endif

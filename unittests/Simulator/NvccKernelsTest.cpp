@@ -1089,6 +1089,25 @@ TEST_P(NvccKernels, MbarrierProducerConsumerRing) {
 // TMA
 //===----------------------------------------------------------------------===//
 
+/// Encodes the tensor map of a `w` x `h` 2-D tensor of `pitch`-byte rows at
+/// `address` in 64 x 8 boxes (the TMA box tests' map) into `map`.
+void encodeBoxMap(uint64_t address, uint64_t w, uint64_t h, uint64_t pitch,
+                  int dataType, int swizzle, void *map) {
+  TiledTensorMapArgs a;
+  a.dataType = dataType;
+  a.rank = 2;
+  a.globalAddress = address;
+  a.globalDim[0] = w;
+  a.globalDim[1] = h;
+  a.globalStrides[0] = pitch;
+  a.boxDim[0] = 64;
+  a.boxDim[1] = 8;
+  a.elementStrides[0] = a.elementStrides[1] = 1;
+  a.swizzle = swizzle;
+  std::string error;
+  EXPECT_EQ(encodeTiledTensorMap(a, map, error), TensorMapError::None) << error;
+}
+
 TEST_P(NvccKernels, TmaBoxThroughSharedMemory) {
   if (GetParam().arch < 90)
     GTEST_SKIP() << "TMA needs sm_90";
@@ -1108,20 +1127,7 @@ TEST_P(NvccKernels, TmaBoxThroughSharedMemory) {
   Buffer &outBuf = buffer(out);
   auto encode = [](uint64_t address, uint64_t w, uint64_t h, uint64_t pitch,
                    void *map) {
-    TiledTensorMapArgs a;
-    a.dataType = 1; // UINT16
-    a.rank = 2;
-    a.globalAddress = address;
-    a.globalDim[0] = w;
-    a.globalDim[1] = h;
-    a.globalStrides[0] = pitch;
-    a.boxDim[0] = 64;
-    a.boxDim[1] = 8;
-    a.elementStrides[0] = a.elementStrides[1] = 1;
-    a.swizzle = kSwizzle128B;
-    std::string error;
-    EXPECT_EQ(encodeTiledTensorMap(a, map, error), TensorMapError::None)
-        << error;
+    encodeBoxMap(address, w, h, pitch, /*UINT16*/ 1, kSwizzle128B, map);
   };
   Kernel *kernel = run->module->kernel("tma_box_increment");
   ASSERT_NE(kernel, nullptr);
@@ -1199,20 +1205,7 @@ void checkTmaBoxVariant(SimRun &run, const std::string &name,
   Buffer &rawBuf = run.buffer(raw);
   auto encode = [&](uint64_t address, uint64_t w, uint64_t h, uint64_t pitch,
                     void *map) {
-    TiledTensorMapArgs a;
-    a.dataType = c.dataType;
-    a.rank = 2;
-    a.globalAddress = address;
-    a.globalDim[0] = w;
-    a.globalDim[1] = h;
-    a.globalStrides[0] = pitch;
-    a.boxDim[0] = 64;
-    a.boxDim[1] = 8;
-    a.elementStrides[0] = a.elementStrides[1] = 1;
-    a.swizzle = c.swizzle;
-    std::string error;
-    EXPECT_EQ(encodeTiledTensorMap(a, map, error), TensorMapError::None)
-        << error;
+    encodeBoxMap(address, w, h, pitch, c.dataType, c.swizzle, map);
   };
   Kernel *kernel = run.module->kernel("tma_box_variant");
   ASSERT_NE(kernel, nullptr);
@@ -1568,129 +1561,22 @@ TEST_P(NvccKernels, WgmmaM64N64K16Interleaved) {
     }
 }
 
-/// The experiment that settles the wgmma descriptor's base offset (bits
-/// 49-51; the PTX ISA's "matrix descriptor": for a swizzled layout whose
-/// pattern does not start on its repeat boundary, 1024 bytes for the 128-byte
-/// swizzle, base offset = (start >> 7) & 7). A (64 x 64 bf16, K-major,
-/// 128-byte swizzle) sits 512 bytes past a 1024-byte boundary, so the ISA's
-/// base offset is 4, laid out by the host under each reading of how the
-/// hardware swizzles there (B^T sits on a boundary, base offset 0: the
-/// same permutation of K in both operands would not change A * B):
-///   a: by absolute shared address: the 16-byte chunk c of tile row r at
-///      chunk c ^ (((start + 128 r) >> 7) & 7), what a store or TMA by
-///      address writes (the simulator's model, with a base offset of 0);
-///   b: relative to the tile start: chunk c of row r at chunk c ^ (r & 7).
-/// Each layout runs with base offset 0 and 4; the test prints what matched
-/// and which reading the hardware follows with the ISA's base offset, and
-/// fails unless reading a matches with base offset 0 and, with base offset
-/// 4, reading b does and reading a does not: what an H200 answered
-/// (2026-11-28) and what the simulator models (the minus rule of
-/// WgmmaBaseOffsetRule).
-TEST_P(NvccKernels, WgmmaBaseOffsetExperiment) {
-  if (std::string(GetParam().name) != "sm_90a")
-    GTEST_SKIP() << "wgmma needs sm_90a";
-  constexpr int N = 64, K = 64;
-  constexpr unsigned kPad = 512, kIsaBaseOffset = (kPad >> 7) & 7;
-  WgmmaOperands operands(N, K, /*bf16=*/true, 300);
-  // A tile (rows x 128 bytes) as it must sit in shared memory under a
-  // reading: row r's chunk c (elements 8 c .. 8 c + 7) at chunk c ^ ((first
-  // + r) & 7), `first` the phase of row 0 (absolute: (start >> 7) & 7).
-  auto image = [&](const std::vector<uint16_t> &bits, int rows,
-                   unsigned first) {
-    std::vector<uint16_t> tile(size_t(rows) * 64);
-    for (int r = 0; r < rows; ++r) {
-      unsigned phase = (first + r) & 7;
-      for (unsigned c = 0; c < 8; ++c)
-        for (unsigned e = 0; e < 8; ++e)
-          tile[r * 64 + (c ^ phase) * 8 + e] = bits[r * K + c * 8 + e];
-    }
-    return tile;
-  };
-  // Elements of D (of 64 x 64) that differ from A * B; -1: the launch
-  // failed (the test has failed).
-  auto mismatchesOf = [&](bool absolute, unsigned baseOffset) -> int {
-    Buffer &aBuf = buffer(image(operands.aBits, 64, absolute ? kPad / 128 : 0));
-    Buffer &bBuf = buffer(image(operands.btBits, N, 0));
-    Buffer &dBuf = buffer(std::vector<float>(64 * N, -12345.0f));
-    Buffer &where = buffer(std::vector<uint32_t>(2, ~0u));
-    LaunchResult result =
-        run->launch("wgmma_sw128_base_offset", {1, 1, 1}, {128, 1, 1},
-                    {aBuf.address, bBuf.address, uint64_t(kPad),
-                     uint64_t(baseOffset), dBuf.address, where.address});
-    EXPECT_TRUE(result.ok) << findingKindName(result.kind) << ": "
-                           << result.message;
-    if (!result.ok)
-      return -1;
-    EXPECT_EQ(where.get<uint32_t>(0) % 1024, kPad);
-    EXPECT_EQ(where.get<uint32_t>(1) % 1024, 0u);
-    int count = 0;
-    for (int i = 0; i < 64; ++i)
-      for (int j = 0; j < N; ++j) {
-        double want = 0;
-        for (int kk = 0; kk < K; ++kk)
-          want += double(operands.a[i * K + kk]) * operands.bt[j * K + kk];
-        count += dBuf.get<float>(size_t(i) * N + j) != static_cast<float>(want);
-      }
-    return count;
-  };
-  auto describe = [](int mismatches) {
-    return mismatches == 0 ? std::string("matches A * B")
-           : mismatches < 0
-               ? std::string("launch failed")
-               : std::to_string(mismatches) + " of 4096 elements of D differ";
-  };
-  int a0 = mismatchesOf(true, 0), b0 = mismatchesOf(false, 0);
-  // With base offset 0 the swizzle is by absolute address.
-  EXPECT_EQ(a0, 0) << "reading a, base offset 0: " << describe(a0);
-  EXPECT_GT(b0, 0) << "reading b, base offset 0: " << describe(b0);
-  if (a0 < 0 || b0 < 0)
-    return;
-  int a4 = mismatchesOf(true, kIsaBaseOffset);
-  int b4 = a4 < 0 ? -1 : mismatchesOf(false, kIsaBaseOffset);
-  std::ostringstream report;
-  report << "wgmma base offset experiment: m64n64k16 bf16 x 4, K-major, "
-            "128-byte swizzle, A at shared address "
-         << kPad << " mod 1024 (B^T at 0)\n"
-         << "  reading a (swizzle by absolute address), base offset 0: "
-         << describe(a0) << "\n"
-         << "  reading b (swizzle relative to the tile), base offset 0: "
-         << describe(b0) << "\n"
-         << "  reading a (swizzle by absolute address), base offset "
-         << kIsaBaseOffset << ": " << describe(a4) << "\n"
-         << "  reading b (swizzle relative to the tile), base offset "
-         << kIsaBaseOffset << ": " << describe(b4) << "\n";
-  if (a4 == 0 && b4 != 0)
-    report << "wgmma base offset: hardware follows reading a (the 128-byte "
-              "swizzle XORs absolute shared-address bits 7-9 into bits 4-6; "
-              "with base offset 0 reading a "
-           << (a0 == 0 ? "matches too" : "does not match") << ")\n";
-  else if (b4 == 0 && a4 != 0)
-    report << "wgmma base offset: hardware follows reading b (with the "
-              "ISA's base offset the swizzle pattern is relative to the "
-              "tile start)\n";
-  else
-    report << "wgmma base offset: hardware follows neither reading a nor "
-              "reading b\n";
-  std::cout << report.str() << std::flush;
-  RecordProperty("wgmma_base_offset", report.str());
-  EXPECT_TRUE(b4 == 0 && a4 != 0)
-      << "reading b (and not reading a) should match with base offset "
-      << kIsaBaseOffset << ":\n"
-      << report.str();
-}
-
-/// The rule behind the base offset, which WgmmaBaseOffsetExperiment (A at
-/// 512 mod 1024, base offset 4) cannot settle: there the hardware matched
-/// "by absolute address, base offset 0" and "relative to the tile start,
-/// base offset 4", and the two candidate rules for the phase of the 16-byte
+/// The wgmma descriptor's base offset (bits 49-51; the PTX ISA's "matrix
+/// descriptor": for a swizzled layout whose pattern does not start on its
+/// repeat boundary, 1024 bytes for the 128-byte swizzle, base offset =
+/// (start >> 7) & 7), which the ISA gives without saying how the unit
+/// combines it with the address. A (64 x 64 bf16, K-major, 128-byte
+/// swizzle) sits 128 p bytes past a 1024-byte boundary for p = 1 .. 7 (the
+/// ISA's base offset p; B^T on a boundary, base offset 0: the same
+/// permutation of K in both operands would not change A * B), laid out by
+/// the host under the two candidate rules for the phase of the 16-byte
 /// chunks of the tile row at shared address `addr`,
-///   minus: ((addr >> 7) - base offset) & 7,
+///   minus: ((addr >> 7) - base offset) & 7 (the pattern relative to its
+///          start),
 ///   xor:   ((addr >> 7) ^ base offset) & 7,
-/// agree when the base offset is 4 (adding 4 mod 8 is XOR 4). Here A sits
-/// 128 p bytes past a 1024-byte boundary for p = 1 .. 7 (the ISA's base
-/// offset p), laid out by the host under each rule (and by absolute
-/// address: phase (addr >> 7) & 7), and runs with base offset p (and 0 for
-/// the absolute layout, the control). The test prints what matched at each
+/// which agree only at p = 4 (adding 4 mod 8 is XOR 4), and by absolute
+/// address (phase (addr >> 7) & 7), run with base offset p (and 0 for the
+/// absolute layout, the control). The test prints what matched at each
 /// offset and the rule, and fails unless the minus rule holds at every
 /// offset and the xor rule does not: what an H200 answered (2026-11-28)
 /// and what the simulator models.
