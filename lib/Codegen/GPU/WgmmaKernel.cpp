@@ -312,6 +312,43 @@ ResultView resultView(OpBuilder &b, Location loc, const BlockProgram &program) {
   return view;
 }
 
+/// Stores a run of consecutive elements at (`row`, `col`) of the view where
+/// that element lies inside it: the vector `values()` makes there, in one
+/// store of `alignment` bytes where the view's start is `aligned` and the
+/// run ends inside its columns, else element by element, each bounded by
+/// the columns. Both epilogues store their partial blocks this way.
+void storeRunInside(OpBuilder &b, Location loc, const ResultView &view,
+                    Value row, Value col, Value aligned, int64_t alignment,
+                    function_ref<Value()> values) {
+  OpBuilder::InsertionGuard guard(b);
+  Value inside = arith::AndIOp::create(
+      b, loc, cmp(b, loc, arith::CmpIPredicate::slt, row, view.rowLimit),
+      cmp(b, loc, arith::CmpIPredicate::slt, col, view.colLimit));
+  auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+  b.setInsertionPointToStart(ifInside.thenBlock());
+  Value run = values();
+  int64_t count = cast<VectorType>(run.getType()).getNumElements();
+  Value whole =
+      arith::AndIOp::create(b, loc, aligned,
+                            cmp(b, loc, arith::CmpIPredicate::sle,
+                                addConst(b, loc, col, count), view.colLimit));
+  auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+  b.setInsertionPointToStart(ifWhole.thenBlock());
+  vector::StoreOp::create(b, loc, run, view.dest, ValueRange{row, col},
+                          /*nontemporal=*/false, llvm::MaybeAlign(alignment));
+  b.setInsertionPointToStart(ifWhole.elseBlock());
+  for (int64_t e = 0; e < count; ++e) {
+    OpBuilder::InsertionGuard inner(b);
+    Value column = addConst(b, loc, col, e);
+    auto ifColumn = scf::IfOp::create(
+        b, loc, cmp(b, loc, arith::CmpIPredicate::slt, column, view.colLimit),
+        /*withElse=*/false);
+    b.setInsertionPointToStart(ifColumn.thenBlock());
+    memref::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, run, e),
+                            view.dest, ValueRange{row, column});
+  }
+}
+
 /// The epilogue of an f32 result, per consumer warpgroup: each thread
 /// stores its fragments of the 64 x tileN accumulator `acc` (rows 64
 /// `consumer` + 16 w + lane / 4 (+ 8), columns 8 i + 2 (lane % 4) (+ 1),
@@ -368,35 +405,13 @@ void storeAccumulators(OpBuilder &b, Location loc, const BlockProgram &program,
         Value pair = pairs[2 * i + half];
         Value row = addConst(b, loc, fragmentRow, 8 * half);
         Value col = addConst(b, loc, fragmentCol, 8 * i);
-        if (checked) {
-          Value inside = arith::AndIOp::create(
-              b, loc, cmp(b, loc, arith::CmpIPredicate::slt, row, rowLimit),
-              cmp(b, loc, arith::CmpIPredicate::slt, col, colLimit));
-          auto ifInside = scf::IfOp::create(b, loc, inside, false);
-          b.setInsertionPointToStart(ifInside.thenBlock());
-          Value whole =
-              arith::AndIOp::create(b, loc, pairAligned,
-                                    cmp(b, loc, arith::CmpIPredicate::sle,
-                                        addConst(b, loc, col, 2), colLimit));
-          auto ifWhole = scf::IfOp::create(b, loc, whole, true);
-          b.setInsertionPointToStart(ifWhole.elseBlock());
-          for (int64_t e = 0; e < 2; ++e) {
-            OpBuilder::InsertionGuard inner(b);
-            Value column = addConst(b, loc, col, e);
-            auto ifColumn = scf::IfOp::create(
-                b, loc,
-                cmp(b, loc, arith::CmpIPredicate::slt, column, colLimit),
-                false);
-            b.setInsertionPointToStart(ifColumn.thenBlock());
-            memref::StoreOp::create(b, loc,
-                                    vector::ExtractOp::create(b, loc, pair, e),
-                                    dest, ValueRange{row, column});
-          }
-          b.setInsertionPointToStart(ifWhole.thenBlock());
-        }
-        vector::StoreOp::create(b, loc, pair, dest, ValueRange{row, col},
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(2 * resultBytes));
+        if (checked)
+          storeRunInside(b, loc, view, row, col, pairAligned, 2 * resultBytes,
+                         [&] { return pair; });
+        else
+          vector::StoreOp::create(b, loc, pair, dest, ValueRange{row, col},
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(2 * resultBytes));
       }
   };
   // The whole block inside the view, pair-aligned: unchecked stores.
@@ -461,8 +476,6 @@ void stageAccumulators(OpBuilder &b, Location loc, const BlockProgram &program,
   // column slice of a larger result) gets element stores, bounded by its
   // columns.
   ResultView view = resultView(b, loc, program);
-  Value dest = view.dest, rowBase = view.rowBase, colBase = view.colBase;
-  Value rowLimit = view.rowLimit, colLimit = view.colLimit;
   Type resultType = view.elementType;
   int64_t chunk = gmm::gpu_shapes::kChunkBytes / view.elementBytes;
   int64_t chunksPerRow = tileN / chunk;
@@ -476,38 +489,17 @@ void stageAccumulators(OpBuilder &b, Location loc, const BlockProgram &program,
     Value index = copy.getInductionVar();
     Value r = divConst(b, loc, index, chunksPerRow);
     Value c = mul(b, loc, remConst(b, loc, index, chunksPerRow), chunk);
-    Value row = add(b, loc, rowBase, r), col = add(b, loc, colBase, c);
-    Value inside = arith::AndIOp::create(
-        b, loc, cmp(b, loc, arith::CmpIPredicate::slt, row, rowLimit),
-        cmp(b, loc, arith::CmpIPredicate::slt, col, colLimit));
-    auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-    b.setInsertionPointToStart(store.thenBlock());
-    Value values = vector::LoadOp::create(
-        b, loc, VectorType::get({chunk}, b.getF32Type()), staging,
-        ValueRange{r, c}, /*nontemporal=*/false, llvm::MaybeAlign(16));
-    if (program.convert)
-      values = arith::TruncFOp::create(
-          b, loc, VectorType::get({chunk}, resultType), values);
-    Value whole =
-        arith::AndIOp::create(b, loc, aligned,
-                              cmp(b, loc, arith::CmpIPredicate::sle,
-                                  addConst(b, loc, col, chunk), colLimit));
-    auto chunkStore = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
-    b.setInsertionPointToStart(chunkStore.thenBlock());
-    vector::StoreOp::create(b, loc, values, dest, ValueRange{row, col},
-                            /*nontemporal=*/false, llvm::MaybeAlign(16));
-    b.setInsertionPointToStart(chunkStore.elseBlock());
-    for (int64_t j = 0; j < chunk; ++j) {
-      Value column = addConst(b, loc, col, j);
-      auto element = scf::IfOp::create(
-          b, loc, cmp(b, loc, arith::CmpIPredicate::slt, column, colLimit),
-          /*withElse=*/false);
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(element.thenBlock());
-      memref::StoreOp::create(b, loc,
-                              vector::ExtractOp::create(b, loc, values, j),
-                              dest, ValueRange{row, column});
-    }
+    Value row = add(b, loc, view.rowBase, r);
+    Value col = add(b, loc, view.colBase, c);
+    storeRunInside(
+        b, loc, view, row, col, aligned, gmm::gpu_shapes::kChunkBytes, [&] {
+          Value values = vector::LoadOp::create(
+              b, loc, VectorType::get({chunk}, b.getF32Type()), staging,
+              ValueRange{r, c}, /*nontemporal=*/false, llvm::MaybeAlign(16));
+          return arith::TruncFOp::create(
+                     b, loc, VectorType::get({chunk}, resultType), values)
+              .getResult();
+        });
   }
 }
 
